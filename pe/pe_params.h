@@ -1,0 +1,30 @@
+#pragma once
+/// \file pe_params.h
+/// Typed parameters of one triggered-instruction PE. Filled from the architecture YAML by the
+/// configuration layer (sim/config), which declares each field's key, unit, default and meaning;
+/// plain C++ users (unit tests) set the fields directly.
+
+namespace cgra {
+
+/// Function-unit latency per op class, in cycles (issue at t, result visible at t + latency).
+struct OpLatencies {
+  unsigned fp_mul = 0;   ///< double multiply
+  unsigned fp_mac = 0;   ///< fused multiply-add (single rounding)
+  unsigned fp_add = 0;   ///< double add / subtract
+  unsigned int_alu = 0;  ///< integer add/sub/compare/logic/shift, counters, address generators
+  unsigned move = 0;     ///< copy/forward, select (mux), dequeue-and-discard
+};
+
+/// Storage and instruction resources of a PE, and its function-unit latencies.
+struct PeParams {
+  unsigned input_queues = 0;        ///< input queues per PE
+  unsigned output_queues = 0;       ///< output queues per PE
+  unsigned input_queue_depth = 0;   ///< entries per input queue
+  unsigned output_queue_depth = 0;  ///< entries per output queue
+  unsigned instruction_slots = 0;   ///< triggered instructions a PE can hold
+  unsigned predicates = 0;          ///< predicate bits
+  unsigned registers = 0;           ///< 64-bit registers
+  OpLatencies latency;
+};
+
+}  // namespace cgra

@@ -1,0 +1,87 @@
+// Cycle-exact tests of the two-phase queue contract (ARCHITECTURE.md section 3).
+#include "pe/queue.h"
+
+#include <gtest/gtest.h>
+
+namespace cgra {
+namespace {
+
+TEST(TwoPhaseQueue, PushVisibleOnlyAfterCommit) {
+  TwoPhaseQueue q(2);
+  q.push(Word::from_int(7));
+  EXPECT_TRUE(q.empty()) << "a push in cycle t must not be readable in cycle t";
+  q.commit();
+  ASSERT_FALSE(q.empty());
+  EXPECT_EQ(q.head().as_int(), 7);
+}
+
+TEST(TwoPhaseQueue, PoppedSlotReusableOnlyNextCycle) {
+  TwoPhaseQueue q(1);
+  q.push(Word::from_int(1));
+  q.commit();
+  EXPECT_FALSE(q.can_push());
+  q.pop();
+  EXPECT_FALSE(q.can_push()) << "a slot freed in cycle t is visible to the writer in t+1";
+  q.commit();
+  EXPECT_TRUE(q.empty());
+  EXPECT_TRUE(q.can_push());
+}
+
+TEST(TwoPhaseQueue, OrderOfReaderAndWriterDoesNotMatter) {
+  // Same cycle, two orders: writer first then reader, and reader first then writer.
+  auto run = [](bool writer_first) {
+    TwoPhaseQueue q(2);
+    q.push(Word::from_int(1));
+    q.commit();
+    int seen = -1;
+    auto writer = [&] { if (q.can_push()) q.push(Word::from_int(2)); };
+    auto reader = [&] { if (!q.empty()) { seen = static_cast<int>(q.head().as_int()); q.pop(); } };
+    if (writer_first) { writer(); reader(); } else { reader(); writer(); }
+    q.commit();
+    return std::make_pair(seen, q.size());
+  };
+  EXPECT_EQ(run(true), run(false));
+  EXPECT_EQ(run(true), std::make_pair(1, std::size_t{1}));
+}
+
+TEST(TwoPhaseQueue, ReservationHoldsSpaceUntilDelivery) {
+  TwoPhaseQueue q(2);
+  q.reserve();
+  q.reserve();
+  EXPECT_FALSE(q.can_push());
+  q.commit();
+  EXPECT_TRUE(q.empty());
+  q.push_reserved(Word::from_double(1.5, 3));
+  q.commit();
+  ASSERT_EQ(q.size(), 1u);
+  EXPECT_EQ(q.head().as_double(), 1.5);
+  EXPECT_EQ(q.head().tag, 3);
+  EXPECT_EQ(q.free_slots(), 0u) << "one entry plus one outstanding reservation fill a depth-2 queue";
+}
+
+TEST(TwoPhaseQueue, FifoOrderAcrossWrapAround) {
+  TwoPhaseQueue q(3);
+  int next_in = 0, next_out = 0;
+  for (int cycle = 0; cycle < 50; ++cycle) {
+    if (!q.empty()) {
+      EXPECT_EQ(q.head().as_int(), next_out++);
+      if (cycle % 3 != 0) q.pop(); else --next_out;  // the reader stalls every third cycle
+    }
+    if (q.can_push()) q.push(Word::from_int(next_in++));
+    q.commit();
+  }
+  EXPECT_GT(next_out, 20);
+  EXPECT_EQ(q.stats().max_occupancy, 3u);
+}
+
+TEST(TwoPhaseQueue, MisuseThrows) {
+  TwoPhaseQueue q(1);
+  EXPECT_THROW(q.pop(), std::logic_error);
+  EXPECT_THROW(q.push_reserved(Word{}), std::logic_error);
+  q.push(Word{});
+  EXPECT_THROW(q.push(Word{}), std::logic_error);
+  EXPECT_THROW(TwoPhaseQueue(0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cgra
