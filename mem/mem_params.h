@@ -23,6 +23,8 @@ struct CacheParams {
   WritePolicy write_policy = WritePolicy::WriteBack;
 
   std::uint64_t size_bytes() const { return std::uint64_t(sets) * ways * line_bytes; }
+
+  friend bool operator==(const CacheParams&, const CacheParams&) = default;
 };
 
 /// Banked on-chip SRAM.
@@ -31,12 +33,16 @@ struct ScratchpadParams {
   unsigned banks = 0;
   unsigned latency = 0;  ///< cycles from request to data without a bank conflict
   unsigned ports = 0;    ///< requests accepted per cycle
+
+  friend bool operator==(const ScratchpadParams&, const ScratchpadParams&) = default;
 };
 
 /// Main memory behind the last cache level.
 struct DramParams {
   unsigned latency = 0;        ///< cycles from request to first data, unloaded
   double bandwidth_gbps = 0;   ///< peak bandwidth in GB/s (10^9 bytes per second)
+
+  friend bool operator==(const DramParams&, const DramParams&) = default;
 };
 
 /// The whole memory system.
@@ -46,6 +52,8 @@ struct MemoryParams {
   CacheParams l1;                   ///< private cache(s) in front of the memory ports
   CacheParams l2;                   ///< shared last-level cache
   DramParams dram;
+
+  friend bool operator==(const MemoryParams&, const MemoryParams&) = default;
 };
 
 }  // namespace cgra

@@ -37,6 +37,8 @@ struct FabricParams {
       for (unsigned c = 0; c < cols; ++c) n += kind_at(r, c) == k;
     return n;
   }
+
+  friend bool operator==(const FabricParams&, const FabricParams&) = default;
 };
 
 /// Network topology.
@@ -49,6 +51,8 @@ struct NetworkParams {
   unsigned injection_latency = 0;  ///< cycles from a producer's output queue onto the first link
   unsigned ejection_latency = 0;   ///< cycles from the last link into a consumer's input queue
   unsigned routes_per_link = 0;    ///< static routes one directed mesh link can carry
+
+  friend bool operator==(const NetworkParams&, const NetworkParams&) = default;
 };
 
 }  // namespace cgra

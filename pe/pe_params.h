@@ -13,6 +13,8 @@ struct OpLatencies {
   unsigned fp_add = 0;   ///< double add / subtract
   unsigned int_alu = 0;  ///< integer add/sub/compare/logic/shift, counters, address generators
   unsigned move = 0;     ///< copy/forward, select (mux), dequeue-and-discard
+
+  friend bool operator==(const OpLatencies&, const OpLatencies&) = default;
 };
 
 /// Storage and instruction resources of a PE, and its function-unit latencies.
@@ -25,6 +27,8 @@ struct PeParams {
   unsigned predicates = 0;          ///< predicate bits
   unsigned registers = 0;           ///< 64-bit registers
   OpLatencies latency;
+
+  friend bool operator==(const PeParams&, const PeParams&) = default;
 };
 
 }  // namespace cgra
