@@ -1,0 +1,183 @@
+#include "network/network.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cgra {
+
+Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
+                 std::span<const Route> routes, const QueueLookup& output_queue,
+                 const QueueLookup& input_queue)
+    : link_count_(geometry.link_count()) {
+  std::vector<std::pair<const TwoPhaseQueue*, std::string>> bound;  // for the "bound twice" check
+  routes_.reserve(routes.size());
+  link_first_.push_back(0);
+  for (const Route& route : routes) {
+    RouteRt rt;
+    rt.source = output_queue(route.source);
+    if (!rt.source)
+      throw std::invalid_argument(fmt::format("network: route '{}': no queue for source {}",
+                                              route.name, endpoint_name(route.source, true)));
+    bound.emplace_back(rt.source, fmt::format("route '{}' source {}", route.name,
+                                              endpoint_name(route.source, true)));
+    if (route.destinations.empty())
+      throw std::invalid_argument(
+          fmt::format("network: route '{}' has no destination", route.name));
+    rt.first_dest = static_cast<std::uint32_t>(dests_.size());
+    rt.dest_count = static_cast<std::uint32_t>(route.destinations.size());
+    for (const RouteDestination& d : route.destinations) {
+      DestRt dr;
+      dr.queue = input_queue(d.endpoint);
+      if (!dr.queue)
+        throw std::invalid_argument(fmt::format("network: route '{}': no queue for destination {}",
+                                                route.name, endpoint_name(d.endpoint, false)));
+      bound.emplace_back(dr.queue, fmt::format("route '{}' destination {}", route.name,
+                                               endpoint_name(d.endpoint, false)));
+      dr.latency = route_latency(params, d.hops);
+      if (dr.latency == 0)
+        throw std::invalid_argument(fmt::format(
+            "network: route '{}' destination {} ({} hops) would have latency 0; a word popped in "
+            "cycle t is readable at t + latency >= t + 1, so injection_latency + "
+            "ejection_latency must be at least 1 for loop-back routes (hop_latency = {})",
+            route.name, endpoint_name(d.endpoint, false), d.hops, params.hop_latency));
+      rt.ring_size = std::max<std::uint32_t>(rt.ring_size, dr.latency);
+      dests_.push_back(dr);
+    }
+    rt.ring_first = static_cast<std::uint32_t>(ring_.size());
+    ring_.resize(ring_.size() + rt.ring_size);
+    routes_.push_back(rt);
+    names_.push_back(route.name);
+    link_of_route_.insert(link_of_route_.end(), route.links.begin(), route.links.end());
+    link_first_.push_back(static_cast<std::uint32_t>(link_of_route_.size()));
+  }
+  // One owner per queue end (see the file comment of network.h).
+  std::vector<std::size_t> order(bound.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return bound[a].first < bound[b].first; });
+  for (std::size_t i = 1; i < order.size(); ++i)
+    if (bound[order[i]].first == bound[order[i - 1]].first)
+      throw std::invalid_argument(fmt::format("network: {} and {} are bound to the same queue",
+                                              bound[order[i - 1]].second, bound[order[i]].second));
+}
+
+bool Network::can_send(const RouteRt& r) const {
+  if (r.source->empty()) return false;
+  for (std::uint32_t d = 0; d < r.dest_count; ++d)
+    if (dests_[r.first_dest + d].queue->free_slots() == 0) return false;
+  return true;
+}
+
+void Network::evaluate(std::uint64_t cycle) {
+  if (started_ && cycle < next_cycle_)
+    throw std::logic_error(
+        fmt::format("network evaluate: cycle {} after cycle {} (cycles must increase)", cycle,
+                    next_cycle_ - 1));
+  if (started_ && cycle > next_cycle_) account_skip(next_cycle_, cycle);
+  started_ = true;
+  next_cycle_ = cycle + 1;
+
+  for (RouteRt& r : routes_) {
+    DestRt* const dests = dests_.data() + r.first_dest;
+    // Send: all destinations must have credit, else the whole multicast waits.
+    if (!r.source->empty()) {
+      bool credit = true;
+      for (std::uint32_t d = 0; d < r.dest_count; ++d) {
+        if (dests[d].queue->free_slots() == 0) {
+          credit = false;
+          ++dests[d].blocked;
+        }
+      }
+      if (credit) {
+        Slot& s = ring_[r.ring_first + cycle % r.ring_size];
+        s.cycle = cycle;
+        s.word = r.source->head();
+        r.source->pop();
+        for (std::uint32_t d = 0; d < r.dest_count; ++d) dests[d].queue->reserve();
+        r.pending += r.dest_count;
+        in_flight_ += r.dest_count;
+        ++r.stats.busy_cycles;
+      } else {
+        ++r.stats.stall_cycles;
+      }
+    }
+    // Deliver: the word sent in cycle t reaches destination d's queue at the commit of cycle
+    // t + L_d - 1 (after the send above, so that L_d = 1 delivers in the sending cycle).
+    if (r.pending == 0) continue;
+    for (std::uint32_t d = 0; d < r.dest_count; ++d) {
+      const unsigned lat = dests[d].latency;
+      if (cycle + 1 < lat) continue;
+      const std::uint64_t sent = cycle + 1 - lat;
+      const Slot& s = ring_[r.ring_first + sent % r.ring_size];
+      if (s.cycle != sent) continue;
+      dests[d].queue->push_reserved(s.word);
+      --r.pending;
+      --in_flight_;
+    }
+  }
+}
+
+std::uint64_t Network::first_delivery(const RouteRt& r, std::uint64_t now) const {
+  std::uint64_t best = kNever;
+  if (r.pending == 0) return best;
+  for (std::uint32_t d = 0; d < r.dest_count; ++d) {
+    const unsigned lat = dests_[r.first_dest + d].latency;
+    // Words sent in [now + 1 - lat, now - 1] are due at [now, now + lat - 2]; the oldest first.
+    const std::uint64_t lo = now + 1 >= lat ? now + 1 - lat : 0;
+    for (std::uint64_t sent = lo; sent < now; ++sent) {
+      if (ring_[r.ring_first + sent % r.ring_size].cycle == sent) {
+        best = std::min(best, sent + lat - 1);
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+std::uint64_t Network::next_event_cycle(std::uint64_t now) const {
+  std::uint64_t best = kNever;
+  for (const RouteRt& r : routes_) {
+    if (can_send(r)) return now;
+    best = std::min(best, first_delivery(r, now));
+  }
+  return best;
+}
+
+// Cycles [from, to) were not evaluated. Legal only if nothing would have happened in them; then
+// the committed state during the skip equals the current one, so stalled routes stayed stalled.
+void Network::account_skip(std::uint64_t from, std::uint64_t to) {
+  for (std::size_t i = 0; i < routes_.size(); ++i) {
+    const RouteRt& r = routes_[i];
+    if (can_send(r) || first_delivery(r, from) < to)
+      throw std::logic_error(fmt::format(
+          "network evaluate: cycles {}..{} were skipped but route '{}' had {} in them", from,
+          to - 1, names_[i], can_send(r) ? "a word to send" : "a word to deliver"));
+  }
+  const std::uint64_t n = to - from;
+  for (RouteRt& r : routes_) {
+    if (r.source->empty()) continue;
+    r.stats.stall_cycles += n;
+    for (std::uint32_t d = 0; d < r.dest_count; ++d)
+      if (dests_[r.first_dest + d].queue->free_slots() == 0) dests_[r.first_dest + d].blocked += n;
+  }
+}
+
+std::uint64_t Network::link_words(LinkId id) const {
+  std::uint64_t n = 0;
+  for (std::size_t r = 0; r < routes_.size(); ++r)
+    for (std::uint32_t k = link_first_[r]; k < link_first_[r + 1]; ++k)
+      if (link_of_route_[k] == id) n += routes_[r].stats.busy_cycles;
+  return n;
+}
+
+std::vector<std::uint64_t> Network::words_per_link() const {
+  std::vector<std::uint64_t> out(link_count_, 0);
+  for (std::size_t r = 0; r < routes_.size(); ++r)
+    for (std::uint32_t k = link_first_[r]; k < link_first_[r + 1]; ++k)
+      out[link_of_route_[k]] += routes_[r].stats.busy_cycles;
+  return out;
+}
+
+}  // namespace cgra

@@ -1,0 +1,127 @@
+#pragma once
+/// \file network.h
+/// Runtime of the static routes: each cycle, each route moves at most one word from its source
+/// queue (a PE output queue) to all its destination queues (PE input queues).
+///
+/// Timing contract (ARCHITECTURE.md section 3, docs/network.md):
+///  - evaluate(t) reads only committed queue state. A route whose source holds a word and whose
+///    every destination has a free slot (`free_slots() > 0`, i.e. credit) pops the source and
+///    reserves one slot in every destination, all in cycle t; otherwise it stalls and nothing
+///    moves.
+///  - The word is pushed (`push_reserved`) into destination d in cycle t + L_d - 1, so it is
+///    readable there from cycle t + L_d on, where L_d = route_latency(params, hops_d) =
+///    hops_d x hop_latency + injection_latency + ejection_latency (must be >= 1).
+///  - The queues belong to the PEs: the caller commits them after every component evaluated.
+///    Each route is the only popper of its source and the only writer of its destinations.
+/// Hot path: contiguous arrays, one ring of in-flight words per route sized to its longest
+/// latency, no allocation after construction.
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "network/fabric_geometry.h"
+#include "network/network_params.h"
+#include "network/route.h"
+#include "pe/queue.h"
+
+namespace cgra {
+
+/// Counters of one route, accumulated in evaluate().
+struct RouteStats {
+  std::uint64_t busy_cycles = 0;   ///< cycles in which a word left the source (= words sent)
+  std::uint64_t stall_cycles = 0;  ///< cycles with a word at the source but some destination full
+};
+
+/// The static routes of one fabric, moving words between PE queues cycle by cycle.
+class Network {
+ public:
+  /// Resolves an endpoint to the queue it names; used only during construction.
+  using QueueLookup = std::function<TwoPhaseQueue*(const Endpoint&)>;
+  /// "No event": returned by next_event_cycle when nothing can happen without outside input.
+  static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+  /// Binds `routes` (from RouteAllocator) to the PE queues: `output_queue(source)` and
+  /// `input_queue(destination)` must return the queues, which must outlive the Network. Throws
+  /// std::invalid_argument naming the route and endpoint when a lookup returns null, a queue is
+  /// bound twice, or a destination's latency would be 0 (injection + ejection both 0 on a
+  /// loop-back route).
+  Network(const FabricGeometry& geometry, const NetworkParams& params,
+          std::span<const Route> routes, const QueueLookup& output_queue,
+          const QueueLookup& input_queue);
+
+  /// Evaluate phase of cycle `cycle` (see the file comment). Cycles must increase. Skipping
+  /// cycles is allowed only up to next_event_cycle(): stall counters are then advanced for the
+  /// skipped cycles (state is unchanged during a skip); skipping past an event throws
+  /// std::logic_error naming the route.
+  void evaluate(std::uint64_t cycle);
+
+  /// True when no word is in flight on any route.
+  bool idle() const { return in_flight_ == 0; }
+  /// Earliest cycle >= `now` at which evaluate() would act given the committed queue state:
+  /// `now` if some route can send, else the first cycle a word in flight must be pushed into a
+  /// destination queue, else kNever. `now` is the next cycle to be evaluated.
+  std::uint64_t next_event_cycle(std::uint64_t now) const;
+  /// (word, destination) deliveries still pending.
+  std::uint64_t deliveries_in_flight() const { return in_flight_; }
+
+  /// Number of routes, in the order given to the constructor.
+  std::size_t route_count() const { return routes_.size(); }
+  /// Name of route `r`.
+  const std::string& route_name(std::size_t r) const { return names_[r]; }
+  /// Destinations of route `r`.
+  std::size_t destination_count(std::size_t r) const { return routes_[r].dest_count; }
+  /// Cycles from the pop at the source to readable at destination `d` of route `r`.
+  unsigned latency(std::size_t r, std::size_t d) const { return dest(r, d).latency; }
+  /// Counters of route `r`.
+  const RouteStats& stats(std::size_t r) const { return routes_[r].stats; }
+  /// Cycles in which destination `d` of route `r` had no credit while the source held a word.
+  std::uint64_t blocked_cycles(std::size_t r, std::size_t d) const { return dest(r, d).blocked; }
+  /// Words that crossed directed link `id` (each word crosses every link of its tree once).
+  std::uint64_t link_words(LinkId id) const;
+  /// link_words for every link, indexed by LinkId.
+  std::vector<std::uint64_t> words_per_link() const;
+
+ private:
+  struct RouteRt {
+    TwoPhaseQueue* source = nullptr;
+    std::uint32_t first_dest = 0;
+    std::uint32_t dest_count = 0;
+    std::uint32_t ring_first = 0;
+    std::uint32_t ring_size = 0;  // longest destination latency of the route
+    std::uint64_t pending = 0;    // deliveries of this route still in flight
+    RouteStats stats;
+  };
+  struct DestRt {
+    TwoPhaseQueue* queue = nullptr;
+    unsigned latency = 0;
+    std::uint64_t blocked = 0;
+  };
+  struct Slot {
+    std::uint64_t cycle = kNever;  // cycle the word left the source; kNever = empty
+    Word word;
+  };
+
+  const DestRt& dest(std::size_t r, std::size_t d) const {
+    return dests_[routes_[r].first_dest + d];
+  }
+  bool can_send(const RouteRt& r) const;
+  std::uint64_t first_delivery(const RouteRt& r, std::uint64_t now) const;
+  void account_skip(std::uint64_t from, std::uint64_t to);
+
+  std::vector<RouteRt> routes_;
+  std::vector<DestRt> dests_;
+  std::vector<Slot> ring_;
+  std::vector<std::string> names_;
+  std::vector<LinkId> link_of_route_;      // all routes' tree links, concatenated
+  std::vector<std::uint32_t> link_first_;  // route r's links: [link_first_[r], link_first_[r+1])
+  std::size_t link_count_ = 0;
+  std::uint64_t in_flight_ = 0;
+  std::uint64_t next_cycle_ = 0;  // smallest cycle evaluate() may be called with next
+  bool started_ = false;
+};
+
+}  // namespace cgra
