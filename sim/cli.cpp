@@ -1,0 +1,181 @@
+// The cgrasim command line: options, the run it starts, the report it prints.
+
+#include "sim/cli.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <ostream>
+
+#include "mapper/roofline.h"
+#include "mapper/stencil_spec.h"
+#include "sim/config/arch_config.h"
+#include "sim/exit_codes.h"
+
+namespace cgra {
+namespace {
+
+constexpr const char* kExamples = R"(Examples:
+  cgrasim --stencil 2d --radius 12 --workers 5            the paper's 2D case (960x449)
+  cgrasim --stencil 1d --radius 8 --workers 6             the paper's 1D case (194400 points)
+  cgrasim --stencil 2d --radius 1 --grid 64x32 --workers auto
+  cgrasim --stencil 2d --radius 12 --set memory.dram.bandwidth_gbps=200
+  cgrasim --arch configs/paper.yaml --dump-arch           print the effective architecture
+  cgrasim --list-params                                   every architecture parameter
+
+Exit codes: 0 ok, 1 bad input, 2 bad command line, 3 deadlock, 4 watchdog,
+5 output check failed, 70 internal error.)";
+
+/// What the user asked for, as parsed from the command line.
+struct Options {
+  std::string stencil;
+  std::optional<unsigned> radius, radius_x, radius_y;
+  std::string workers = "auto";
+  std::string grid;
+  std::string arch_file;
+  std::vector<std::string> sets;
+  bool list_params = false;
+  bool dump_arch = false;
+  bool quiet = false;
+};
+
+void list_params(std::ostream& out) {
+  const auto params = arch_param_list();
+  std::size_t kw = 0;
+  for (const auto& p : params) kw = std::max(kw, p.key.size());
+  fmt::print(out, "{:<{}}  {:<8} {:<16} {:<14} {}\n", "key", kw, "type", "default", "unit", "meaning [range]");
+  for (const auto& p : params) {
+    std::string def = p.default_text.size() > 16 ? "(see below)" : p.default_text;
+    fmt::print(out, "{:<{}}  {:<8} {:<16} {:<14} {} [{}]\n", p.key, kw, param_type_name(p.type), def, p.unit,
+               p.description, p.range_text);
+    if (p.default_text.size() > 16) fmt::print(out, "{:<{}}    default: {}\n", "", kw, p.default_text);
+  }
+}
+
+RooflineMachine machine_of(const ArchConfig& arch) {
+  return {arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.fabric.count(PeKind::Fp)};
+}
+
+StencilSpec spec_of(const Options& o) {
+  StencilSpec spec;
+  if (o.stencil == "1d") spec.dims = 1;
+  else spec.dims = 2;
+  const unsigned r = o.radius.value_or(0);
+  spec.radius[0] = o.radius_x.value_or(r);
+  spec.radius[1] = spec.dims == 2 ? o.radius_y.value_or(r) : 0;
+  if (spec.dims == 1 && o.radius_y) throw SpecError("--radius-y needs a 2d stencil");
+  if (!o.radius && !o.radius_x) throw SpecError("give the stencil radius with --radius R (or --radius-x/--radius-y)");
+  if (spec.dims == 2 && !o.radius && !o.radius_y) throw SpecError("give --radius-y (or --radius) for a 2d stencil");
+  parse_grid(o.grid.empty() ? (spec.dims == 1 ? "194400" : "960x449") : o.grid, spec);
+  spec.validate();
+  return spec;
+}
+
+unsigned workers_of(const Options& o, const StencilSpec& spec, const RooflineMachine& m) {
+  if (o.workers == "auto") return choose_workers(spec, m);
+  unsigned w = 0;
+  auto [p, ec] = std::from_chars(o.workers.data(), o.workers.data() + o.workers.size(), w);
+  if (ec != std::errc() || p != o.workers.data() + o.workers.size())
+    throw SpecError("--workers expects a positive integer or 'auto', got '" + o.workers + "'");
+  check_workers_fit(spec, m, w);
+  return w;
+}
+
+void print_roofline(std::ostream& out, const StencilSpec& spec, const ArchConfig& arch, const std::string& arch_name,
+                    const Roofline& r, bool auto_workers) {
+  const auto& f = arch.fabric;
+  fmt::print(out, "cgrasim: stencil {} ({} points), {} workers{}\n", spec.describe(), spec.points(), r.workers,
+             auto_workers ? " (chosen from the roofline)" : "");
+  fmt::print(out, "architecture: {}: {}x{} fabric ({} MAC-capable, {} integer, {} memory-port PEs), {} GHz, "
+                  "DRAM {} GB/s ({:.2f} B/cycle)\n",
+             arch_name, f.rows, f.cols, f.count(PeKind::Fp), f.count(PeKind::Int), f.count(PeKind::Memory),
+             arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.dram_bytes_per_cycle());
+  fmt::print(out, "\nroofline (analytic, primary paper section VI):\n");
+  fmt::print(out, "  outputs (interior)        {:>14}\n", r.outputs);
+  fmt::print(out, "  useful flops              {:>14.0f}   ({} per output: 1 MUL + {} MAC)\n", r.useful_flops,
+             spec.flops_per_output(), spec.points() - 1);
+  fmt::print(out, "  ideal bytes               {:>14.0f}   (input once + output once, 8 B per double)\n",
+             r.ideal_bytes);
+  fmt::print(out, "  arithmetic intensity      {:>14.3f}   flop/B\n", r.intensity);
+  fmt::print(out, "  memory bound              {:>14.1f}   GFLOP/s (bandwidth x intensity)\n", r.memory_gflops);
+  fmt::print(out, "  mapped compute            {:>14.1f}   GFLOP/s ({} workers x {} flops x {} GHz)\n",
+             r.mapped_gflops, r.workers, spec.flops_per_output(), arch.clock.freq_ghz);
+  fmt::print(out, "  fabric compute            {:>14.1f}   GFLOP/s ({} MAC PEs x 2 flops x {} GHz)\n",
+             r.fabric_gflops, f.count(PeKind::Fp), arch.clock.freq_ghz);
+  fmt::print(out, "  roofline                  {:>14.1f}   GFLOP/s ({}-bound)\n", r.roofline_gflops,
+             r.bound == Bound::Memory ? "memory" : "compute");
+}
+
+int run(const Options& o, std::ostream& out) {
+  const std::string arch_name = o.arch_file.empty() ? "built-in configs/paper.yaml" : o.arch_file;
+  const ArchConfig arch = o.arch_file.empty() ? load_default_arch(o.sets) : load_arch_file(o.arch_file, o.sets);
+  if (o.dump_arch) {
+    out << "# effective architecture (" << arch_name << (o.sets.empty() ? "" : " with --set overrides") << ")\n"
+        << arch_to_yaml(arch);
+    if (o.stencil.empty()) return kExitOk;
+  }
+  const StencilSpec spec = spec_of(o);
+  const RooflineMachine m = machine_of(arch);
+  const unsigned w = workers_of(o, spec, m);
+  const Roofline r = analyze_roofline(spec, m, w);
+  if (!o.quiet) print_roofline(out, spec, arch, arch_name, r, o.workers == "auto");
+  out << "\nWhat ran: the configuration and stencil checks and the analytic roofline above. The cycle-accurate\n"
+         "run (mapper, SystemC fabric and memory model, output check) is not part of this build yet.\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"cgrasim: cycle-accurate CGRA simulator for star stencils", "cgrasim"};
+  app.footer(kExamples);
+  Options o;
+  app.add_option("--stencil", o.stencil, "stencil kind")->check(CLI::IsMember({"1d", "2d"}));
+  app.add_option("--radius", o.radius, "radius along every dimension")->check(CLI::Range(1u, 1000000u));
+  app.add_option("--radius-x", o.radius_x, "radius along x (overrides --radius)")->check(CLI::Range(1u, 1000000u));
+  app.add_option("--radius-y", o.radius_y, "radius along y (overrides --radius)")->check(CLI::Range(1u, 1000000u));
+  app.add_option("--workers", o.workers, "workers w, or 'auto' to choose from the roofline")->default_str("auto");
+  app.add_option("--grid", o.grid, "grid size: N, or XxY (X columns along x, Y rows); default 194400 (1d), 960x449 (2d)");
+  app.add_option("--arch", o.arch_file, "architecture YAML (default: built-in configs/paper.yaml)");
+  app.add_option("--set", o.sets, "override an architecture parameter, e.g. --set fabric.rows=32 (repeatable)");
+  app.add_flag("--list-params", o.list_params, "list every architecture parameter with default, unit and meaning");
+  app.add_flag("--dump-arch", o.dump_arch, "print the effective architecture as YAML");
+  app.add_flag("--quiet", o.quiet, "print only the essentials");
+
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    err << "cgrasim: error: " << e.what() << " (see cgrasim --help)\n";
+    return kExitUsage;
+  }
+
+  try {
+    if (o.list_params) {
+      list_params(out);
+      return kExitOk;
+    }
+    if (o.stencil.empty() && !o.dump_arch) {
+      err << "cgrasim: error: nothing to do: give --stencil 1d|2d, --list-params or --dump-arch (see cgrasim --help)\n";
+      return kExitUsage;
+    }
+    return run(o, out);
+  } catch (const ConfigError& e) {
+    err << "cgrasim: error: " << e.what() << "\n";
+  } catch (const SpecError& e) {
+    err << "cgrasim: error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    err << "cgrasim: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return kExitError;
+}
+
+}  // namespace cgra

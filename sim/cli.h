@@ -1,0 +1,16 @@
+#pragma once
+/// \file cli.h
+/// The cgrasim command line, callable in-process (tests run it without spawning a process).
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace cgra {
+
+/// Runs the cgrasim command with `args` (without the program name), printing the report to
+/// `out` and one-line errors ("cgrasim: error: ...") to `err`. Returns the process exit code
+/// (sim/exit_codes.h). Never throws.
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace cgra

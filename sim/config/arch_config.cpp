@@ -1,0 +1,273 @@
+// Loading, checking and printing the architecture configuration (see arch_config.h).
+
+#include "sim/config/arch_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "sim/config/param_spec.h"
+
+namespace cgra {
+namespace {
+
+using config::param_specs;
+using config::ParamSpec;
+
+const ParamSpec* find_spec(std::string_view key) {
+  for (const auto& s : param_specs())
+    if (s.info.key == key) return &s;
+  return nullptr;
+}
+
+/// True when `path` is a section, i.e. a proper prefix of some key ("fabric", "memory.l1").
+bool is_section(const std::string& path) {
+  for (const auto& s : param_specs())
+    if (s.info.key.size() > path.size() && s.info.key.compare(0, path.size(), path) == 0 &&
+        s.info.key[path.size()] == '.')
+      return true;
+  return false;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string unknown_key_message(const std::string& path) {
+  std::string msg = "unknown key '" + path + "'";
+  if (auto s = suggest_key(path)) msg += " (did you mean '" + *s + "'?)";
+  return msg;
+}
+
+/// Applies a YAML document to `cfg`, remembering where each key was set (for later messages).
+class DocumentLoader {
+ public:
+  DocumentLoader(ArchConfig& cfg, std::string source, std::map<std::string, std::string>& origin)
+      : cfg_(cfg), source_(std::move(source)), origin_(origin) {}
+
+  void load(std::string_view text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text));
+    } catch (const YAML::ParserException& e) {
+      throw ConfigError(where(e.mark), "malformed YAML: " + e.msg);
+    }
+    if (root.IsNull()) return;  // an empty document keeps every default
+    if (!root.IsMap()) throw ConfigError(where(root.Mark()), "expected a map of sections (clock, fabric, network, memory, run)");
+    apply_map(root, "");
+  }
+
+ private:
+  std::string where(const YAML::Mark& m) const {
+    return m.is_null() ? source_ : source_ + ":" + std::to_string(m.line + 1);
+  }
+
+  void apply_map(const YAML::Node& map, const std::string& prefix) {
+    std::set<std::string> seen;
+    for (const auto& kv : map) {
+      const std::string at = where(kv.first.Mark());
+      if (!kv.first.IsScalar()) throw ConfigError(at, "keys must be plain names");
+      const std::string name = kv.first.Scalar();
+      const std::string path = prefix.empty() ? name : prefix + "." + name;
+      if (!seen.insert(name).second) throw ConfigError(at, "duplicate key '" + path + "'");
+      if (const ParamSpec* spec = find_spec(path)) {
+        if (kv.second.IsNull()) throw ConfigError(at, "'" + path + "': no value given");
+        spec->parse(cfg_, kv.second, at);
+        origin_[path] = at;
+      } else if (is_section(path)) {
+        if (kv.second.IsNull()) continue;  // an empty section keeps its defaults
+        if (!kv.second.IsMap()) throw ConfigError(at, "'" + path + "' is a section: expected a map of keys");
+        apply_map(kv.second, path);
+      } else {
+        throw ConfigError(at, unknown_key_message(path));
+      }
+    }
+  }
+
+  ArchConfig& cfg_;
+  std::string source_;
+  std::map<std::string, std::string>& origin_;
+};
+
+void apply_override(ArchConfig& cfg, const std::string& arg, std::map<std::string, std::string>& origin) {
+  const std::string at = "--set " + arg;
+  const auto eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0) throw ConfigError(at, "expected key=value");
+  const std::string key = arg.substr(0, eq);
+  const ParamSpec* spec = find_spec(key);
+  if (!spec) {
+    if (is_section(key)) throw ConfigError(at, "'" + key + "' is a section, not a parameter");
+    throw ConfigError(at, unknown_key_message(key));
+  }
+  YAML::Node value;
+  try {
+    value = YAML::Load(arg.substr(eq + 1));
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(at, "'" + key + "': malformed value: " + e.msg);
+  }
+  if (value.IsNull()) throw ConfigError(at, "'" + key + "': no value given");
+  spec->parse(cfg, value, at);
+  origin[key] = at;
+}
+
+bool is_pow2(std::uint64_t v) { return v && !(v & (v - 1)); }
+
+/// Rules that involve more than one parameter. Messages name the key and where it was set.
+void check(const ArchConfig& c, const std::map<std::string, std::string>& origin) {
+  auto fail = [&](const std::string& key, const std::string& what) {
+    auto it = origin.find(key);
+    throw ConfigError(it == origin.end() ? "<default>" : it->second, "'" + key + "': " + what);
+  };
+  const auto& layout = c.fabric.layout;
+  if (layout.empty()) fail("fabric.layout", "the layout needs at least one row");
+  for (std::size_t r = 0; r < layout.size(); ++r) {
+    if (layout[r].empty()) fail("fabric.layout", "layout row " + std::to_string(r) + " is empty");
+    if (layout[r].size() != layout[0].size())
+      fail("fabric.layout", "layout rows differ in length (row 0 has " + std::to_string(layout[0].size()) +
+                                " letters, row " + std::to_string(r) + " has " + std::to_string(layout[r].size()) + ")");
+    for (char ch : layout[r])
+      if (ch != 'F' && ch != 'I' && ch != 'M')
+        fail("fabric.layout", std::string("unknown PE kind '") + ch + "' in row " + std::to_string(r) +
+                                  " (expected F, I or M)");
+  }
+  const unsigned rows = c.fabric.rows, cols = c.fabric.cols;
+  unsigned fp = 0, mem = 0;
+  for (unsigned r = 0; r < rows; ++r) {
+    for (unsigned col = 0; col < cols; ++col) {
+      PeKind k = c.fabric.kind_at(r, col);
+      fp += k == PeKind::Fp;
+      if (k == PeKind::Memory) {
+        ++mem;
+        if (r != 0 && r + 1 != rows && col != 0 && col + 1 != cols)
+          fail("fabric.layout", "memory-port PE at (" + std::to_string(r) + "," + std::to_string(col) +
+                                    ") is not on the edge of the " + std::to_string(rows) + "x" +
+                                    std::to_string(cols) + " fabric");
+      }
+    }
+  }
+  if (fp == 0) fail("fabric.layout", "the fabric has no MAC-capable (F) PE");
+  if (mem == 0) fail("fabric.layout", "the fabric has no memory-port (M) PE");
+  if (c.memory.l1_ports_per_cache > mem)
+    fail("memory.l1.ports_per_cache", std::to_string(c.memory.l1_ports_per_cache) + " exceeds the " +
+                                          std::to_string(mem) + " memory ports of the fabric");
+  for (const char* lvl : {"l1", "l2"}) {
+    const CacheParams& cp = std::string(lvl) == "l1" ? c.memory.l1 : c.memory.l2;
+    const std::string k = std::string("memory.") + lvl;
+    if (!is_pow2(cp.sets)) fail(k + ".sets", std::to_string(cp.sets) + " is not a power of two");
+    if (!is_pow2(cp.line_bytes)) fail(k + ".line_bytes", std::to_string(cp.line_bytes) + " is not a power of two");
+  }
+  if (c.memory.l2.line_bytes < c.memory.l1.line_bytes)
+    fail("memory.l2.line_bytes", "L2 lines (" + std::to_string(c.memory.l2.line_bytes) +
+                                     " B) must not be smaller than L1 lines (" +
+                                     std::to_string(c.memory.l1.line_bytes) + " B)");
+  const auto& sp = c.memory.scratchpad;
+  if (sp.size_bytes % (8ull * sp.banks) != 0)
+    fail("memory.scratchpad.size_bytes", std::to_string(sp.size_bytes) + " is not a whole number of 8-byte words per bank (" +
+                                             std::to_string(sp.banks) + " banks)");
+}
+
+}  // namespace
+
+std::string_view param_type_name(ParamType t) {
+  switch (t) {
+    case ParamType::Unsigned: return "unsigned";
+    case ParamType::Count64: return "count";
+    case ParamType::Bytes: return "bytes";
+    case ParamType::Real: return "real";
+    case ParamType::Choice: return "choice";
+    case ParamType::StringList: return "list";
+  }
+  return "?";
+}
+
+std::vector<ParamInfo> arch_param_list() {
+  std::vector<ParamInfo> out;
+  for (const auto& s : param_specs()) out.push_back(s.info);
+  return out;
+}
+
+std::optional<std::string> suggest_key(std::string_view key) {
+  std::optional<std::string> best;
+  std::size_t best_d = std::max<std::size_t>(2, key.size() / 4) + 1;
+  for (const auto& s : param_specs()) {
+    std::size_t d = edit_distance(key, s.info.key);
+    if (d < best_d) {
+      best_d = d;
+      best = s.info.key;
+    }
+  }
+  return best;
+}
+
+ArchConfig default_arch_config() {
+  ArchConfig cfg;
+  for (const auto& s : param_specs()) s.set_default(cfg);
+  return cfg;
+}
+
+ArchConfig load_arch_config(std::string_view yaml_text, const std::string& source,
+                            const std::vector<std::string>& overrides) {
+  ArchConfig cfg = default_arch_config();
+  std::map<std::string, std::string> origin;
+  DocumentLoader(cfg, source, origin).load(yaml_text);
+  for (const auto& o : overrides) apply_override(cfg, o, origin);
+  check(cfg, origin);
+  return cfg;
+}
+
+ArchConfig load_arch_file(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, "cannot open architecture file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError(path, "cannot read architecture file");
+  return load_arch_config(text.str(), path, overrides);
+}
+
+ArchConfig load_default_arch(const std::vector<std::string>& overrides) {
+  return load_arch_config(embedded_paper_yaml(), "<built-in configs/paper.yaml>", overrides);
+}
+
+std::string arch_to_yaml(const ArchConfig& cfg) {
+  // Keys are emitted in declaration order, nesting sections as the dotted paths say.
+  YAML::Emitter e;
+  e << YAML::BeginMap;
+  std::vector<std::string> open;  // currently open sections
+  for (const auto& s : param_specs()) {
+    std::vector<std::string> parts;
+    std::stringstream ss(s.info.key);
+    for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+    std::size_t common = 0;
+    while (common < open.size() && common + 1 < parts.size() && open[common] == parts[common]) ++common;
+    while (open.size() > common) {
+      e << YAML::EndMap;
+      open.pop_back();
+    }
+    for (std::size_t i = common; i + 1 < parts.size(); ++i) {
+      e << YAML::Key << parts[i] << YAML::Value << YAML::BeginMap;
+      open.push_back(parts[i]);
+    }
+    e << YAML::Key << parts.back() << YAML::Value;
+    s.emit(cfg, e);
+  }
+  while (!open.empty()) {
+    e << YAML::EndMap;
+    open.pop_back();
+  }
+  e << YAML::EndMap;
+  return std::string(e.c_str()) + "\n";
+}
+
+}  // namespace cgra

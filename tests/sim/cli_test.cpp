@@ -1,0 +1,88 @@
+// The cgrasim command line, run in-process: exit codes and one-line errors.
+#include "sim/cli.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "sim/exit_codes.h"
+
+namespace cgra {
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int code = run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(Cli, PaperCaseReportsTheRoofline) {
+  Result r = cli({"--stencil", "2d", "--radius", "12", "--workers", "5"});
+  EXPECT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_NE(r.out.find("arithmetic intensity               5.595"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(memory-bound)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("What ran:"), std::string::npos) << r.out;
+}
+
+TEST(Cli, AutoWorkersFollowTheRoofline) {
+  Result r = cli({"--stencil", "1d", "--radius", "8"});
+  EXPECT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_NE(r.out.find("6 workers (chosen from the roofline)"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BadInputGivesOneLineErrorAndNonZeroExit) {
+  struct Case {
+    std::vector<std::string> args;
+    int code;
+    std::string needle;
+  };
+  const std::vector<Case> cases = {
+      {{"--stencil", "3d", "--radius", "1"}, kExitUsage, "--stencil"},
+      {{"--stencil", "2d", "--radius", "0"}, kExitUsage, "--radius"},
+      {{"--stencil", "2d", "--radius", "12", "--workers", "6"}, kExitError, "needs 294 MAC-capable PEs; the fabric has 256"},
+      {{"--stencil", "2d", "--radius", "12", "--workers", "0"}, kExitError, "workers must be at least 1"},
+      {{"--stencil", "2d", "--radius", "12", "--workers", "many"}, kExitError, "--workers expects"},
+      {{"--stencil", "2d", "--radius", "1", "--grid", "10x"}, kExitError, "bad grid '10x'"},
+      {{"--stencil", "2d", "--radius", "1", "--grid", "0x5"}, kExitError, "bad grid '0x5'"},
+      {{"--stencil", "1d", "--radius", "8", "--grid", "16"}, kExitError, "must exceed twice the radius"},
+      {{"--stencil", "1d"}, kExitError, "give the stencil radius"},
+      {{"--stencil", "1d", "--radius", "1", "--set", "fabric.rowz=3"}, kExitError, "did you mean 'fabric.rows'"},
+      {{"--stencil", "1d", "--radius", "1", "--arch", "/nonexistent.yaml"}, kExitError, "/nonexistent.yaml: cannot open"},
+      {{"--bogus"}, kExitUsage, "--bogus"},
+      {{}, kExitUsage, "nothing to do"},
+  };
+  for (const auto& c : cases) {
+    Result r = cli(c.args);
+    EXPECT_EQ(r.code, c.code) << c.needle << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("cgrasim: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+  }
+}
+
+TEST(Cli, ListParamsAndDumpArch) {
+  Result l = cli({"--list-params"});
+  EXPECT_EQ(l.code, kExitOk);
+  EXPECT_NE(l.out.find("memory.dram.bandwidth_gbps"), std::string::npos);
+  Result d = cli({"--dump-arch", "--set", "fabric.rows=32"});
+  EXPECT_EQ(d.code, kExitOk) << d.err;
+  EXPECT_NE(d.out.find("rows: 32"), std::string::npos) << d.out;
+}
+
+TEST(Cli, ArchFileFromDisk) {
+  Result r = cli({"--stencil", "1d", "--radius", "2", "--arch", std::string(CGRA_SOURCE_DIR) + "/configs/paper.yaml",
+                  "--set", "memory.dram.bandwidth_gbps=50"});
+  EXPECT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_NE(r.out.find("DRAM 50 GB/s"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace cgra
