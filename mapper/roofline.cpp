@@ -1,0 +1,46 @@
+#include "mapper/roofline.h"
+
+#include <algorithm>
+
+namespace cgra {
+
+unsigned fp_pes_per_worker(const StencilSpec& spec) { return spec.points(); }
+
+unsigned max_workers(const StencilSpec& spec, const RooflineMachine& m) {
+  return m.fp_pes / fp_pes_per_worker(spec);
+}
+
+Roofline analyze_roofline(const StencilSpec& spec, const RooflineMachine& m, unsigned workers) {
+  Roofline r;
+  r.workers = workers;
+  r.outputs = spec.outputs();
+  r.useful_flops = double(r.outputs) * spec.flops_per_output();
+  r.ideal_bytes = 2.0 * double(spec.grid_points()) * sizeof(double);
+  r.intensity = r.useful_flops / r.ideal_bytes;
+  r.memory_gflops = m.bandwidth_gbps * r.intensity;
+  r.mapped_gflops = double(workers) * spec.flops_per_output() * m.freq_ghz;
+  r.fabric_gflops = 2.0 * m.fp_pes * m.freq_ghz;
+  r.bound = r.memory_gflops <= r.mapped_gflops ? Bound::Memory : Bound::Compute;
+  r.roofline_gflops = std::min(r.memory_gflops, r.mapped_gflops);
+  return r;
+}
+
+void check_workers_fit(const StencilSpec& spec, const RooflineMachine& m, unsigned workers) {
+  if (workers == 0) throw SpecError("workers must be at least 1");
+  const unsigned need = workers * fp_pes_per_worker(spec);
+  if (need > m.fp_pes)
+    throw SpecError(spec.describe() + " with w=" + std::to_string(workers) + " needs " + std::to_string(need) +
+                    " MAC-capable PEs; the fabric has " + std::to_string(m.fp_pes));
+}
+
+unsigned choose_workers(const StencilSpec& spec, const RooflineMachine& m) {
+  const unsigned most = max_workers(spec, m);
+  if (most == 0) check_workers_fit(spec, m, 1);  // throws with the numbers
+  for (unsigned w = 1; w <= most; ++w) {
+    Roofline r = analyze_roofline(spec, m, w);
+    if (r.mapped_gflops >= r.memory_gflops) return w;
+  }
+  return most;
+}
+
+}  // namespace cgra

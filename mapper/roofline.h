@@ -1,0 +1,53 @@
+#pragma once
+/// \file roofline.h
+/// The primary paper's roofline analysis (section VI): useful flops, ideal bytes, arithmetic
+/// intensity, and the bounds set by memory bandwidth, by the mapped workers and by the fabric.
+
+#include <cstdint>
+#include <string>
+
+#include "mapper/stencil_spec.h"
+
+namespace cgra {
+
+/// The machine figures the roofline needs.
+struct RooflineMachine {
+  double freq_ghz = 0;        ///< fabric clock
+  double bandwidth_gbps = 0;  ///< DRAM bandwidth
+  unsigned fp_pes = 0;        ///< MAC-capable PEs on the fabric
+};
+
+/// Which ceiling binds.
+enum class Bound { Memory, Compute };
+
+/// Roofline figures of one stencil on one machine with a given number of workers.
+struct Roofline {
+  unsigned workers = 0;
+  std::uint64_t outputs = 0;        ///< interior outputs
+  double useful_flops = 0;          ///< outputs × (2·(points−1) + 1)
+  double ideal_bytes = 0;           ///< input read once + output written once, 8 B per double
+  double intensity = 0;             ///< flop per byte
+  double memory_gflops = 0;         ///< bandwidth × intensity
+  double mapped_gflops = 0;         ///< workers × flops per output × clock (one output per worker per cycle)
+  double fabric_gflops = 0;         ///< 2 flops × MAC-capable PEs × clock
+  double roofline_gflops = 0;       ///< min(memory, mapped)
+  Bound bound = Bound::Memory;
+};
+
+/// FP PEs one compute worker needs: one MUL or MAC per stencil point.
+unsigned fp_pes_per_worker(const StencilSpec& spec);
+
+/// Most workers whose compute PEs fit on the fabric (0 when not even one fits).
+unsigned max_workers(const StencilSpec& spec, const RooflineMachine& m);
+
+/// The roofline for `workers` workers (spec.workers is ignored).
+Roofline analyze_roofline(const StencilSpec& spec, const RooflineMachine& m, unsigned workers);
+
+/// The paper's worker choice: the smallest w whose compute demand reaches the memory bound, or
+/// the most that fit when none does. Throws SpecError when not even one worker fits.
+unsigned choose_workers(const StencilSpec& spec, const RooflineMachine& m);
+
+/// Throws SpecError, with the numbers, when `workers` compute workers do not fit on the fabric.
+void check_workers_fit(const StencilSpec& spec, const RooflineMachine& m, unsigned workers);
+
+}  // namespace cgra

@@ -1,0 +1,80 @@
+#include "mapper/stencil_spec.h"
+
+#include <charconv>
+
+namespace cgra {
+
+unsigned StencilSpec::points() const {
+  unsigned p = 1;
+  for (unsigned d = 0; d < dims; ++d) p += 2 * radius[d];
+  return p;
+}
+
+std::uint64_t StencilSpec::grid_points() const {
+  std::uint64_t n = 1;
+  for (unsigned d = 0; d < dims; ++d) n *= grid[d];
+  return n;
+}
+
+std::uint64_t StencilSpec::outputs() const {
+  std::uint64_t n = 1;
+  for (unsigned d = 0; d < dims; ++d) n *= grid[d] - 2 * std::uint64_t(radius[d]);
+  return n;
+}
+
+void StencilSpec::validate() const {
+  static const char* axis[] = {"x", "y", "z"};
+  if (dims < 1 || dims > 2)
+    throw SpecError("stencil dimensions must be 1 or 2 (got " + std::to_string(dims) + ")");
+  for (unsigned d = 0; d < dims; ++d) {
+    if (radius[d] == 0) throw SpecError(std::string("radius along ") + axis[d] + " must be at least 1");
+    if (grid[d] <= 2 * std::uint64_t(radius[d]))
+      throw SpecError(std::string("grid size along ") + axis[d] + " (" + std::to_string(grid[d]) +
+                      ") must exceed twice the radius (" + std::to_string(2 * radius[d]) +
+                      ") to leave an interior");
+  }
+  constexpr std::uint64_t kMaxPoints = std::uint64_t(1) << 34;  // 128 GiB of doubles
+  if (grid_points() > kMaxPoints)
+    throw SpecError("grid of " + std::to_string(grid_points()) + " points is larger than the supported " +
+                    std::to_string(kMaxPoints));
+}
+
+std::string StencilSpec::describe() const {
+  std::string s = std::to_string(dims) + "d, ";
+  static const char* axis[] = {"x", "y", "z"};
+  for (unsigned d = 0; d < dims; ++d) s += (d ? " r" : "r") + std::string(axis[d]) + "=" + std::to_string(radius[d]);
+  s += ", grid ";
+  for (unsigned d = 0; d < dims; ++d) s += (d ? "x" : "") + std::to_string(grid[d]);
+  return s;
+}
+
+namespace {
+bool parse_count(std::string_view t, std::uint64_t& v) {
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  return ec == std::errc() && p == t.data() + t.size() && !t.empty();
+}
+}  // namespace
+
+void parse_grid(const std::string& text, StencilSpec& spec) {
+  const auto bad = [&](const std::string& why) {
+    return SpecError("bad grid '" + text + "': " + why);
+  };
+  const auto x = text.find('x');
+  if (x == std::string::npos) {
+    std::uint64_t n = 0;
+    if (!parse_count(text, n)) throw bad("expected N or XxY with positive integers");
+    if (n == 0) throw bad("sizes must be positive");
+    for (unsigned d = 0; d < spec.dims; ++d) spec.grid[d] = n;
+    return;
+  }
+  std::uint64_t nx = 0, ny = 0;
+  if (!parse_count(std::string_view(text).substr(0, x), nx) ||
+      !parse_count(std::string_view(text).substr(x + 1), ny))
+    throw bad("expected XxY with positive integers, e.g. 960x449");
+  if (nx == 0 || ny == 0) throw bad("sizes must be positive");
+  if (spec.dims != 2) throw bad("XxY needs a 2d stencil");
+  spec.grid[0] = nx;
+  spec.grid[1] = ny;
+}
+
+}  // namespace cgra

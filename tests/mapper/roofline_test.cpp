@@ -1,0 +1,96 @@
+// The roofline analysis against the figures printed in the primary paper (section VI), which are
+// an independent reference: AI 2.06 and 5.59 flop/B, 206 and 559 GFLOP/s memory bounds, 237 and
+// 582 GFLOP/s mapped compute, 614 GFLOP/s fabric peak, and the paper's choice of 6 and 5 workers.
+#include "mapper/roofline.h"
+
+#include <gtest/gtest.h>
+
+namespace cgra {
+namespace {
+
+const RooflineMachine kPaper{1.2, 100.0, 256};
+
+StencilSpec paper_1d() {
+  StencilSpec s;
+  s.dims = 1;
+  s.radius = {8, 0, 0};
+  s.grid = {194400, 1, 1};
+  return s;
+}
+
+StencilSpec paper_2d() {
+  StencilSpec s;
+  s.dims = 2;
+  s.radius = {12, 12, 0};
+  s.grid = {960, 449, 1};
+  return s;
+}
+
+TEST(Roofline, Paper1D) {
+  const StencilSpec s = paper_1d();
+  EXPECT_EQ(s.points(), 17u);
+  EXPECT_EQ(s.flops_per_output(), 33u);
+  EXPECT_EQ(s.outputs(), 194400u - 16u);
+  const Roofline r = analyze_roofline(s, kPaper, 6);
+  // (16*2+1)*(194400-16) / ((194400+194400)*8)
+  EXPECT_DOUBLE_EQ(r.intensity, 33.0 * 194384.0 / (2.0 * 194400.0 * 8.0));
+  EXPECT_NEAR(r.intensity, 2.06, 0.005);
+  EXPECT_NEAR(r.memory_gflops, 206, 0.5);
+  EXPECT_NEAR(r.mapped_gflops, 237, 1.0);  // 6*16*2*1.2 + 6*1.2
+  EXPECT_NEAR(r.fabric_gflops, 614, 0.5);   // 2*256*1.2
+  EXPECT_EQ(r.bound, Bound::Memory);
+  EXPECT_DOUBLE_EQ(r.roofline_gflops, r.memory_gflops);
+  EXPECT_EQ(choose_workers(s, kPaper), 6u) << "the paper chooses 6 workers for 1D";
+}
+
+TEST(Roofline, Paper2D) {
+  const StencilSpec s = paper_2d();
+  EXPECT_EQ(s.points(), 49u);
+  EXPECT_EQ(s.flops_per_output(), 97u);
+  EXPECT_EQ(s.outputs(), 425u * 936u);
+  const Roofline r = analyze_roofline(s, kPaper, 5);
+  EXPECT_NEAR(r.intensity, 5.59, 0.01);
+  EXPECT_NEAR(r.memory_gflops, 559, 1.0);
+  EXPECT_NEAR(r.mapped_gflops, 582, 0.5);  // 1.2*(48*2*5+5)
+  EXPECT_EQ(r.bound, Bound::Memory);
+  EXPECT_EQ(max_workers(s, kPaper), 5u) << "the paper: we can only fit 5 workers";
+  EXPECT_EQ(choose_workers(s, kPaper), 5u);
+}
+
+TEST(Roofline, ComputeBoundWhenTooFewWorkers) {
+  const Roofline r = analyze_roofline(paper_2d(), kPaper, 2);
+  EXPECT_EQ(r.bound, Bound::Compute);
+  EXPECT_DOUBLE_EQ(r.roofline_gflops, 2 * 97 * 1.2);
+}
+
+TEST(Roofline, WorkersThatDoNotFitAreRejectedWithTheNumbers) {
+  try {
+    check_workers_fit(paper_2d(), kPaper, 6);
+    FAIL();
+  } catch (const SpecError& e) {
+    EXPECT_STREQ(e.what(), "2d, rx=12 ry=12, grid 960x449 with w=6 needs 294 MAC-capable PEs; the fabric has 256");
+  }
+  EXPECT_THROW(check_workers_fit(paper_2d(), kPaper, 0), SpecError);
+  EXPECT_THROW(choose_workers(paper_2d(), RooflineMachine{1.2, 100, 48}), SpecError);
+}
+
+TEST(StencilSpec, GridParsingAndValidation) {
+  StencilSpec s = paper_2d();
+  parse_grid("64x32", s);
+  EXPECT_EQ(s.grid[0], 64u);
+  EXPECT_EQ(s.grid[1], 32u);
+  parse_grid("50", s);
+  EXPECT_EQ(s.grid[1], 50u);
+  for (const char* bad : {"10x", "x5", "0x5", "abc", "", "5x5x5", "-3"}) EXPECT_THROW(parse_grid(bad, s), SpecError) << bad;
+  StencilSpec one = paper_1d();
+  EXPECT_THROW(parse_grid("10x10", one), SpecError);
+  one.grid[0] = 16;  // 2r = 16 leaves no interior
+  EXPECT_THROW(one.validate(), SpecError);
+  one.grid[0] = 17;
+  EXPECT_NO_THROW(one.validate());
+  one.radius[0] = 0;
+  EXPECT_THROW(one.validate(), SpecError);
+}
+
+}  // namespace
+}  // namespace cgra
