@@ -1,0 +1,372 @@
+#include "pe/programs.h"
+
+#include <string>
+
+namespace cgra {
+namespace {
+
+std::uint64_t bit(unsigned i) { return std::uint64_t{1} << i; }
+std::uint32_t qbit(unsigned i) { return std::uint32_t{1} << i; }
+
+// Small builder so the generators read like their listings.
+struct Ins {
+  Instruction in;
+  explicit Ins(Opcode op) { in.op = op; }
+  Ins& when(std::uint64_t t, std::uint64_t f = 0) {
+    in.trigger.pred_true |= t;
+    in.trigger.pred_false |= f;
+    return *this;
+  }
+  Ins& tag_test(unsigned q, std::uint8_t tag, bool equal) {
+    in.trigger.tag_tests.push_back({static_cast<std::uint8_t>(q), tag, equal});
+    return *this;
+  }
+  Ins& src(Operand a, Operand b = {}, Operand c = {}) {
+    in.src = {a, b, c};
+    return *this;
+  }
+  Ins& out(unsigned q) {
+    in.dest.out_mask |= qbit(q);
+    return *this;
+  }
+  Ins& reg(unsigned r) {
+    in.dest.reg = static_cast<int>(r);
+    return *this;
+  }
+  Ins& pred(unsigned p, PredCompare cmp = PredCompare::NotEqual, Operand ref = Operand::imm(std::int64_t{0})) {
+    in.dest.pred = static_cast<int>(p);
+    in.dest.pred_cmp = cmp;
+    in.dest.pred_ref = ref;
+    return *this;
+  }
+  Ins& tag(std::uint8_t t) {
+    in.dest.tag = t;
+    return *this;
+  }
+  Ins& tag_mode(TagMode m) {
+    in.dest.tag_mode = m;
+    return *this;
+  }
+  Ins& deq(unsigned q) {
+    in.deq |= qbit(q);
+    return *this;
+  }
+  Ins& set(std::uint64_t m) {
+    in.pred_set |= m;
+    return *this;
+  }
+  Ins& clr(std::uint64_t m) {
+    in.pred_clear |= m;
+    return *this;
+  }
+  Ins& reply(unsigned q, std::uint8_t t) {
+    in.reply_queue = static_cast<int>(q);
+    in.reply_tag = t;
+    return *this;
+  }
+};
+
+Program make(std::string name, std::initializer_list<Ins> ins) {
+  Program p;
+  p.name = std::move(name);
+  for (const Ins& i : ins) p.instructions.push_back(i.in);
+  return p;
+}
+
+Operand q(unsigned i) { return Operand::queue(i); }
+Operand r(unsigned i) { return Operand::reg(i); }
+Operand imm(std::int64_t v) { return Operand::imm(v); }
+
+// Wrapping signed arithmetic for immediates computed at generation time.
+std::int64_t wrap(std::uint64_t v) { return static_cast<std::int64_t>(v); }
+
+bool is_compare(Opcode op) {
+  return op == Opcode::Ilt || op == Opcode::Ile || op == Opcode::Ieq || op == Opcode::Ine || op == Opcode::Ige ||
+         op == Opcode::Igt;
+}
+
+struct Phase {
+  std::uint64_t end;  // cumulative position at which the phase ends
+  bool pass;
+};
+
+std::vector<Phase> pattern_phases(std::uint64_t m, std::uint64_t n, std::uint64_t p, const char* who) {
+  if (m + n + p == 0) throw std::invalid_argument(std::string(who) + ": pattern 0^m 1^n 0^p must not be empty");
+  std::vector<Phase> ph;
+  std::uint64_t pos = 0;
+  for (auto [len, pass] : {std::pair{m, false}, std::pair{n, true}, std::pair{p, false}}) {
+    if (len == 0) continue;
+    pos += len;
+    ph.push_back({pos, pass});
+  }
+  return ph;
+}
+
+}  // namespace
+
+void merge_program(Program& into, const Program& part) {
+  const ProgramFootprint a = footprint(into), b = footprint(part);
+  if (a.preds & b.preds) throw std::invalid_argument("merge_program: '" + into.name + "' and '" + part.name + "' share a predicate");
+  if (a.regs & b.regs) throw std::invalid_argument("merge_program: '" + into.name + "' and '" + part.name + "' share a register");
+  into.instructions.insert(into.instructions.end(), part.instructions.begin(), part.instructions.end());
+  into.pred_init |= part.pred_init;
+  into.reg_init.insert(into.reg_init.end(), part.reg_init.begin(), part.reg_init.end());
+  if (into.name.empty()) {
+    into.name = part.name;
+  } else if (!part.name.empty()) {
+    into.name += "+" + part.name;
+  }
+}
+
+Program const_program(unsigned out, Operand value, std::uint64_t count, std::uint8_t tag, ProgramBase base) {
+  if (!value.is_imm()) throw std::invalid_argument("const_program: the value must be an immediate");
+  if (count == 0) return make("const", {Ins(Opcode::Mov).src(value).out(out).tag(tag)});
+  const unsigned live = base.pred, emitted = base.pred + 1, cnt = base.reg;
+  Program p = make("const", {
+      Ins(Opcode::Mov).when(bit(live), bit(emitted)).src(value).out(out).tag(tag).set(bit(emitted)),
+      Ins(Opcode::Isub).when(bit(emitted)).src(r(cnt), imm(1)).reg(cnt).pred(live).clr(bit(emitted)),
+  });
+  p.pred_init = bit(live);
+  p.reg_init.push_back({cnt, imm(wrap(count))});
+  return p;
+}
+
+Program mul_program(unsigned in, double coef, unsigned out) {
+  return make("mul", {Ins(Opcode::Fmul).src(q(in), Operand::imm(coef)).out(out).deq(in)});
+}
+
+Program mac_program(unsigned in, double coef, unsigned acc, unsigned out) {
+  return make("mac", {Ins(Opcode::Fmac).src(Operand::imm(coef), q(in), q(acc)).out(out).deq(in).deq(acc)});
+}
+
+Program add_program(unsigned a, unsigned b, unsigned out) { return alu_program(Opcode::Fadd, a, b, out); }
+Program sub_program(unsigned a, unsigned b, unsigned out) { return alu_program(Opcode::Fsub, a, b, out); }
+
+Program alu_program(Opcode op, unsigned a, unsigned b, unsigned out) {
+  if (op_min_operands(op) > 2 || op_max_operands(op) < 2 || is_mem_op(op)) {
+    throw std::invalid_argument("alu_program: '" + std::string(opcode_name(op)) + "' is not a two-operand op");
+  }
+  return make(std::string(opcode_name(op)), {Ins(op).src(q(a), q(b)).out(out).deq(a).deq(b)});
+}
+
+Program alu_imm_program(Opcode op, unsigned a, Operand value, unsigned out) {
+  if (op_min_operands(op) > 2 || op_max_operands(op) < 2 || is_mem_op(op) || !value.is_imm()) {
+    throw std::invalid_argument("alu_imm_program: needs a two-operand op and an immediate");
+  }
+  return make(std::string(opcode_name(op)), {Ins(op).src(q(a), value).out(out).deq(a)});
+}
+
+Program cmp_program(Opcode cmp, unsigned a, unsigned b, unsigned out) {
+  if (!is_compare(cmp)) throw std::invalid_argument("cmp_program: '" + std::string(opcode_name(cmp)) + "' is not a compare");
+  return alu_program(cmp, a, b, out);
+}
+
+Program cmp_imm_program(Opcode cmp, unsigned a, std::int64_t value, unsigned out) {
+  if (!is_compare(cmp)) throw std::invalid_argument("cmp_imm_program: '" + std::string(opcode_name(cmp)) + "' is not a compare");
+  return alu_imm_program(cmp, a, imm(value), out);
+}
+
+Program not_program(unsigned in, unsigned out) {
+  return make("not", {Ins(Opcode::Not).src(q(in)).out(out).deq(in)});
+}
+
+Program shift_program(Opcode shift, unsigned in, unsigned amount, unsigned out) {
+  if (shift != Opcode::Shl && shift != Opcode::Shr && shift != Opcode::Sra) {
+    throw std::invalid_argument("shift_program: '" + std::string(opcode_name(shift)) + "' is not a shift");
+  }
+  return alu_imm_program(shift, in, imm(amount), out);
+}
+
+Program mux_program(unsigned sel, unsigned in0, unsigned in1, unsigned out, ProgramBase base) {
+  const unsigned busy = base.pred, choice = base.pred + 1;
+  return make("mux", {
+      Ins(Opcode::Mov).when(0, bit(busy)).src(q(sel)).pred(choice).deq(sel).set(bit(busy)),
+      Ins(Opcode::Mov).when(bit(busy) | bit(choice)).src(q(in1)).out(out).tag_mode(TagMode::FromA).deq(in1).clr(bit(busy)),
+      Ins(Opcode::Mov).when(bit(busy), bit(choice)).src(q(in0)).out(out).tag_mode(TagMode::FromA).deq(in0).clr(bit(busy)),
+  });
+}
+
+Program select_program(unsigned sel, unsigned in0, unsigned in1, unsigned out) {
+  return make("select", {Ins(Opcode::Sel).src(q(sel), q(in1), q(in0)).out(out).deq(sel).deq(in0).deq(in1)});
+}
+
+Program demux_program(unsigned sel, unsigned in, unsigned out0, unsigned out1, ProgramBase base) {
+  const unsigned busy = base.pred, choice = base.pred + 1;
+  return make("demux", {
+      Ins(Opcode::Mov).when(0, bit(busy)).src(q(sel)).pred(choice).deq(sel).set(bit(busy)),
+      Ins(Opcode::Mov).when(bit(busy) | bit(choice)).src(q(in)).out(out1).tag_mode(TagMode::FromA).deq(in).clr(bit(busy)),
+      Ins(Opcode::Mov).when(bit(busy), bit(choice)).src(q(in)).out(out0).tag_mode(TagMode::FromA).deq(in).clr(bit(busy)),
+  });
+}
+
+Program copy_program(unsigned in, const std::vector<unsigned>& outs) {
+  if (outs.empty()) throw std::invalid_argument("copy_program: no output queue");
+  Ins i(Opcode::Mov);
+  i.src(q(in)).tag_mode(TagMode::FromA).deq(in);
+  for (unsigned o : outs) i.out(o);
+  return make("copy", {i});
+}
+
+Program filter_pattern_program(unsigned in, unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p,
+                               ProgramBase base) {
+  const std::vector<Phase> ph = pattern_phases(m, n, p, "filter_pattern_program");
+  const unsigned cnt = base.reg, fwd = base.pred + 3;
+  auto done = [&](std::size_t k) { return bit(base.pred + static_cast<unsigned>(k)); };
+  Program prog;
+  prog.name = "filter";
+  std::uint64_t all_done = 0;
+  for (std::size_t k = 0; k < ph.size(); ++k) {
+    all_done |= done(k);
+    const std::uint64_t active = k ? done(k - 1) : 0;  // phase k runs after phase k-1 is done
+    const Operand end = imm(wrap(ph[k].end));
+    if (!ph[k].pass) {
+      // Drop and count in one instruction.
+      prog.instructions.push_back(
+          Ins(Opcode::Iadd).when(active, done(k)).src(r(cnt), imm(1)).reg(cnt).pred(base.pred + k, PredCompare::Equal, end).deq(in).in);
+    } else {
+      // Count (after a forward), then forward the next word.
+      prog.instructions.push_back(
+          Ins(Opcode::Iadd).when(bit(fwd)).src(r(cnt), imm(1)).reg(cnt).pred(base.pred + k, PredCompare::Equal, end).clr(bit(fwd)).in);
+      prog.instructions.push_back(
+          Ins(Opcode::Mov).when(active, done(k) | bit(fwd)).src(q(in)).out(out).tag_mode(TagMode::FromA).deq(in).set(bit(fwd)).in);
+    }
+  }
+  // End of period: restart the counter and the phases.
+  prog.instructions.push_back(Ins(Opcode::Mov).when(done(ph.size() - 1)).src(imm(0)).reg(cnt).clr(all_done).in);
+  return prog;
+}
+
+Program filter_period_program(unsigned in, unsigned out, std::uint64_t period, std::uint64_t phase, ProgramBase base) {
+  if (period == 0 || phase >= period) throw std::invalid_argument("filter_period_program: need 0 <= phase < period");
+  Program p = filter_pattern_program(in, out, phase, 1, period - phase - 1, base);
+  p.name = "filter_period";
+  return p;
+}
+
+Program filter_row_range_program(unsigned in, unsigned id, std::int64_t lo, std::int64_t hi, unsigned out,
+                                 ProgramBase base) {
+  const unsigned decided = base.pred, pass = base.pred + 1;
+  return make("filter_rows", {
+      Ins(Opcode::Inrange).when(0, bit(decided)).src(q(id), imm(lo), imm(hi)).pred(pass).deq(id).set(bit(decided)),
+      Ins(Opcode::Mov).when(bit(decided) | bit(pass)).src(q(in)).out(out).tag_mode(TagMode::FromA).deq(in).clr(bit(decided)),
+      Ins(Opcode::Drop).when(bit(decided), bit(pass)).deq(in).clr(bit(decided)),
+  });
+}
+
+Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p, ProgramBase base) {
+  const std::vector<Phase> ph = pattern_phases(m, n, p, "pattern_bits_program");
+  const unsigned cnt = base.reg;
+  auto done = [&](std::size_t k) { return bit(base.pred + static_cast<unsigned>(k)); };
+  Program prog;
+  prog.name = "pattern_bits";
+  std::uint64_t all_done = 0;
+  for (std::size_t k = 0; k < ph.size(); ++k) {
+    all_done |= done(k);
+    prog.instructions.push_back(Ins(Opcode::Iadd)
+                                    .when(k ? done(k - 1) : 0, done(k))
+                                    .src(r(cnt), imm(1))
+                                    .out(out)
+                                    .reg(cnt)
+                                    .pred(base.pred + k, PredCompare::Equal, imm(wrap(ph[k].end)))
+                                    .tag(ph[k].pass ? 1 : 0)
+                                    .in);
+  }
+  prog.instructions.push_back(Ins(Opcode::Mov).when(done(ph.size() - 1)).src(imm(0)).reg(cnt).clr(all_done).in);
+  return prog;
+}
+
+Program filter_by_bits_program(unsigned in, unsigned bits, unsigned out) {
+  return make("filter_bits", {
+      Ins(Opcode::Mov).tag_test(bits, 1, true).src(q(in)).out(out).tag_mode(TagMode::FromA).deq(in).deq(bits),
+      Ins(Opcode::Drop).tag_test(bits, 1, false).deq(in).deq(bits),
+  });
+}
+
+Program counter_program(unsigned out, std::int64_t start, std::int64_t step, std::uint64_t count, ProgramBase base) {
+  const unsigned live = base.pred, val = base.reg;
+  const std::int64_t before = wrap(static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(step));
+  if (count == 0) {
+    Program p = make("counter", {Ins(Opcode::Iadd).src(r(val), imm(step)).out(out).reg(val)});
+    p.reg_init.push_back({val, imm(before)});
+    return p;
+  }
+  if (step == 0) return const_program(out, imm(start), count, 0, {base.pred, base.reg});
+  // Stops once the value just emitted is the last one.
+  const std::int64_t last = wrap(static_cast<std::uint64_t>(start) + (count - 1) * static_cast<std::uint64_t>(step));
+  Program p = make("counter", {
+      Ins(Opcode::Iadd).when(bit(live)).src(r(val), imm(step)).out(out).reg(val).pred(live, PredCompare::NotEqual, imm(last)),
+  });
+  p.pred_init = bit(live);
+  p.reg_init.push_back({val, imm(before)});
+  return p;
+}
+
+Program addr_gen_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count, ProgramBase base) {
+  Program p = counter_program(out, wrap(base_addr), stride, count, base);
+  p.name = "addr_gen";
+  return p;
+}
+
+Program addr_gen_2d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
+                            std::int64_t row_stride, std::uint64_t count_y, ProgramBase base) {
+  if (count_x == 0 || count_y == 0) return Program{"addr_gen_2d", {}, 0, {}};
+  if (count_x > 1 && stride == 0) throw std::invalid_argument("addr_gen_2d_program: stride 0 with count_x > 1");
+  if (count_y > 1 && row_stride == 0) throw std::invalid_argument("addr_gen_2d_program: row_stride 0 with count_y > 1");
+  const unsigned in_row = base.pred, live = base.pred + 1, advance = base.pred + 2;
+  const unsigned addr = base.reg, row_end = base.reg + 1;
+  const std::uint64_t s = static_cast<std::uint64_t>(stride), rs = static_cast<std::uint64_t>(row_stride);
+  const std::uint64_t end0 = base_addr + (count_x - 1) * s;
+  Program p = make("addr_gen_2d", {
+      // x loop: emit the next address; leave the row after its last address.
+      Ins(Opcode::Iadd).when(bit(in_row)).src(r(addr), imm(stride)).out(out).reg(addr).pred(in_row, PredCompare::NotEqual, r(row_end)),
+      // Row done: move the row end on; stop after the last row.
+      Ins(Opcode::Iadd).when(bit(live), bit(in_row) | bit(advance)).src(r(row_end), imm(row_stride)).reg(row_end)
+          .pred(live, PredCompare::NotEqual, imm(wrap(end0 + count_y * rs))).set(bit(advance)),
+      // Next row: rewind the address to one stride before the row start.
+      Ins(Opcode::Iadd).when(bit(advance) | bit(live)).src(r(addr), imm(wrap(rs - count_x * s))).reg(addr)
+          .set(bit(in_row)).clr(bit(advance)),
+  });
+  p.pred_init = bit(in_row) | bit(live);
+  p.reg_init.push_back({addr, imm(wrap(base_addr - s))});
+  p.reg_init.push_back({row_end, imm(wrap(end0))});
+  return p;
+}
+
+Program mem_load_program(unsigned addr, unsigned reply, unsigned out, std::uint8_t reply_tag) {
+  return make("load", {
+      // Steady state: issue the next load and forward the oldest reply in one instruction.
+      Ins(Opcode::Load).src(q(addr), q(reply)).out(out).tag_mode(TagMode::FromB).reply(reply, reply_tag).deq(addr).deq(reply),
+      // Pipeline fill: loads while no reply is there yet.
+      Ins(Opcode::Load).src(q(addr)).reply(reply, reply_tag).deq(addr),
+      // Drain: forward replies once addresses run out (or the reply queue is full).
+      Ins(Opcode::Mov).src(q(reply)).out(out).tag_mode(TagMode::FromA).deq(reply),
+  });
+}
+
+Program mem_store_program(unsigned addr, unsigned data, int done_out) {
+  Ins i(Opcode::Store);
+  i.src(q(addr), q(data)).deq(addr).deq(data);
+  if (done_out >= 0) i.out(static_cast<unsigned>(done_out));
+  return make("store", {i});
+}
+
+Program sync_program(unsigned in, std::uint64_t expected, unsigned out, std::uint8_t tag, ProgramBase base) {
+  const unsigned live = base.pred, done = base.pred + 1, cnt = base.reg;
+  Program p = make("sync", {
+      Ins(Opcode::Isub).when(bit(live)).src(r(cnt), imm(1)).reg(cnt).pred(live).deq(in),
+      Ins(Opcode::Mov).when(0, bit(live) | bit(done)).src(imm(1)).out(out).tag(tag).set(bit(done)),
+  });
+  if (expected != 0) p.pred_init = bit(live);
+  p.reg_init.push_back({cnt, imm(wrap(expected))});
+  return p;
+}
+
+Program join_program(const std::vector<unsigned>& ins, unsigned out, std::uint8_t tag) {
+  if (ins.empty()) throw std::invalid_argument("join_program: no input queue");
+  Ins i(Opcode::Mov);
+  i.src(imm(1)).out(out).tag(tag);
+  for (unsigned in : ins) i.deq(in);
+  return make("join", {i});
+}
+
+}  // namespace cgra

@@ -1,0 +1,123 @@
+#pragma once
+/// \file programs.h
+/// Program generators: the triggered-instruction programs each dataflow op lowers to. They take
+/// plain arguments (queue indices, immediates), never DFG types, so the DFG-to-PE lowering is a thin
+/// switch. Queue indices are parameters and every predicate/register a generator uses is counted
+/// from `ProgramBase`, so small programs can share one PE (merge_program checks for clashes).
+///
+/// Conventions: `in*`/`sel`/`id` are input-queue indices, `out*` output-queue indices. Every
+/// generator consumes its inputs (dequeues them); data-moving ops (copy, mux, demux, filters)
+/// keep the word's tag, arithmetic results carry tag 0 unless a tag is passed. Throughput figures
+/// assume latency 1 for the integer ALU and move units (a longer latency delays loops through the
+/// register/predicate hazard rule).
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "pe/isa.h"
+
+namespace cgra {
+
+/// First predicate and register a generator may use; it uses a documented number from there on.
+struct ProgramBase {
+  unsigned pred = 0;
+  unsigned reg = 0;
+};
+
+/// Appends `part` to `into` (lower priority than what is already there). Throws
+/// std::invalid_argument if the two use a common predicate or register.
+void merge_program(Program& into, const Program& part);
+
+// --- constants and arithmetic -----------------------------------------------------------------
+
+/// CONST: emits `value` to `out` `count` times (0 = for ever, one per cycle; else one per 2
+/// cycles). Uses 2 predicates and 1 register when count > 0.
+Program const_program(unsigned out, Operand value, std::uint64_t count = 0, std::uint8_t tag = 0,
+                      ProgramBase base = {});
+/// MUL by a coefficient: out = coef * in (one FMUL per input, one per cycle).
+Program mul_program(unsigned in, double coef, unsigned out);
+/// MAC: out = std::fma(coef, in, acc) (one FMAC per input pair).
+Program mac_program(unsigned in, double coef, unsigned acc, unsigned out);
+/// ADD of two double streams: out = a + b.
+Program add_program(unsigned a, unsigned b, unsigned out);
+/// SUB of two double streams: out = a - b.
+Program sub_program(unsigned a, unsigned b, unsigned out);
+/// Any two-operand op on two streams: out = op(a, b) (integer ADD/SUB/compare/AND/OR/XOR/shift,
+/// or FP). `a == b` reads one queue for both operands.
+Program alu_program(Opcode op, unsigned a, unsigned b, unsigned out);
+/// Any two-operand op of a stream and an immediate: out = op(a, imm).
+Program alu_imm_program(Opcode op, unsigned a, Operand imm, unsigned out);
+/// CMP (ILT/ILE/IEQ/INE/IGE/IGT) of two streams: out = 1 or 0. Throws for a non-compare op.
+Program cmp_program(Opcode cmp, unsigned a, unsigned b, unsigned out);
+/// CMP of a stream against an immediate.
+Program cmp_imm_program(Opcode cmp, unsigned a, std::int64_t imm, unsigned out);
+/// NOT (bitwise): out = ~in.
+Program not_program(unsigned in, unsigned out);
+/// SHIFT (SHL/SHR/SRA) by a constant amount.
+Program shift_program(Opcode shift, unsigned in, unsigned amount, unsigned out);
+
+// --- steering ---------------------------------------------------------------------------------
+
+/// MUX (steering merge): reads `sel`; if it is non-zero forwards the next word of `in1`, else of
+/// `in0`; the other input is not consumed. 2 cycles per word; uses 2 predicates.
+Program mux_program(unsigned sel, unsigned in0, unsigned in1, unsigned out, ProgramBase base = {});
+/// SELECT: consumes sel, in0 and in1 and forwards sel != 0 ? in1 : in0 (one per cycle).
+Program select_program(unsigned sel, unsigned in0, unsigned in1, unsigned out);
+/// DEMUX: reads `sel`, then sends the next word of `in` to `out1` if sel != 0, else to `out0`.
+/// 2 cycles per word; uses 2 predicates.
+Program demux_program(unsigned sel, unsigned in, unsigned out0, unsigned out1, ProgramBase base = {});
+/// COPY / forward: each word of `in` to every queue in `outs` (fan-out), one per cycle.
+Program copy_program(unsigned in, const std::vector<unsigned>& outs);
+
+// --- data filters -----------------------------------------------------------------------------
+
+/// FILTER, pattern mode, in one PE: of every m+n+p words of `in`, drops m, forwards n, drops p.
+/// A counter register, compares into phase predicates, and a forward-or-drop pair: 1 cycle per
+/// dropped word, 2 per forwarded word, 1 per period. Uses predicates base.pred..+3, 1 register.
+Program filter_pattern_program(unsigned in, unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p,
+                               ProgramBase base = {});
+/// FILTER, period mode: forwards word i iff i % period == phase (pattern 0^phase 1 0^(period-phase-1)).
+Program filter_period_program(unsigned in, unsigned out, std::uint64_t period, std::uint64_t phase,
+                              ProgramBase base = {});
+/// FILTER, row-id mode: consumes one word of `in` and one id of `id`; forwards the word iff
+/// lo <= id <= hi. 2 cycles per word; uses 2 predicates.
+Program filter_row_range_program(unsigned in, unsigned id, std::int64_t lo, std::int64_t hi, unsigned out,
+                                 ProgramBase base = {});
+/// Bit generator for the two-PE full-rate filter: emits the pattern 0^m 1^n 0^p for ever, one token
+/// per cycle plus one cycle per period; the bit is the token's tag (the value is its position).
+/// Uses up to 3 predicates and 1 register.
+Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p, ProgramBase base = {});
+/// Forward-or-drop by a bit stream: forwards the next word of `in` if the head of `bits` has tag 1,
+/// drops it otherwise; one word per cycle.
+Program filter_by_bits_program(unsigned in, unsigned bits, unsigned out);
+
+// --- control: counters, address generators, memory, synchronisation -------------------------
+
+/// COUNTER: emits start, start+step, ... (`count` values, 0 = for ever), one per cycle.
+/// Uses 1 predicate and 1 register.
+Program counter_program(unsigned out, std::int64_t start, std::int64_t step, std::uint64_t count,
+                        ProgramBase base = {});
+/// ADDR_GEN 1D: byte addresses base, base+stride, ... (`count` of them), one per cycle.
+Program addr_gen_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count,
+                         ProgramBase base = {});
+/// ADDR_GEN 2D: base + y*row_stride + x*stride for y < count_y, x < count_x (x fastest); one per
+/// cycle plus 2 cycles per row. Uses 3 predicates and 2 registers.
+Program addr_gen_2d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
+                            std::int64_t row_stride, std::uint64_t count_y, ProgramBase base = {});
+/// LOAD: for each address on `addr`, a load request whose reply lands in input queue `reply`
+/// (tag `reply_tag`); replies are forwarded in order to `out`. Full rate: a steady-state
+/// instruction issues a load and forwards a reply in the same cycle. Outstanding loads are bounded
+/// by the reply queue depth.
+Program mem_load_program(unsigned addr, unsigned reply, unsigned out, std::uint8_t reply_tag = 0);
+/// STORE: for each (address, data) pair a store request; if `done_out` >= 0 also a token (the
+/// address) per store, for a SYNC to count.
+Program mem_store_program(unsigned addr, unsigned data, int done_out = -1);
+/// SYNC: consumes `expected` tokens from `in`, then emits one done token (value 1). Uses 2
+/// predicates and 1 register.
+Program sync_program(unsigned in, std::uint64_t expected, unsigned out, std::uint8_t tag = 0,
+                     ProgramBase base = {});
+/// JOIN: one done token (value 1) on `out` per set of one token from every queue in `ins`.
+Program join_program(const std::vector<unsigned>& ins, unsigned out, std::uint8_t tag = 0);
+
+}  // namespace cgra

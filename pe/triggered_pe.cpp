@@ -1,0 +1,450 @@
+#include "pe/triggered_pe.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <sstream>
+
+namespace cgra {
+namespace {
+
+constexpr std::string_view kStallNames[kStallReasonCount] = {"none",   "no_trigger", "no_input",
+                                                              "hazard", "memory",     "output_full"};
+
+// Charging precedence among blocked instructions: the enum order is the rank.
+int rank(StallReason r) { return static_cast<int>(r); }
+
+std::uint64_t mask_below(unsigned n) { return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1; }
+
+// Wrapping int64 arithmetic without undefined behaviour.
+std::uint64_t u(Word w) { return w.bits; }
+
+Word compute(Opcode op, Word a, Word b, Word c) {
+  const std::int64_t ia = a.as_int(), ib = b.as_int();
+  switch (op) {
+    case Opcode::Fmul: return Word::from_double(a.as_double() * b.as_double());
+    case Opcode::Fmac: return Word::from_double(std::fma(a.as_double(), b.as_double(), c.as_double()));
+    case Opcode::Fadd: return Word::from_double(a.as_double() + b.as_double());
+    case Opcode::Fsub: return Word::from_double(a.as_double() - b.as_double());
+    case Opcode::Iadd: return {u(a) + u(b), 0};
+    case Opcode::Isub: return {u(a) - u(b), 0};
+    case Opcode::Ilt: return Word::from_int(ia < ib);
+    case Opcode::Ile: return Word::from_int(ia <= ib);
+    case Opcode::Ieq: return Word::from_int(ia == ib);
+    case Opcode::Ine: return Word::from_int(ia != ib);
+    case Opcode::Ige: return Word::from_int(ia >= ib);
+    case Opcode::Igt: return Word::from_int(ia > ib);
+    case Opcode::And: return {u(a) & u(b), 0};
+    case Opcode::Or: return {u(a) | u(b), 0};
+    case Opcode::Xor: return {u(a) ^ u(b), 0};
+    case Opcode::Shl: return {u(a) << (u(b) & 63), 0};
+    case Opcode::Shr: return {u(a) >> (u(b) & 63), 0};
+    case Opcode::Sra: return Word::from_int(ia >> (u(b) & 63));
+    case Opcode::Not: return {~u(a), 0};
+    case Opcode::Inrange: return Word::from_int(ib <= ia && ia <= c.as_int());
+    case Opcode::Sel: return ia != 0 ? b : c;
+    case Opcode::Mov: return a;
+    case Opcode::Load: return b;   // the optional forwarded word
+    case Opcode::Store: return a;  // the address, as a per-store token
+    case Opcode::Drop: return {};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view stall_reason_name(StallReason r) { return kStallNames[static_cast<unsigned>(r)]; }
+
+TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions options)
+    : name_(std::move(name)),
+      params_(params),
+      options_(options),
+      mem_requests_(options.mem_request_depth ? options.mem_request_depth
+                                              : std::max(1u, params.output_queue_depth)) {
+  auto fail = [&](const std::string& what) { throw PeError("pe '" + name_ + "': " + what); };
+  if (params.input_queues == 0 || params.input_queues > 32) fail("input_queues must be 1..32");
+  if (params.output_queues == 0 || params.output_queues > 32) fail("output_queues must be 1..32");
+  if (params.input_queue_depth == 0) fail("input_queue_depth must be at least 1");
+  if (params.output_queue_depth == 0) fail("output_queue_depth must be at least 1");
+  if (params.instruction_slots == 0) fail("instruction_slots must be at least 1");
+  if (params.predicates == 0 || params.predicates > 64) fail("predicates must be 1..64");
+  if (params.registers == 0 || params.registers > 64) fail("registers must be 1..64");
+  inputs_.assign(params.input_queues, TwoPhaseQueue(params.input_queue_depth));
+  outputs_.assign(params.output_queues, TwoPhaseQueue(params.output_queue_depth));
+  regs_.assign(params.registers, Word{});
+  out_last_land_.assign(params.output_queues, 0);
+  refresh_masks();
+}
+
+unsigned TriggeredPe::latency_of(OpClass c) const {
+  switch (c) {
+    case OpClass::FpMul: return params_.latency.fp_mul;
+    case OpClass::FpMac: return params_.latency.fp_mac;
+    case OpClass::FpAdd: return params_.latency.fp_add;
+    case OpClass::IntAlu: return params_.latency.int_alu;
+    case OpClass::Move: return params_.latency.move;
+  }
+  return 0;
+}
+
+void TriggeredPe::load_program(const Program& program) {
+  decode(program);  // throws before any state changes
+  program_ = program;
+  preds_ = program.pred_init;
+  std::fill(regs_.begin(), regs_.end(), Word{});
+  for (const RegInit& r : program.reg_init) regs_[r.reg] = Word{r.value.bits, 0};
+  staged_set_ = staged_clear_ = 0;
+  pending_regs_ = pending_preds_ = 0;
+  inflight_.clear();
+  unsigned max_latency = 1;
+  for (const Decoded& d : decoded_) max_latency = std::max<unsigned>(max_latency, d.latency);
+  inflight_.reserve(max_latency + 1);
+  std::fill(out_last_land_.begin(), out_last_land_.end(), 0);
+  stats_ = PeStats{};
+  last_stall_ = StallInfo{};
+  started_ = false;
+  issued_ = false;
+  refresh_masks();
+}
+
+void TriggeredPe::decode(const Program& program) {
+  const std::string where = "pe '" + name_ + "'" + (program.name.empty() ? "" : " (program '" + program.name + "')");
+  if (program.instructions.size() > params_.instruction_slots) {
+    throw PeError(where + ": program has " + std::to_string(program.instructions.size()) +
+                  " instructions but the PE has " + std::to_string(params_.instruction_slots) +
+                  " instruction slots");
+  }
+  const std::uint64_t pred_ok = mask_below(params_.predicates);
+  const std::uint64_t in_ok = mask_below(params_.input_queues);
+  const std::uint64_t out_ok = mask_below(params_.output_queues);
+  if (program.pred_init & ~pred_ok) throw PeError(where + ": initial predicate beyond the PE's predicates");
+  for (const RegInit& r : program.reg_init) {
+    if (r.reg >= params_.registers) throw PeError(where + ": initial value for missing register r" + std::to_string(r.reg));
+    if (!r.value.is_imm()) throw PeError(where + ": initial value of r" + std::to_string(r.reg) + " is not an immediate");
+  }
+
+  std::vector<Decoded> decoded;
+  decoded.reserve(program.instructions.size());
+  for (std::size_t k = 0; k < program.instructions.size(); ++k) {
+    const Instruction& in = program.instructions[k];
+    const std::string at = where + ": instruction " + std::to_string(k) + " (" + std::string(opcode_name(in.op)) + "): ";
+    auto fail = [&](const std::string& what) { throw PeError(at + what); };
+    Decoded d;
+    d.op = in.op;
+    d.pred_true = in.trigger.pred_true;
+    d.pred_false = in.trigger.pred_false;
+    d.pred_set = in.pred_set;
+    d.pred_clear = in.pred_clear;
+    if ((d.pred_true | d.pred_false | d.pred_set | d.pred_clear) & ~pred_ok) fail("predicate index out of range");
+    if (d.pred_true & d.pred_false) fail("a predicate is required both true and false");
+    if ((in.trigger.need_input | in.deq) & ~in_ok) fail("input queue index out of range");
+    if (in.dest.out_mask & ~out_ok) fail("output queue index out of range");
+    if (is_fp_op(in.op) && !options_.fp_units) fail("FP op on a PE without FP units");
+    if (is_mem_op(in.op) && !options_.memory_port) fail("memory op on a PE without a memory port");
+    d.in_need = in.trigger.need_input | in.deq;
+    d.deq = in.deq;
+    d.pred_hazard = d.pred_true | d.pred_false | d.pred_set | d.pred_clear;
+
+    if (in.trigger.tag_tests.size() > kMaxTagTests) fail("more than 4 tag tests");
+    for (const TagTest& t : in.trigger.tag_tests) {
+      if (t.queue >= params_.input_queues) fail("tag test on missing input queue i" + std::to_string(t.queue));
+      d.tags[d.tag_count++] = t;
+      d.in_need |= 1u << t.queue;
+    }
+
+    unsigned used = 0;
+    for (unsigned s = 0; s < 3; ++s) {
+      const Operand& o = in.src[s];
+      if (o.kind == OperandKind::None) continue;
+      if (s != used) fail("operands must be given in order a, b, c without gaps");
+      ++used;
+      if (o.kind == OperandKind::Queue) {
+        if (o.index >= params_.input_queues) fail("operand reads missing input queue i" + std::to_string(o.index));
+        d.in_need |= 1u << o.index;
+      } else if (o.kind == OperandKind::Reg) {
+        if (o.index >= params_.registers) fail("operand reads missing register r" + std::to_string(o.index));
+        d.reg_hazard |= std::uint64_t{1} << o.index;
+      }
+    }
+    if (used < op_min_operands(in.op) || used > op_max_operands(in.op)) {
+      fail("takes " + std::to_string(op_min_operands(in.op)) + ".." + std::to_string(op_max_operands(in.op)) +
+           " operands, got " + std::to_string(used));
+    }
+    d.src = in.src;
+
+    d.has_result = !(in.op == Opcode::Drop || (in.op == Opcode::Load && used < 2));
+    if (!d.has_result && !in.dest.empty()) fail("has no result but names a destination");
+    d.writes = d.has_result && !in.dest.empty();
+    d.out_need = in.dest.out_mask;
+    if (in.dest.reg >= 0) {
+      if (in.dest.reg >= static_cast<int>(params_.registers)) fail("writes missing register r" + std::to_string(in.dest.reg));
+      d.reg = static_cast<std::int8_t>(in.dest.reg);
+      d.reg_hazard |= std::uint64_t{1} << in.dest.reg;
+    }
+    if (in.dest.pred >= 0) {
+      if (in.dest.pred >= static_cast<int>(params_.predicates)) fail("writes missing predicate p" + std::to_string(in.dest.pred));
+      const std::uint64_t bit = std::uint64_t{1} << in.dest.pred;
+      if ((in.pred_set | in.pred_clear) & bit) fail("predicate p" + std::to_string(in.dest.pred) + " both written by the result and set/cleared");
+      d.pred = static_cast<std::int8_t>(in.dest.pred);
+      d.pred_hazard |= bit;
+      const Operand& ref = in.dest.pred_ref;
+      if (ref.kind == OperandKind::Reg) {
+        if (ref.index >= params_.registers) fail("predicate compare reads missing register r" + std::to_string(ref.index));
+        d.reg_hazard |= std::uint64_t{1} << ref.index;
+      } else if (!ref.is_imm()) {
+        fail("predicate compare reference must be an immediate or a register");
+      }
+    }
+    d.pred_cmp = in.dest.pred_cmp;
+    d.pred_ref = in.dest.pred_ref;
+    d.tag_mode = in.dest.tag_mode;
+    d.tag = in.dest.tag;
+
+    if (in.op == Opcode::Load) {
+      if (in.reply_queue < 0 || in.reply_queue >= static_cast<int>(params_.input_queues)) fail("load needs a reply input queue of this PE");
+      d.reply = static_cast<std::int8_t>(in.reply_queue);
+      d.reply_tag = in.reply_tag;
+    } else if (in.reply_queue >= 0) {
+      fail("only a load names a reply queue");
+    }
+    if (d.has_result || is_mem_op(in.op)) {
+      const unsigned lat = latency_of(op_class(in.op));
+      if (lat == 0 || lat > 255) fail("latency of its op class must be 1..255 cycles");
+      d.latency = static_cast<std::uint8_t>(lat);
+    }
+    decoded.push_back(d);
+  }
+  decoded_ = std::move(decoded);
+}
+
+void TriggeredPe::refresh_masks() {
+  nonempty_ = 0;
+  for (unsigned i = 0; i < inputs_.size(); ++i) nonempty_ |= static_cast<std::uint32_t>(!inputs_[i].empty()) << i;
+  outfree_ = 0;
+  for (unsigned i = 0; i < outputs_.size(); ++i) outfree_ |= static_cast<std::uint32_t>(outputs_[i].can_push()) << i;
+}
+
+Word TriggeredPe::fetch(const Operand& o) const {
+  switch (o.kind) {
+    case OperandKind::Queue: return inputs_[o.index].head();
+    case OperandKind::Reg: return regs_[o.index];
+    case OperandKind::ImmInt:
+    case OperandKind::ImmDouble: return Word{o.bits, 0};
+    case OperandKind::None: break;
+  }
+  return {};
+}
+
+void TriggeredPe::evaluate(std::uint64_t cycle) {
+  if (started_) {
+    if (cycle <= cycle_) {
+      throw std::logic_error("pe '" + name_ + "': evaluate(" + std::to_string(cycle) + ") after cycle " + std::to_string(cycle_));
+    }
+    if (cycle > cycle_ + 1) {
+      // Skip-ahead: nothing can have changed, so every skipped cycle stalls like the last one.
+      if (!quiescent()) throw std::logic_error("pe '" + name_ + "': cycles skipped while not quiescent");
+      const std::uint64_t gap = cycle - cycle_ - 1;
+      stats_.cycles += gap;
+      stats_.stalls[static_cast<unsigned>(last_stall_.reason)] += gap;
+      for (auto& q : inputs_) q.account_idle_cycles(gap);
+      for (auto& q : outputs_) q.account_idle_cycles(gap);
+      mem_requests_.account_idle_cycles(gap);
+    }
+  }
+  started_ = true;
+  cycle_ = cycle;
+  issued_ = false;
+  ++stats_.cycles;
+
+  StallReason worst = StallReason::NoTrigger;
+  int worst_instr = -1, worst_queue = -1;
+  const unsigned n = static_cast<unsigned>(decoded_.size());
+  for (unsigned i = 0; i < n; ++i) {
+    const Decoded& d = decoded_[i];
+    if ((preds_ & d.pred_true) != d.pred_true || (preds_ & d.pred_false) != 0) continue;
+    StallReason r;
+    int q = -1;
+    if ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_)) {
+      r = StallReason::Hazard;
+    } else if (const std::uint32_t missing = d.in_need & ~nonempty_) {
+      q = std::countr_zero(missing);
+      r = inputs_[q].reserved() ? StallReason::Memory : StallReason::NoInput;
+    } else {
+      bool tags_ok = true;
+      for (unsigned t = 0; t < d.tag_count; ++t) {
+        const TagTest& tt = d.tags[t];
+        if ((inputs_[tt.queue].head().tag == tt.tag) != tt.equal) {
+          tags_ok = false;
+          q = tt.queue;
+          break;
+        }
+      }
+      if (!tags_ok) {
+        r = StallReason::NoInput;
+      } else if (d.reply >= 0 ? !(mem_requests_.can_push() && inputs_[d.reply].can_push())
+                              : (d.op == Opcode::Store && !mem_requests_.can_push())) {
+        r = StallReason::Memory;
+        q = d.reply;
+      } else if (const std::uint32_t full = d.out_need & ~outfree_) {
+        r = StallReason::OutputFull;
+        q = std::countr_zero(full);
+      } else {
+        bool in_order = true;
+        if (d.out_need != 0 && !inflight_.empty()) {
+          const std::uint64_t land = cycle_ + d.latency - 1;
+          for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
+            if (land < out_last_land_[std::countr_zero(m)]) in_order = false;
+          }
+        }
+        if (in_order) {
+          issue(d, i);
+          return;
+        }
+        r = StallReason::Hazard;
+      }
+    }
+    if (rank(r) > rank(worst)) {
+      worst = r;
+      worst_instr = static_cast<int>(i);
+      worst_queue = q;
+    }
+  }
+  ++stats_.stalls[static_cast<unsigned>(worst)];
+  last_stall_ = {worst, worst_instr, worst_queue};
+}
+
+void TriggeredPe::issue(const Decoded& d, unsigned index) {
+  const Word a = fetch(d.src[0]);
+  const Word b = fetch(d.src[1]);
+  const Word c = fetch(d.src[2]);
+  for (std::uint32_t m = d.deq; m != 0; m &= m - 1) inputs_[std::countr_zero(m)].pop();
+  staged_set_ = d.pred_set;
+  staged_clear_ = d.pred_clear;
+
+  if (d.op == Opcode::Load) {
+    MemRequest req;
+    req.addr = a.bits;
+    req.reply_queue = static_cast<std::uint8_t>(d.reply);
+    req.reply_tag = d.reply_tag;
+    mem_requests_.push(req);
+    inputs_[d.reply].reserve();
+    ++stats_.loads;
+  } else if (d.op == Opcode::Store) {
+    MemRequest req;
+    req.addr = a.bits;
+    req.data = b;
+    req.is_store = true;
+    mem_requests_.push(req);
+    ++stats_.stores;
+  }
+
+  if (d.writes) {
+    Word result = compute(d.op, a, b, c);
+    result.tag = d.tag_mode == TagMode::Const ? d.tag : d.tag_mode == TagMode::FromA ? a.tag : b.tag;
+    InFlight f;
+    f.land = cycle_ + d.latency - 1;
+    f.value = result;
+    f.out_mask = d.out_need;
+    f.reg = d.reg;
+    f.pred = d.pred;
+    if (d.pred >= 0) {
+      const bool equal = result.bits == fetch(d.pred_ref).bits;
+      f.pred_value = d.pred_cmp == PredCompare::Equal ? equal : !equal;
+      pending_preds_ |= std::uint64_t{1} << d.pred;
+    }
+    if (d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
+    for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
+      const int q = std::countr_zero(m);
+      outputs_[q].reserve();
+      out_last_land_[q] = f.land;
+    }
+    inflight_.push_back(f);  // capacity reserved at load: at most max latency results in flight
+  }
+
+  issued_ = true;
+  ++stats_.issued;
+  ++stats_.issued_per_op[static_cast<unsigned>(d.op)];
+  last_stall_ = {StallReason::None, static_cast<int>(index), -1};
+}
+
+void TriggeredPe::commit() {
+  preds_ = (preds_ | staged_set_) & ~staged_clear_;
+  staged_set_ = staged_clear_ = 0;
+  if (!inflight_.empty()) {
+    std::size_t keep = 0;
+    for (std::size_t k = 0; k < inflight_.size(); ++k) {
+      const InFlight& f = inflight_[k];
+      if (f.land != cycle_) {
+        inflight_[keep++] = f;
+        continue;
+      }
+      for (std::uint32_t m = f.out_mask; m != 0; m &= m - 1) outputs_[std::countr_zero(m)].push_reserved(f.value);
+      if (f.reg >= 0) {
+        regs_[f.reg] = f.value;
+        pending_regs_ &= ~(std::uint64_t{1} << f.reg);
+      }
+      if (f.pred >= 0) {
+        const std::uint64_t bit = std::uint64_t{1} << f.pred;
+        preds_ = f.pred_value ? (preds_ | bit) : (preds_ & ~bit);
+        pending_preds_ &= ~bit;
+      }
+    }
+    inflight_.resize(keep);
+  }
+  nonempty_ = 0;
+  for (unsigned i = 0; i < inputs_.size(); ++i) {
+    inputs_[i].commit();
+    nonempty_ |= static_cast<std::uint32_t>(!inputs_[i].empty()) << i;
+  }
+  outfree_ = 0;
+  for (unsigned i = 0; i < outputs_.size(); ++i) {
+    outputs_[i].commit();
+    outfree_ |= static_cast<std::uint32_t>(outputs_[i].can_push()) << i;
+  }
+  mem_requests_.commit();
+}
+
+bool TriggeredPe::awaiting_memory() const {
+  for (const auto& q : inputs_) {
+    if (q.reserved() != 0) return true;
+  }
+  return false;
+}
+
+std::uint64_t TriggeredPe::next_result_cycle() const {
+  std::uint64_t best = kNoCycle;
+  for (const InFlight& f : inflight_) best = std::min(best, f.land + 1);
+  return best;
+}
+
+std::string TriggeredPe::describe_stall() const {
+  std::ostringstream os;
+  os << "pe '" << name_ << "': ";
+  const StallInfo& s = last_stall_;
+  if (s.reason == StallReason::None) {
+    os << "issued";
+    return os.str();
+  }
+  if (s.instruction < 0) {
+    os << "no instruction's predicates hold (predicates 0x" << std::hex << preds_ << ")";
+    return os.str();
+  }
+  os << "instruction " << s.instruction << " ("
+     << opcode_name(program_.instructions[static_cast<std::size_t>(s.instruction)].op) << ") ";
+  switch (s.reason) {
+    case StallReason::NoInput:
+      os << "waits on input queue i" << s.queue
+         << (s.queue >= 0 && !inputs_[static_cast<unsigned>(s.queue)].empty() ? " (head tag mismatch)" : " (empty)");
+      break;
+    case StallReason::Hazard: os << "waits for its own function-unit result (register/predicate/queue order)"; break;
+    case StallReason::Memory:
+      os << "waits on memory";
+      if (s.queue >= 0) os << " (reply queue i" << s.queue << ")";
+      break;
+    case StallReason::OutputFull: os << "waits on full output queue o" << s.queue; break;
+    default: break;
+  }
+  return os.str();
+}
+
+}  // namespace cgra

@@ -1,0 +1,212 @@
+#pragma once
+/// \file triggered_pe.h
+/// The triggered-instruction processing element, stepped by the two-phase contract of
+/// ARCHITECTURE.md section 3.
+///
+/// Per cycle t the owner calls, for every component, evaluate(t) and then, for every component,
+/// commit(). evaluate reads only state committed at the end of t-1 (predicates, registers, the
+/// committed contents of the PE's queues) and stages effects; commit applies them and commits the
+/// PE's own queues (input, output, memory-request). Writers into the input queues (routes, the
+/// memory system) and readers of the output queues (routes) act in their own evaluate; only this
+/// PE ever calls commit() on its queues. The result never depends on the order PEs are stepped.
+///
+/// Timing: an instruction issued in cycle t whose op has latency L (from PeParams::latency) has
+/// its result visible at t+L: in an output queue (readable by the consumer in t+L), in a register
+/// or predicate (readable by triggers and operands in t+L). Dequeues and the instruction's
+/// predicate set/clear take effect at the end of t (visible at t+1). Destination space is claimed
+/// at issue (queue reserve()), so nothing ever overflows.
+///
+/// Register/predicate hazard rule: an instruction whose operands, destination or predicate
+/// updates name a register or predicate with a result still in flight does not fire (it stalls,
+/// counted as StallReason::Hazard). Results into one output queue enter it in issue order: an
+/// instruction that would land before an earlier result bound for the same queue waits too.
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pe/isa.h"
+#include "pe/mem_request.h"
+#include "pe/pe_params.h"
+#include "pe/queue.h"
+
+namespace cgra {
+
+/// A PE configuration or program error (bad parameters, invalid or oversized program); the
+/// message names the PE and, where relevant, the instruction.
+class PeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Why a PE issued nothing in a cycle. When several instructions are blocked for different
+/// reasons, the cycle is charged to the highest-ranked reason:
+/// OutputFull > Memory > Hazard > NoInput > NoTrigger (see docs/pe.md).
+enum class StallReason : std::uint8_t {
+  None,        ///< an instruction issued
+  NoTrigger,   ///< no instruction's predicate pattern holds
+  NoInput,     ///< predicates hold, but an input queue is empty or its head has the wrong tag
+  Hazard,      ///< waiting for an own function-unit result (register/predicate/queue order)
+  Memory,      ///< a load reply is pending on an empty reply queue, or the request or reply queue is full
+  OutputFull,  ///< a destination output queue has no free slot
+};
+inline constexpr unsigned kStallReasonCount = 6;
+/// Name of a stall reason ("output_full").
+std::string_view stall_reason_name(StallReason r);
+
+/// Per-PE statistics, accumulated in evaluate (plain counters; derived figures at report time).
+struct PeStats {
+  std::uint64_t cycles = 0;   ///< cycles evaluated (including skipped idle cycles)
+  std::uint64_t issued = 0;   ///< instructions issued
+  std::array<std::uint64_t, kOpcodeCount> issued_per_op{};     ///< index: Opcode
+  std::array<std::uint64_t, kStallReasonCount> stalls{};       ///< index: StallReason (None unused)
+  std::uint64_t loads = 0;    ///< load requests sent
+  std::uint64_t stores = 0;   ///< store requests sent
+};
+
+/// What blocked the PE in the last evaluated cycle (for deadlock reports).
+struct StallInfo {
+  StallReason reason = StallReason::None;
+  int instruction = -1;  ///< program index of the instruction charged, or -1
+  int queue = -1;        ///< the queue involved (input for NoInput/Memory, output for OutputFull), or -1
+};
+
+/// PE construction options not covered by PeParams.
+struct PeOptions {
+  unsigned mem_request_depth = 0;  ///< memory-request queue depth; 0 = output_queue_depth
+  bool fp_units = true;            ///< may execute FMUL/FMAC/FADD/FSUB
+  bool memory_port = true;         ///< may execute LOAD/STORE
+};
+
+/// One triggered-instruction PE (see the file comment for the phase contract).
+class TriggeredPe {
+ public:
+  static constexpr std::uint64_t kNoCycle = std::numeric_limits<std::uint64_t>::max();
+
+  /// Builds a PE with the queues, predicates and registers of `params`; throws PeError naming
+  /// `name` if a count is zero or beyond the model's limits (64 predicates/registers, 32 queues).
+  TriggeredPe(std::string name, const PeParams& params, PeOptions options = {});
+
+  const std::string& name() const { return name_; }
+  const PeParams& params() const { return params_; }
+
+  /// Validates and decodes `program`, then resets predicates, registers, in-flight results and
+  /// statistics to the program's initial state. Throws PeError naming the PE and instruction.
+  /// Call before the first cycle; queues are kept (their addresses stay valid for routes).
+  void load_program(const Program& program);
+  const Program& program() const { return program_; }
+
+  /// Evaluate phase of `cycle`: issues at most one instruction (the first ready in program
+  /// order) and stages its effects. Cycles must increase; a gap (skip-ahead) is allowed only while
+  /// quiescent() and is charged to the last stall reason.
+  void evaluate(std::uint64_t cycle);
+  /// Commit phase: applies predicate updates and landing results, then commits the PE's queues.
+  void commit();
+
+  TwoPhaseQueue& input(unsigned i) { return inputs_.at(i); }
+  const TwoPhaseQueue& input(unsigned i) const { return inputs_.at(i); }
+  TwoPhaseQueue& output(unsigned i) { return outputs_.at(i); }
+  const TwoPhaseQueue& output(unsigned i) const { return outputs_.at(i); }
+  unsigned input_count() const { return static_cast<unsigned>(inputs_.size()); }
+  unsigned output_count() const { return static_cast<unsigned>(outputs_.size()); }
+  /// Outbound memory requests (pushed in evaluate; the fabric/memory side pops them).
+  BasicTwoPhaseQueue<MemRequest>& mem_requests() { return mem_requests_; }
+  const BasicTwoPhaseQueue<MemRequest>& mem_requests() const { return mem_requests_; }
+
+  /// Committed architectural state.
+  Word reg(unsigned i) const { return regs_.at(i); }
+  bool pred(unsigned i) const { return (preds_ >> i) & 1u; }
+  std::uint64_t preds() const { return preds_; }
+
+  /// True if the last evaluated cycle issued an instruction.
+  bool issued_last_cycle() const { return issued_; }
+  /// Idle and nothing in flight: the last cycle issued nothing and no function-unit result is
+  /// pending. Pending load replies are the memory system's in-flight work (awaiting_memory()).
+  bool quiescent() const { return !issued_ && inflight_.empty(); }
+  /// True if some load reply is still owed to an input queue of this PE.
+  bool awaiting_memory() const;
+  /// Earliest cycle at which an in-flight function-unit result becomes visible, or kNoCycle.
+  std::uint64_t next_result_cycle() const;
+
+  const PeStats& stats() const { return stats_; }
+  const StallInfo& last_stall() const { return last_stall_; }
+  /// Human-readable cause of the last stall, e.g. "pe 'mac0': instruction 0 (fmac) waits on
+  /// input queue 1 (empty)". Not for hot paths.
+  std::string describe_stall() const;
+
+ private:
+  // An instruction decoded into the masks the scheduler tests each cycle (built at load).
+  struct Decoded {
+    std::uint64_t pred_true = 0, pred_false = 0;
+    std::uint64_t pred_hazard = 0;  // predicates read or written (blocked while a result is pending)
+    std::uint64_t reg_hazard = 0;   // registers read or written
+    std::uint64_t pred_set = 0, pred_clear = 0;
+    std::uint32_t in_need = 0;      // input queues that must be non-empty
+    std::uint32_t deq = 0;
+    std::uint32_t out_need = 0;     // output queues that must have a free slot
+    std::array<TagTest, kMaxTagTests> tags{};
+    std::uint8_t tag_count = 0;
+    Opcode op = Opcode::Mov;
+    bool has_result = false;        // produces a value for `dest`
+    bool writes = false;            // has_result and a non-empty destination
+    std::uint8_t latency = 1;
+    std::array<Operand, 3> src{};
+    std::int8_t reg = -1;
+    std::int8_t pred = -1;
+    PredCompare pred_cmp = PredCompare::NotEqual;
+    Operand pred_ref;
+    TagMode tag_mode = TagMode::Const;
+    std::uint8_t tag = 0;
+    std::int8_t reply = -1;
+    std::uint8_t reply_tag = 0;
+  };
+  struct InFlight {
+    std::uint64_t land = 0;  // commit cycle at which the result is written (issue + L - 1)
+    Word value;
+    std::uint32_t out_mask = 0;
+    std::int8_t reg = -1;
+    std::int8_t pred = -1;
+    bool pred_value = false;
+  };
+
+  void decode(const Program& program);
+  void issue(const Decoded& d, unsigned index);
+  void refresh_masks();
+  Word fetch(const Operand& o) const;
+  unsigned latency_of(OpClass c) const;
+
+  std::string name_;
+  PeParams params_;
+  PeOptions options_;
+  Program program_;
+  std::vector<Decoded> decoded_;
+
+  std::vector<TwoPhaseQueue> inputs_;
+  std::vector<TwoPhaseQueue> outputs_;
+  BasicTwoPhaseQueue<MemRequest> mem_requests_;
+
+  std::vector<Word> regs_;
+  std::uint64_t preds_ = 0;
+  std::uint64_t staged_set_ = 0;
+  std::uint64_t staged_clear_ = 0;
+  std::uint64_t pending_regs_ = 0;   // registers with a result in flight
+  std::uint64_t pending_preds_ = 0;  // predicates with a result in flight
+  std::vector<InFlight> inflight_;   // issue order; capacity reserved at load (no per-cycle allocation)
+  std::vector<std::uint64_t> out_last_land_;  // per output queue: land cycle of the youngest result
+
+  // Committed queue status, recomputed at commit so triggers are pure bit tests.
+  std::uint32_t nonempty_ = 0;
+  std::uint32_t outfree_ = 0;
+
+  std::uint64_t cycle_ = 0;
+  bool started_ = false;
+  bool issued_ = false;
+  PeStats stats_;
+  StallInfo last_stall_;
+};
+
+}  // namespace cgra
