@@ -44,11 +44,13 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
             route.name, endpoint_name(d.endpoint, false), d.hops, params.hop_latency));
       rt.ring_size = std::max<std::uint32_t>(rt.ring_size, dr.latency);
       dests_.push_back(dr);
+      dest_endpoint_.push_back(d.endpoint);
     }
     rt.ring_first = static_cast<std::uint32_t>(ring_.size());
     ring_.resize(ring_.size() + rt.ring_size);
     routes_.push_back(rt);
     names_.push_back(route.name);
+    source_endpoint_.push_back(route.source);
     link_of_route_.insert(link_of_route_.end(), route.links.begin(), route.links.end());
     link_first_.push_back(static_cast<std::uint32_t>(link_of_route_.size()));
   }
@@ -177,6 +179,21 @@ std::vector<std::uint64_t> Network::words_per_link() const {
   for (std::size_t r = 0; r < routes_.size(); ++r)
     for (std::uint32_t k = link_first_[r]; k < link_first_[r + 1]; ++k)
       out[link_of_route_[k]] += routes_[r].stats.busy_cycles;
+  return out;
+}
+
+std::string Network::blocked_report() const {
+  std::string out;
+  for (std::size_t i = 0; i < routes_.size(); ++i) {
+    const RouteRt& r = routes_[i];
+    if (r.source->empty() || can_send(r)) continue;
+    out += fmt::format("route '{}' {}: no credit at", names_[i],
+                       endpoint_name(source_endpoint_[i], true));
+    for (std::uint32_t d = 0; d < r.dest_count; ++d)
+      if (dests_[r.first_dest + d].queue->free_slots() == 0)
+        out += " " + endpoint_name(dest_endpoint_[r.first_dest + d], false);
+    out += "\n";
+  }
   return out;
 }
 

@@ -84,6 +84,10 @@ class Network {
   std::uint64_t link_words(LinkId id) const;
   /// link_words for every link, indexed by LinkId.
   std::vector<std::uint64_t> words_per_link() const;
+  /// One line per route whose source holds a word that cannot leave, naming the destinations
+  /// without credit, from the committed queue state (for the deadlock report), e.g.
+  /// "route 'mc' (0,0).out0: no credit at (0,3).in1\n". Empty when no route is blocked.
+  std::string blocked_report() const;
 
  private:
   struct RouteRt {
@@ -116,6 +120,8 @@ class Network {
   std::vector<DestRt> dests_;
   std::vector<Slot> ring_;
   std::vector<std::string> names_;
+  std::vector<Endpoint> source_endpoint_;  // by route (cold data, for reports)
+  std::vector<Endpoint> dest_endpoint_;    // parallel to dests_
   std::vector<LinkId> link_of_route_;      // all routes' tree links, concatenated
   std::vector<std::uint32_t> link_first_;  // route r's links: [link_first_[r], link_first_[r+1])
   std::size_t link_count_ = 0;

@@ -221,6 +221,7 @@ TEST(NetworkRuntime, MulticastStallsWhileOneDestinationIsFullAndLosesNothing) {
   for (int d = 0; d < 3; ++d) ASSERT_EQ(n.latency(0, d), L[d]);
   std::vector<std::uint64_t> got[3];
   for (std::uint64_t c = 0; c < 400; ++c) {
+    if (c == 20) EXPECT_EQ(n.blocked_report(), "route 'mc' (0,0).out0: no credit at (0,3).in1\n");
     n.evaluate(c);
     for (int d = 0; d < 3; ++d) {
       if (dst[d]->empty() || (d == 1 && c < S)) continue;
@@ -296,6 +297,7 @@ TEST(NetworkRuntime, NextEventCycleAllowsSkippingAheadExactly) {
   TwoPhaseQueue& src = pes.output({{0, 0}, 0});
   TwoPhaseQueue& dst = pes.input({{0, 2}, 0});
   EXPECT_TRUE(n.idle());
+  EXPECT_EQ(n.blocked_report(), "");
   EXPECT_EQ(n.next_event_cycle(0), Network::kNever);
   src.push(Word::from_int(42));
   pes.commit();
@@ -337,6 +339,7 @@ TEST(NetworkRuntime, SkippedCyclesOfAStalledRouteCountAsStalls) {
     pes.commit();
   }
   EXPECT_EQ(n.stats(0).stall_cycles, 2u);
+  EXPECT_EQ(n.blocked_report(), "route 'r' (0,0).out0: no credit at (0,1).in0\n");
   EXPECT_EQ(n.next_event_cycle(3), Network::kNever);  // stuck until the consumer pops
   n.evaluate(103);                                    // skip 3..102
   pes.commit();
