@@ -221,7 +221,9 @@ TEST(NetworkRuntime, MulticastStallsWhileOneDestinationIsFullAndLosesNothing) {
   for (int d = 0; d < 3; ++d) ASSERT_EQ(n.latency(0, d), L[d]);
   std::vector<std::uint64_t> got[3];
   for (std::uint64_t c = 0; c < 400; ++c) {
-    if (c == 20) EXPECT_EQ(n.blocked_report(), "route 'mc' (0,0).out0: no credit at (0,3).in1\n");
+    if (c == 20) {  // B is full, A and C are not
+      EXPECT_EQ(n.blocked_report(), "route 'mc' (0,0).out0: no credit at (0,3).in1\n");
+    }
     n.evaluate(c);
     for (int d = 0; d < 3; ++d) {
       if (dst[d]->empty() || (d == 1 && c < S)) continue;
