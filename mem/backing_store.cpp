@@ -1,0 +1,50 @@
+#include "mem/backing_store.h"
+
+#include <bit>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace cgra {
+
+namespace {
+void check_aligned(std::uint64_t addr, const char* what) {
+  if (addr % 8 != 0)
+    throw std::invalid_argument(fmt::format("backing store {}: address {:#x} is not 8-byte aligned", what, addr));
+}
+}  // namespace
+
+std::uint64_t* BackingStore::page(std::uint64_t addr, bool create) const {
+  const std::uint64_t key = addr / kPageBytes;
+  auto it = pages_.find(key);
+  if (it != pages_.end()) return it->second.get();
+  if (!create) return nullptr;
+  auto& p = pages_[key];
+  p = std::make_unique<std::uint64_t[]>(kPageBytes / 8);  // value-initialised: zeros
+  return p.get();
+}
+
+std::uint64_t BackingStore::read(std::uint64_t addr) const {
+  check_aligned(addr, "read");
+  const std::uint64_t* p = page(addr, false);
+  return p ? p[(addr % kPageBytes) / 8] : 0;
+}
+
+void BackingStore::write(std::uint64_t addr, std::uint64_t bits) {
+  check_aligned(addr, "write");
+  page(addr, true)[(addr % kPageBytes) / 8] = bits;
+}
+
+void BackingStore::write_doubles(std::uint64_t addr, std::span<const double> values) {
+  check_aligned(addr, "write_doubles");
+  for (std::size_t i = 0; i < values.size(); ++i) write(addr + 8 * i, std::bit_cast<std::uint64_t>(values[i]));
+}
+
+std::vector<double> BackingStore::read_doubles(std::uint64_t addr, std::size_t n) const {
+  check_aligned(addr, "read_doubles");
+  std::vector<double> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = std::bit_cast<double>(read(addr + 8 * i));
+  return out;
+}
+
+}  // namespace cgra

@@ -1,0 +1,65 @@
+#pragma once
+/// \file fully_assoc_lru.h
+/// Tag-only fully-associative LRU cache, the reference of the 3C miss classification (internal).
+
+#include <cstdint>
+#include <vector>
+
+#include "mem/line_table.h"
+
+namespace cgra {
+
+/// A fully-associative true-LRU set of at most `capacity` lines, O(1) per access: an index-linked
+/// recency list plus a LineTable from line to list node. Used as the "same total size, no set
+/// conflicts" shadow of a SetAssocCache.
+class FullyAssocLru {
+ public:
+  explicit FullyAssocLru(std::uint32_t capacity)
+      : capacity_(capacity), map_(capacity), line_(capacity), prev_(capacity), next_(capacity) {}
+
+  /// True if `line` is among the `capacity` most recently accessed distinct lines.
+  bool contains(std::uint64_t line) const { return map_.contains(line); }
+
+  /// Accesses `line` (makes it most recent, evicting the least recent if full); returns whether it was present.
+  bool access(std::uint64_t line) {
+    if (const std::uint32_t* n = map_.find(line)) {
+      unlink(*n);
+      push_front(*n);
+      return true;
+    }
+    std::uint32_t node;
+    if (size_ < capacity_) {
+      node = size_++;
+    } else {
+      node = tail_;
+      unlink(node);
+      map_.erase(line_[node]);
+    }
+    line_[node] = line;
+    push_front(node);
+    map_.insert_or_assign(line, node);
+    return false;
+  }
+
+ private:
+  static constexpr std::uint32_t kNil = ~std::uint32_t{0};
+  void unlink(std::uint32_t n) {
+    if (prev_[n] != kNil) next_[prev_[n]] = next_[n]; else head_ = next_[n];
+    if (next_[n] != kNil) prev_[next_[n]] = prev_[n]; else tail_ = prev_[n];
+  }
+  void push_front(std::uint32_t n) {
+    prev_[n] = kNil;
+    next_[n] = head_;
+    if (head_ != kNil) prev_[head_] = n; else tail_ = n;
+    head_ = n;
+  }
+  std::uint32_t capacity_;
+  std::uint32_t size_ = 0;
+  std::uint32_t head_ = kNil;  // most recent
+  std::uint32_t tail_ = kNil;  // least recent
+  LineTable map_;
+  std::vector<std::uint64_t> line_;
+  std::vector<std::uint32_t> prev_, next_;
+};
+
+}  // namespace cgra

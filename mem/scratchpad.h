@@ -1,0 +1,155 @@
+#pragma once
+/// \file scratchpad.h
+/// Banked on-chip SRAM (`Scratchpad`) and a FIFO of any depth whose entries live in it
+/// (`ScratchpadFifo`), for deep queues such as the 2·ry·xdim row buffer of a 2D stencil.
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "mem/mem_params.h"
+#include "mem/ring.h"
+#include "pe/word.h"
+
+namespace cgra {
+
+/// Scratchpad counters.
+struct ScratchpadStats {
+  std::uint64_t reads = 0;                 ///< read accesses [accesses]
+  std::uint64_t writes = 0;                ///< write accesses [accesses]
+  std::uint64_t bank_conflicts = 0;        ///< accesses that found their bank busy [accesses]
+  std::uint64_t bank_conflict_cycles = 0;  ///< cycles accesses waited for their bank [cycles]
+  std::uint64_t bytes_allocated = 0;       ///< bytes handed out to FIFOs and regions [bytes]
+};
+
+/// Banked SRAM, word-interleaved: bank = (addr / 8) mod banks. Each bank starts one access per
+/// cycle; at most `ports` accesses are issued per cycle in total. An access issued in cycle t to
+/// bank b starts at s = max(t, first cycle b is free) and completes (read data returned, write
+/// done) in cycle s + latency. So n accesses to one bank issued in the same cycle complete at
+/// t+latency, t+latency+1, ..., t+latency+n-1: each conflict costs exactly one extra cycle.
+/// Every 8-byte word carries the 8-bit tag of the Word stored there (72-bit SRAM words), so
+/// FIFOs keep tags. Functional effects happen at issue; timing is the returned completion cycle.
+/// Contract: issue calls come with non-decreasing `cycle`.
+class Scratchpad {
+ public:
+  static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+  /// Validates `params`: size a positive multiple of 8, banks, ports, latency >= 1.
+  explicit Scratchpad(const ScratchpadParams& params);
+
+  const ScratchpadParams& params() const { return params_; }
+  unsigned bank_of(std::uint64_t addr) const { return unsigned((addr / 8) % params_.banks); }
+  /// True if another access may be issued in `cycle` (fewer than `ports` issued in it so far).
+  bool can_issue(std::uint64_t cycle) const { return cycle != port_cycle_ || port_used_ < params_.ports; }
+  /// Issues a read of `addr` in `cycle`; `out` receives the word; returns the completion cycle.
+  std::uint64_t read(std::uint64_t cycle, std::uint64_t addr, Word& out);
+  /// Issues a write of `w` to `addr` in `cycle`; returns the completion cycle.
+  std::uint64_t write(std::uint64_t cycle, std::uint64_t addr, Word w);
+
+  /// Host access without timing (e.g. loading filter patterns before the run).
+  Word peek(std::uint64_t addr) const;
+  /// Host write without timing.
+  void poke(std::uint64_t addr, Word w);
+
+  /// Reserves `bytes` (rounded up to 8) for `who`; returns the base address. Throws, naming
+  /// `who`, when the scratchpad is full.
+  std::uint64_t allocate(std::uint64_t bytes, const std::string& who);
+
+  const ScratchpadStats& stats() const { return stats_; }
+
+ private:
+  std::uint64_t index(std::uint64_t addr, const char* what) const;
+  std::uint64_t issue(std::uint64_t cycle, std::uint64_t addr);
+  ScratchpadParams params_;
+  std::vector<Word> data_;
+  std::vector<std::uint64_t> bank_free_;  // first cycle each bank can start an access
+  std::uint64_t port_cycle_ = kNever;
+  unsigned port_used_ = 0;
+  std::uint64_t next_free_byte_ = 0;
+  std::uint64_t last_cycle_ = 0;
+  ScratchpadStats stats_;
+};
+
+/// FIFO counters.
+struct FifoStats {
+  std::uint64_t pushes = 0;             ///< words accepted [words]
+  std::uint64_t pops = 0;               ///< words delivered [words]
+  std::uint64_t max_occupancy = 0;      ///< most words held at once [words]
+  std::uint64_t write_port_stalls = 0;  ///< cycles a pushed word waited for a scratchpad port [cycles]
+};
+
+/// A FIFO of `depth` words stored in scratchpad slots [base, base + 8·depth) as a ring. The
+/// producer and the consumer see it like a TwoPhaseQueue (push/pop in the evaluate phase of
+/// cycle t, applied by tick(t)); in between, each word is written to the scratchpad and read
+/// back, at scratchpad latency L, bank conflicts and port limits:
+///  - push in cycle t: the write is issued in t (or later if no port is free: then can_push()
+///    stays false, which back-pressures the producer), done at t+L;
+///  - the read of a word is issued in a cycle after its write completed, in order, at most one
+///    per cycle, into a prefetch buffer of `read_ahead` words (in flight or waiting);
+///  - a read completing in cycle c makes the word the head from cycle c+1.
+/// An empty FIFO therefore shows a word pushed in cycle t as its head in cycle t + 2L + 2, and
+/// with read_ahead >= L + 1 (and no conflicts) it sustains one push and one pop per cycle.
+/// Occupancy counts every word pushed and not popped; can_push() is false at `depth`.
+class ScratchpadFifo {
+ public:
+  static constexpr std::uint64_t kNever = Scratchpad::kNever;
+
+  /// `read_ahead` 0 means latency + 2. Throws (naming `name`) if depth is 0 or the region does not fit.
+  ScratchpadFifo(Scratchpad& spm, std::uint64_t base, std::uint64_t depth, unsigned read_ahead, std::string name);
+
+  const std::string& name() const { return name_; }
+  std::uint64_t depth() const { return depth_; }
+  /// Words pushed and not yet popped (as of the last tick).
+  std::uint64_t size() const { return count_; }
+
+  // --- producer, evaluate phase (committed state) ---
+  /// True if a word may be pushed this cycle.
+  bool can_push() const { return !wbuf_valid_ && !push_pending_ && count_ < depth_; }
+  /// Pushes `w` (at most once per cycle). Throws if !can_push().
+  void push(Word w);
+
+  // --- consumer, evaluate phase (committed state) ---
+  /// True if no word is readable this cycle.
+  bool empty() const { return out_.empty() || out_.front().done > now_ || now_ == kNever; }
+  /// The oldest word. Precondition: !empty().
+  const Word& head() const { return out_.front().word; }
+  /// Removes the head at tick (at most once per cycle). Throws if empty.
+  void pop();
+
+  /// End of cycle `cycle`: applies the pop, the push, issues the pending write and at most one read.
+  void tick(std::uint64_t cycle);
+  /// True if nothing is in flight and no read can be issued (words may still wait for the consumer).
+  bool idle() const { return next_event_cycle() == kNever; }
+  /// Earliest cycle > the last tick at which tick() changes something without producer/consumer action.
+  std::uint64_t next_event_cycle() const;
+
+  const FifoStats& stats() const { return stats_; }
+
+ private:
+  struct Prefetched { Word word; std::uint64_t done = 0; };
+  struct InFlightWrite { std::uint64_t seq = 0; std::uint64_t done = 0; };
+  std::uint64_t slot_addr(std::uint64_t seq) const { return base_ + 8 * (seq % depth_); }
+  /// Completion cycle of the write of `seq` if still tracked, else 0 (long done).
+  std::uint64_t write_done(std::uint64_t seq) const;
+
+  Scratchpad& spm_;
+  std::uint64_t base_;
+  std::uint64_t depth_;
+  unsigned read_ahead_;
+  std::string name_;
+  std::uint64_t now_ = kNever;   // last ticked cycle
+  std::uint64_t count_ = 0;
+  bool push_pending_ = false;
+  Word push_word_;
+  bool wbuf_valid_ = false;      // accepted word waiting for a write port
+  Word wbuf_;
+  bool pop_pending_ = false;
+  std::uint64_t wr_seq_ = 0;     // next word to write
+  std::uint64_t rd_seq_ = 0;     // next word to read
+  Ring<InFlightWrite> writes_;   // writes that may not be complete yet, in seq order
+  Ring<Prefetched> out_;         // reads issued, in order
+  FifoStats stats_;
+};
+
+}  // namespace cgra
