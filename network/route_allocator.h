@@ -8,6 +8,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "network/fabric_geometry.h"
@@ -49,7 +50,7 @@ class RouteAllocator {
   /// queue index out of range, an output queue already driving a route, an input queue already
   /// fed by a route) throw std::invalid_argument naming the route and endpoint.
   void allocate(std::span<const RouteRequest> requests);
-  /// Places one route (same rules); returns it.
+  /// Places one route (same rules); returns it (valid until the next allocate()).
   const Route& allocate(const RouteRequest& request);
 
   /// Every route placed so far, in placement order.

@@ -61,6 +61,11 @@ TEST(NetworkRouteAllocator, UncongestedRouteIsLexicographicFirstShortestPath) {
   EXPECT_EQ(back.destinations[0].hops, 5u);
   EXPECT_EQ(names(g, back.links), (Names{"(3,3)->(3,2)", "(3,2)->(3,1)", "(3,1)->(3,0)",
                                          "(3,0)->(2,0)", "(2,0)->(1,0)"}));
+  // Going south-west (on an empty mesh: "r" holds (0,3)->(1,3)): South comes before West.
+  RouteAllocator empty(g, net(1));
+  const Route& sw = empty.allocate(req("sw", {0, 3}, 1, {{{2, 0}, 1}}));
+  EXPECT_EQ(names(g, sw.links), (Names{"(0,3)->(1,3)", "(1,3)->(2,3)", "(2,3)->(2,2)",
+                                       "(2,2)->(2,1)", "(2,1)->(2,0)"}));
   EXPECT_EQ(a.max_link_usage(), 1u);
 }
 
