@@ -73,6 +73,8 @@ TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions opt
   outputs_.assign(params.output_queues, TwoPhaseQueue(params.output_queue_depth));
   regs_.assign(params.registers, Word{});
   out_last_land_.assign(params.output_queues, 0);
+  loads_to_.assign(params.input_queues, 0);
+  pushes_base_.assign(params.input_queues, 0);
   refresh_masks();
 }
 
@@ -100,6 +102,8 @@ void TriggeredPe::load_program(const Program& program) {
   for (const Decoded& d : decoded_) max_latency = std::max<unsigned>(max_latency, d.latency);
   inflight_.reserve(max_latency + 1);
   std::fill(out_last_land_.begin(), out_last_land_.end(), 0);
+  std::fill(loads_to_.begin(), loads_to_.end(), 0);
+  for (unsigned q = 0; q < inputs_.size(); ++q) pushes_base_[q] = inputs_[q].stats().pushes;
   stats_ = PeStats{};
   last_stall_ = StallInfo{};
   started_ = false;
@@ -268,7 +272,7 @@ void TriggeredPe::evaluate(std::uint64_t cycle) {
       r = StallReason::Hazard;
     } else if (const std::uint32_t missing = d.in_need & ~nonempty_) {
       q = std::countr_zero(missing);
-      r = inputs_[q].reserved() ? StallReason::Memory : StallReason::NoInput;
+      r = reply_owed(static_cast<unsigned>(q)) ? StallReason::Memory : StallReason::NoInput;
     } else {
       bool tags_ok = true;
       for (unsigned t = 0; t < d.tag_count; ++t) {
@@ -328,6 +332,7 @@ void TriggeredPe::issue(const Decoded& d, unsigned index) {
     req.reply_tag = d.reply_tag;
     mem_requests_.push(req);
     inputs_[d.reply].reserve();
+    ++loads_to_[static_cast<unsigned>(d.reply)];
     ++stats_.loads;
   } else if (d.op == Opcode::Store) {
     MemRequest req;
@@ -404,9 +409,13 @@ void TriggeredPe::commit() {
   mem_requests_.commit();
 }
 
+bool TriggeredPe::reply_owed(unsigned q) const {
+  return loads_to_[q] > inputs_[q].stats().pushes - pushes_base_[q];
+}
+
 bool TriggeredPe::awaiting_memory() const {
-  for (const auto& q : inputs_) {
-    if (q.reserved() != 0) return true;
+  for (unsigned q = 0; q < inputs_.size(); ++q) {
+    if (reply_owed(q)) return true;
   }
   return false;
 }

@@ -177,6 +177,7 @@ class TriggeredPe {
   void issue(const Decoded& d, unsigned index);
   void refresh_masks();
   Word fetch(const Operand& o) const;
+  bool reply_owed(unsigned q) const;
   unsigned latency_of(OpClass c) const;
 
   std::string name_;
@@ -197,6 +198,11 @@ class TriggeredPe {
   std::uint64_t pending_preds_ = 0;  // predicates with a result in flight
   std::vector<InFlight> inflight_;   // issue order; capacity reserved at load (no per-cycle allocation)
   std::vector<std::uint64_t> out_last_land_;  // per output queue: land cycle of the youngest result
+  // Load replies owed per input queue = loads issued to it minus words committed into it since the
+  // program was loaded (reply queues receive only replies). Uses committed counts only, so the
+  // answer does not depend on whether the memory side was stepped before this PE.
+  std::vector<std::uint64_t> loads_to_;
+  std::vector<std::uint64_t> pushes_base_;
 
   // Committed queue status, recomputed at commit so triggers are pure bit tests.
   std::uint32_t nonempty_ = 0;

@@ -1,0 +1,373 @@
+// Cycle-exact tests of the triggered-instruction PE (ARCHITECTURE.md section 3): latency,
+// throughput, back-pressure, two-phase visibility, priority, tag triggers, hazards, statistics.
+// Expected cycle numbers are derived by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "pe/listing.h"
+#include "pe/triggered_pe.h"
+#include "tests/pe/pe_harness.h"
+
+namespace cgra {
+namespace {
+
+using test::Harness;
+using test::test_params;
+
+std::uint64_t stalls(const TriggeredPe& pe, StallReason r) { return pe.stats().stalls[static_cast<unsigned>(r)]; }
+
+// An op of latency L issued at t is invisible at t+L-1 and visible at t+L, for several L.
+TEST(PeTiming, ResultVisibleExactlyLatencyCyclesAfterIssue) {
+  for (unsigned L = 1; L <= 6; ++L) {
+    PeParams params = test_params();
+    params.latency.fp_mul = L;
+    TriggeredPe pe("mul", params);
+    pe.load_program(parse_listing("do fmul i0, #2.0 -> o0 deq i0"));
+    std::uint64_t issue = 0, visible = 0;
+    for (std::uint64_t c = 0; c < 20 && visible == 0; ++c) {
+      if (!pe.output(0).empty()) visible = c;  // what a consumer sees in cycle c
+      if (c == 0) pe.input(0).push(Word::from_double(1.25));  // pushed in cycle 0
+      pe.evaluate(c);
+      if (pe.issued_last_cycle()) issue = c;
+      pe.commit();
+    }
+    EXPECT_EQ(issue, 1u) << "a push in cycle 0 is first readable in cycle 1";
+    EXPECT_EQ(visible, issue + L) << "L=" << L;
+    EXPECT_EQ(pe.output(0).head().as_double(), 2.5);
+  }
+}
+
+// Back-to-back issue: four independent inputs issue in cycles 1..4 and the results (L=3) become
+// visible one per cycle in cycles 4..7.
+TEST(PeTiming, BackToBackIssueGivesOneResultPerCycle) {
+  TriggeredPe pe("mul", test_params(8));
+  pe.load_program(parse_listing("do fmul i0, #3.0 -> o0 deq i0"));
+  for (int k = 0; k < 4; ++k) pe.input(0).push(Word::from_double(k + 1.0));
+  std::vector<std::uint64_t> issued, grew;
+  std::size_t last_size = 0;
+  for (std::uint64_t c = 0; c < 12; ++c) {
+    if (pe.output(0).size() != last_size) {
+      grew.push_back(c);
+      last_size = pe.output(0).size();
+    }
+    pe.evaluate(c);
+    if (pe.issued_last_cycle()) issued.push_back(c);
+    pe.commit();
+  }
+  EXPECT_EQ(issued, (std::vector<std::uint64_t>{1, 2, 3, 4}));
+  EXPECT_EQ(grew, (std::vector<std::uint64_t>{4, 5, 6, 7}));
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(pe.output(0).at(k).as_double(), 3.0 * (k + 1));
+}
+
+// Output depth 2, no consumer: issues in cycles 1 and 2 claim both slots (results in flight count),
+// so cycles 3..9 stall on "output full". The consumer pops in cycle 9; the slot is usable in 10.
+TEST(PeTiming, FullOutputQueueStallsIssueAndIsCountedAsOutputFull) {
+  PeParams params = test_params(2);
+  params.input_queue_depth = 4;
+  TriggeredPe pe("mul", params);
+  pe.load_program(parse_listing("do fmul i0, #1.0 -> o0 deq i0"));
+  for (int k = 0; k < 4; ++k) pe.input(0).push(Word::from_double(k));
+  std::vector<std::uint64_t> issued;
+  for (std::uint64_t c = 0; c < 12; ++c) {
+    if (c == 9) pe.output(0).pop();  // consumer takes one word in cycle 9
+    pe.evaluate(c);
+    if (pe.issued_last_cycle()) issued.push_back(c);
+    if (c == 8) {
+      EXPECT_EQ(pe.last_stall().reason, StallReason::OutputFull);
+      EXPECT_EQ(pe.last_stall().queue, 0);
+      EXPECT_NE(pe.describe_stall().find("full output queue o0"), std::string::npos) << pe.describe_stall();
+    }
+    pe.commit();
+  }
+  EXPECT_EQ(issued, (std::vector<std::uint64_t>{1, 2, 10}));
+  EXPECT_EQ(stalls(pe, StallReason::NoInput), 1u);     // cycle 0: input not yet visible
+  EXPECT_EQ(stalls(pe, StallReason::OutputFull), 8u);  // cycles 3..9, and 11 (full again)
+  EXPECT_EQ(pe.stats().issued, 3u);
+  EXPECT_EQ(pe.stats().issued_per_op[static_cast<unsigned>(Opcode::Fmul)], 3u);
+  EXPECT_EQ(pe.stats().cycles, 12u);
+}
+
+// Two PEs linked A.o0 -> B.i0. A's MOV (L=1) issues in cycle 1, visible in A.o0 at 2; the link
+// moves it in cycle 2, readable in B.i0 at 3; B issues at 3, visible in B.o0 at 4 (sink reads it).
+// Stepping everything in reverse order gives the same cycles and values.
+TEST(PeTiming, PushVisibleNextCycleAndStepOrderDoesNotMatter) {
+  for (bool reverse : {false, true}) {
+    TriggeredPe a("a", test_params()), b("b", test_params());
+    a.load_program(parse_listing("do mov i0 -> o0 deq i0"));
+    b.load_program(parse_listing("do iadd i0, #100 -> o0 deq i0"));
+    Harness h;
+    h.reverse = reverse;
+    h.pes = {&a, &b};
+    h.links = {{&a, 0, &b, 0}};
+    h.feeders = {{&a, 0, test::ints({1, 2, 3, 4, 5, 6})}};
+    h.sinks = {{&b, 0, {}, {}}};
+    h.run(14);
+    EXPECT_EQ(test::as_ints(h.sinks[0].words), (std::vector<std::int64_t>{101, 102, 103, 104, 105, 106}));
+    EXPECT_EQ(h.sinks[0].cycles, (std::vector<std::uint64_t>{4, 5, 6, 7, 8, 9})) << "reverse=" << reverse;
+  }
+}
+
+// Both instructions ready: the first in program order wins until its input runs dry.
+TEST(PeScheduler, ProgramOrderPriorityAmongReadyInstructions) {
+  TriggeredPe pe("prio", test_params());
+  pe.load_program(parse_listing("do mov i0 -> o0 deq i0\ndo mov i1 -> o1 deq i1\n"));
+  pe.input(0).push(Word::from_int(1));
+  pe.input(0).push(Word::from_int(2));
+  pe.input(1).push(Word::from_int(3));
+  pe.input(1).push(Word::from_int(4));
+  std::vector<int> who;
+  for (std::uint64_t c = 0; c < 6; ++c) {
+    pe.evaluate(c);
+    who.push_back(pe.issued_last_cycle() ? pe.last_stall().instruction : -1);
+    pe.commit();
+  }
+  EXPECT_EQ(who, (std::vector<int>{-1, 0, 0, 1, 1, -1}));
+  EXPECT_EQ(pe.output(0).size(), 2u);
+  EXPECT_EQ(pe.output(1).at(1).as_int(), 4);
+}
+
+// Head-tag triggers route words by tag; a word whose tag matches no instruction is dropped.
+TEST(PeScheduler, HeadTagTriggers) {
+  TriggeredPe pe("tags", test_params());
+  pe.load_program(parse_listing(
+      "when i0.tag==1 do mov i0 -> o0 tag=a deq i0\n"
+      "when i0.tag==2 do mov i0 -> o1 tag=a deq i0\n"
+      "when i0.tag!=1 i0.tag!=2 do drop deq i0\n"));
+  const std::uint8_t tags[] = {1, 2, 3, 1};
+  for (int k = 0; k < 4; ++k) pe.input(0).push(Word::from_int(10 + k, tags[k]));
+  std::vector<int> who;
+  for (std::uint64_t c = 0; c < 6; ++c) {
+    pe.evaluate(c);
+    who.push_back(pe.issued_last_cycle() ? pe.last_stall().instruction : -1);
+    pe.commit();
+  }
+  EXPECT_EQ(who, (std::vector<int>{-1, 0, 1, 2, 0, -1}));
+  ASSERT_EQ(pe.output(0).size(), 2u);
+  EXPECT_EQ(pe.output(0).at(0), Word::from_int(10, 1));
+  EXPECT_EQ(pe.output(0).at(1), Word::from_int(13, 1));
+  ASSERT_EQ(pe.output(1).size(), 1u);
+  EXPECT_EQ(pe.output(1).head(), Word::from_int(11, 2));
+}
+
+// A register written by an op of latency 3 is read by the next iteration only once it has landed:
+// a free-running counter issues in cycles 0, 3, 6, 9 and stalls as "hazard" in between.
+TEST(PeScheduler, RegisterHazardWaitsForPendingWrite) {
+  PeParams params = test_params(8);
+  params.latency.int_alu = 3;
+  TriggeredPe pe("cnt", params);
+  pe.load_program(parse_listing("do iadd r0, #1 -> o0 r0"));
+  std::vector<std::uint64_t> issued;
+  for (std::uint64_t c = 0; c < 10; ++c) {
+    pe.evaluate(c);
+    if (pe.issued_last_cycle()) issued.push_back(c);
+    if (c == 0) {
+      EXPECT_FALSE(pe.quiescent());
+      EXPECT_EQ(pe.next_result_cycle(), 3u);
+    }
+    pe.commit();
+  }
+  EXPECT_EQ(issued, (std::vector<std::uint64_t>{0, 3, 6, 9}));
+  EXPECT_EQ(stalls(pe, StallReason::Hazard), 6u);
+  EXPECT_EQ(pe.reg(0).as_int(), 3);  // the result issued at 9 lands at the end of 11
+  ASSERT_EQ(pe.output(0).size(), 3u);
+  EXPECT_EQ(pe.output(0).at(2).as_int(), 3);
+}
+
+// A predicate written from a result (compare) lands at issue + L; a predicate set by the
+// instruction itself is visible the next cycle.
+TEST(PeScheduler, PredicateFromResultAndFromSetMask) {
+  PeParams params = test_params();
+  params.latency.int_alu = 2;
+  TriggeredPe pe("pred", params);
+  pe.load_program(parse_listing(
+      "when !p0 do ilt i0, #5 -> p1 deq i0 set p0\n"
+      "when p0 p1 do mov #1 -> o0 clr p0\n"
+      "when p0 !p1 do mov #0 -> o0 clr p0\n"));
+  pe.input(0).push(Word::from_int(3));
+  pe.input(0).push(Word::from_int(7));
+  std::vector<int> who;
+  for (std::uint64_t c = 0; c < 8; ++c) {
+    pe.evaluate(c);
+    who.push_back(pe.issued_last_cycle() ? pe.last_stall().instruction : -1);
+    pe.commit();
+  }
+  // cycle 1: compare (p1 lands end of 2); 2: hazard; 3: emit; 4: compare; 5: hazard; 6: emit.
+  EXPECT_EQ(who, (std::vector<int>{-1, 0, -1, 1, 0, -1, 2, -1}));
+  EXPECT_EQ(test::as_ints({pe.output(0).at(0), pe.output(0).at(1)}), (std::vector<std::int64_t>{1, 0}));
+}
+
+// No instruction's predicates hold -> "no trigger"; skipped cycles are charged to the same reason.
+TEST(PeScheduler, NoTriggerStallAndSkipAhead) {
+  TriggeredPe pe("idle", test_params());
+  pe.load_program(parse_listing("when p0 do mov #1 -> o0"));
+  pe.evaluate(0);
+  pe.commit();
+  EXPECT_EQ(pe.last_stall().reason, StallReason::NoTrigger);
+  EXPECT_TRUE(pe.quiescent());
+  EXPECT_EQ(pe.next_result_cycle(), TriggeredPe::kNoCycle);
+  pe.evaluate(100);  // skip-ahead over 99 idle cycles
+  pe.commit();
+  EXPECT_EQ(pe.stats().cycles, 101u);
+  EXPECT_EQ(stalls(pe, StallReason::NoTrigger), 101u);
+  EXPECT_THROW(pe.evaluate(100), std::logic_error);
+}
+
+TEST(PeScheduler, SkippingCyclesWhileBusyIsAnError) {
+  TriggeredPe pe("busy", test_params());
+  pe.load_program(parse_listing("do fmul #1.0, #2.0 -> o0"));
+  pe.evaluate(0);
+  pe.commit();
+  EXPECT_THROW(pe.evaluate(5), std::logic_error);
+}
+
+// Integer and FP ops against independently computed values.
+TEST(PeOps, EveryOpComputesItsDefinition) {
+  struct Case {
+    const char* text;
+    Word expect;
+  };
+  const Case cases[] = {
+      {"do fmul #1.5, #-4.0 -> o0", Word::from_double(-6.0)},
+      {"do fmac #0.1, #0.2, #0.3 -> o0", Word::from_double(std::fma(0.1, 0.2, 0.3))},
+      {"do fadd #0.1, #0.2 -> o0", Word::from_double(0.1 + 0.2)},
+      {"do fsub #0.1, #0.2 -> o0", Word::from_double(0.1 - 0.2)},
+      {"do iadd #9223372036854775807, #1 -> o0", Word::from_int(INT64_MIN)},
+      {"do isub #3, #5 -> o0", Word::from_int(-2)},
+      {"do ilt #-1, #0 -> o0", Word::from_int(1)},
+      {"do ile #2, #1 -> o0", Word::from_int(0)},
+      {"do ieq #4, #4 -> o0", Word::from_int(1)},
+      {"do ine #4, #4 -> o0", Word::from_int(0)},
+      {"do ige #4, #5 -> o0", Word::from_int(0)},
+      {"do igt #6, #5 -> o0", Word::from_int(1)},
+      {"do and #12, #10 -> o0", Word::from_int(8)},
+      {"do or #12, #10 -> o0", Word::from_int(14)},
+      {"do xor #12, #10 -> o0", Word::from_int(6)},
+      {"do shl #3, #4 -> o0", Word::from_int(48)},
+      {"do shr #-16, #60 -> o0", Word::from_int(15)},
+      {"do sra #-16, #2 -> o0", Word::from_int(-4)},
+      {"do not #0 -> o0", Word::from_int(-1)},
+      {"do inrange #5, #1, #5 -> o0", Word::from_int(1)},
+      {"do inrange #6, #1, #5 -> o0", Word::from_int(0)},
+      {"do sel #0, #7, #8 -> o0", Word::from_int(8)},
+      {"do sel #2, #7, #8 -> o0", Word::from_int(7)},
+      {"do mov #-3 -> o0 tag=9", Word::from_int(-3, 9)},
+  };
+  for (const Case& k : cases) {
+    TriggeredPe pe("op", test_params());
+    pe.load_program(parse_listing(k.text));
+    for (std::uint64_t c = 0; c < 5; ++c) {
+      pe.evaluate(c);
+      pe.commit();
+    }
+    ASSERT_FALSE(pe.output(0).empty()) << k.text;
+    EXPECT_EQ(pe.output(0).head(), k.expect) << k.text;
+  }
+}
+
+// LOAD pushes a request (visible to the memory side in the next cycle) and reserves the reply
+// slot at issue; the reply is delivered with push_reserved and forwarded. STORE pushes addr+data.
+TEST(PeMemory, LoadReservesReplySlotAndStoreSendsRequest) {
+  TriggeredPe pe("ld", test_params());
+  pe.load_program(parse_listing(
+      "do load i0 reply=i1 rtag=5 deq i0\n"
+      "do mov i1 -> o0 tag=a deq i1\n"
+      "do store i2, i3 -> o1 deq i2 i3\n"));
+  pe.input(0).push(Word::from_int(64));
+  pe.evaluate(0);
+  pe.commit();
+  EXPECT_TRUE(pe.mem_requests().empty());
+  pe.evaluate(1);  // load issues
+  EXPECT_TRUE(pe.issued_last_cycle());
+  EXPECT_EQ(pe.input(1).reserved(), 1u) << "reply slot reserved at issue";
+  EXPECT_TRUE(pe.mem_requests().empty()) << "request not visible in the issue cycle";
+  pe.commit();
+  ASSERT_FALSE(pe.mem_requests().empty());
+  const MemRequest req = pe.mem_requests().head();
+  EXPECT_EQ(req.addr, 64u);
+  EXPECT_FALSE(req.is_store);
+  EXPECT_EQ(req.reply_queue, 1);
+  EXPECT_EQ(req.reply_tag, 5);
+  // Memory side, cycle 2: takes the request and delivers at once (readable in cycle 3).
+  pe.mem_requests().pop();
+  pe.input(1).push_reserved(Word::from_double(2.75, 5));
+  pe.evaluate(2);
+  EXPECT_EQ(pe.last_stall().reason, StallReason::Memory) << "reply pending on an empty reply queue";
+  EXPECT_TRUE(pe.awaiting_memory());
+  pe.commit();
+  EXPECT_FALSE(pe.awaiting_memory());
+  pe.evaluate(3);
+  EXPECT_EQ(pe.last_stall().instruction, 1);
+  pe.commit();
+  ASSERT_FALSE(pe.output(0).empty());
+  EXPECT_EQ(pe.output(0).head(), Word::from_double(2.75, 5));
+  // Store.
+  pe.input(2).push(Word::from_int(128));
+  pe.input(3).push(Word::from_double(-1.5));
+  pe.evaluate(4);
+  pe.commit();
+  pe.evaluate(5);
+  pe.commit();
+  ASSERT_FALSE(pe.mem_requests().empty());
+  EXPECT_TRUE(pe.mem_requests().head().is_store);
+  EXPECT_EQ(pe.mem_requests().head().addr, 128u);
+  EXPECT_EQ(pe.mem_requests().head().data, Word::from_double(-1.5));
+  EXPECT_EQ(pe.output(1).head().as_int(), 128);
+  EXPECT_EQ(pe.stats().loads, 1u);
+  EXPECT_EQ(pe.stats().stores, 1u);
+}
+
+// A load does not trigger without a free slot in the reply queue; charged to "memory".
+TEST(PeMemory, LoadWaitsForReplySpace) {
+  TriggeredPe pe("ld", test_params(1));
+  pe.load_program(parse_listing("do load i0 reply=i1 deq i0"));
+  pe.input(0).push(Word::from_int(8));
+  pe.evaluate(0);
+  pe.commit();
+  pe.evaluate(1);  // first load: reserves the only reply slot
+  EXPECT_TRUE(pe.issued_last_cycle());
+  pe.commit();
+  pe.mem_requests().pop();              // memory side takes the request in cycle 2
+  pe.input(0).push(Word::from_int(16));  // next address, readable in cycle 3
+  pe.evaluate(2);
+  pe.commit();
+  pe.evaluate(3);
+  EXPECT_FALSE(pe.issued_last_cycle());
+  EXPECT_EQ(pe.last_stall().reason, StallReason::Memory);
+  EXPECT_EQ(pe.last_stall().queue, 1);
+  pe.commit();
+  EXPECT_EQ(pe.stats().loads, 1u);
+}
+
+TEST(PeProgram, OversizedOrInvalidProgramsThrowNamingThePe) {
+  PeParams params = test_params();
+  params.instruction_slots = 2;
+  TriggeredPe pe("pe_3_4", params);
+  try {
+    pe.load_program(parse_listing("do drop\ndo drop\ndo drop\n"));
+    FAIL() << "expected PeError";
+  } catch (const PeError& e) {
+    EXPECT_NE(std::string(e.what()).find("pe_3_4"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2 instruction slots"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(pe.load_program(parse_listing("do mov i9 -> o0")), PeError);
+  EXPECT_THROW(pe.load_program(parse_listing("do mov i0 -> o7")), PeError);
+  EXPECT_THROW(pe.load_program(parse_listing("do fmul i0 -> o0")), PeError);        // arity
+  EXPECT_THROW(pe.load_program(parse_listing("do drop -> o0")), PeError);           // no result
+  EXPECT_THROW(pe.load_program(parse_listing("do load i0")), PeError);              // no reply queue
+  EXPECT_THROW(pe.load_program(parse_listing("do mov #1 -> p1 set p1")), PeError);  // p1 twice
+  TriggeredPe int_pe("int_pe", test_params(), PeOptions{0, false, false});
+  EXPECT_THROW(int_pe.load_program(parse_listing("do fadd i0, i1 -> o0")), PeError);
+  EXPECT_THROW(int_pe.load_program(parse_listing("do store i0, i1")), PeError);
+  PeParams zero = test_params();
+  zero.latency.fp_mac = 0;
+  TriggeredPe z("z", zero);
+  EXPECT_THROW(z.load_program(parse_listing("do fmac i0, i1, i2 -> o0")), PeError);
+  PeParams bad = test_params();
+  bad.predicates = 65;
+  EXPECT_THROW(TriggeredPe("bad", bad), PeError);
+}
+
+}  // namespace
+}  // namespace cgra
