@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace cgra {
@@ -27,6 +28,7 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
           fmt::format("network: route '{}' has no destination", route.name));
     rt.first_dest = static_cast<std::uint32_t>(dests_.size());
     rt.dest_count = static_cast<std::uint32_t>(route.destinations.size());
+    unsigned longest = 0;
     for (const RouteDestination& d : route.destinations) {
       DestRt dr;
       dr.queue = input_queue(d.endpoint);
@@ -42,12 +44,16 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
             "cycle t is readable at t + latency >= t + 1, so injection_latency + "
             "ejection_latency must be at least 1 for loop-back routes (hop_latency = {})",
             route.name, endpoint_name(d.endpoint, false), d.hops, params.hop_latency));
-      rt.ring_size = std::max<std::uint32_t>(rt.ring_size, dr.latency);
+      longest = std::max(longest, dr.latency);
       dests_.push_back(dr);
       dest_endpoint_.push_back(d.endpoint);
     }
     rt.ring_first = static_cast<std::uint32_t>(ring_.size());
-    ring_.resize(ring_.size() + rt.ring_size);
+    // A word sent in cycle t is last read in t + longest - 1, so `longest` slots indexed by send
+    // cycle suffice; rounding up to a power of two turns the index into a mask.
+    const std::uint32_t size = std::bit_ceil(static_cast<std::uint32_t>(longest));
+    rt.ring_mask = size - 1;
+    ring_.resize(ring_.size() + size);
     routes_.push_back(rt);
     names_.push_back(route.name);
     source_endpoint_.push_back(route.source);
@@ -93,7 +99,7 @@ void Network::evaluate(std::uint64_t cycle) {
         }
       }
       if (credit) {
-        Slot& s = ring_[r.ring_first + cycle % r.ring_size];
+        Slot& s = ring_[r.ring_first + (cycle & r.ring_mask)];
         s.cycle = cycle;
         s.word = r.source->head();
         r.source->pop();
@@ -112,7 +118,7 @@ void Network::evaluate(std::uint64_t cycle) {
       const unsigned lat = dests[d].latency;
       if (cycle + 1 < lat) continue;
       const std::uint64_t sent = cycle + 1 - lat;
-      const Slot& s = ring_[r.ring_first + sent % r.ring_size];
+      const Slot& s = ring_[r.ring_first + (sent & r.ring_mask)];
       if (s.cycle != sent) continue;
       dests[d].queue->push_reserved(s.word);
       --r.pending;
@@ -129,7 +135,7 @@ std::uint64_t Network::first_delivery(const RouteRt& r, std::uint64_t now) const
     // Words sent in [now + 1 - lat, now - 1] are due at [now, now + lat - 2]; the oldest first.
     const std::uint64_t lo = now + 1 >= lat ? now + 1 - lat : 0;
     for (std::uint64_t sent = lo; sent < now; ++sent) {
-      if (ring_[r.ring_first + sent % r.ring_size].cycle == sent) {
+      if (ring_[r.ring_first + (sent & r.ring_mask)].cycle == sent) {
         best = std::min(best, sent + lat - 1);
         break;
       }

@@ -14,7 +14,7 @@
 ///  - The queues belong to the PEs: the caller commits them after every component evaluated.
 ///    Each route is the only popper of its source and the only writer of its destinations.
 /// Hot path: contiguous arrays, one ring of in-flight words per route sized to its longest
-/// latency, no allocation after construction.
+/// latency (rounded up to a power of two, so indexing is a mask), no allocation after construction.
 
 #include <cstdint>
 #include <functional>
@@ -95,7 +95,7 @@ class Network {
     std::uint32_t first_dest = 0;
     std::uint32_t dest_count = 0;
     std::uint32_t ring_first = 0;
-    std::uint32_t ring_size = 0;  // longest destination latency of the route
+    std::uint32_t ring_mask = 0;  // ring size - 1; size = longest latency rounded up to 2^k
     std::uint64_t pending = 0;    // deliveries of this route still in flight
     RouteStats stats;
   };
