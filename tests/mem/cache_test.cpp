@@ -1,0 +1,344 @@
+// Caches through the MemorySystem, cycle-exact: hit/miss latencies, in-order returns, data,
+// write-back and streaming stores, 3C classification (conflict vs capacity), and the LineTable.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <unordered_map>
+
+#include "mem/line_table.h"
+#include "mem_test_util.h"
+
+namespace cgra {
+namespace {
+
+using test::drain;
+using test::load;
+using test::reference_params;
+using test::Seen;
+using test::serial;
+using test::store;
+
+constexpr double kGhz = 1.2;
+
+// Reference timing: H1 = 2, H2 = 10, Ld = 100, T(64 B) = ceil(64 / (250/3)) = 1.
+constexpr std::uint64_t kH1 = 2, kH2 = 10, kLd = 100;
+
+TEST(MemCache, ColdMissThenL1HitExactCycles) {
+  MemorySystem mem(reference_params(), 1, kGhz);
+  mem.memory().write_doubles(0x1000, std::vector<double>{3.5});
+  std::vector<Seen> out;
+  mem.submit(0, load(0x1000, 7, 2));
+  std::uint64_t t = drain(mem, 0, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].cycle, kH1 + kH2 + kLd + 1);  // 113
+  EXPECT_EQ(out[0].c.word.as_double(), 3.5);
+  EXPECT_EQ(out[0].c.word.tag, 7);
+  EXPECT_EQ(out[0].c.reply_queue, 2);
+  // The line is now in the L1: a hit submitted at cycle 200 completes at 200 + H1, not earlier.
+  out.clear();
+  for (; t < 200; ++t) mem.tick(t);
+  mem.submit(0, load(0x1008));
+  mem.tick(200);
+  EXPECT_TRUE(mem.completions().empty());
+  mem.tick(201);
+  EXPECT_TRUE(mem.completions().empty());
+  mem.tick(202);
+  ASSERT_EQ(mem.completions().size(), 1u);
+  EXPECT_EQ(mem.l1(0).stats().hits, 1u);
+  EXPECT_EQ(mem.l1(0).stats().misses, 1u);
+  EXPECT_EQ(mem.l1(0).stats().compulsory_misses, 1u);
+}
+
+TEST(MemCache, ColdMissTransferCyclesFollowLineSizeAndBandwidth) {
+  auto p = reference_params();
+  p.l1.line_bytes = p.l2.line_bytes = 128;  // 128 / (250/3) = 1.536 -> 2 transfer cycles
+  MemorySystem a(p, 1, kGhz);
+  std::vector<Seen> out;
+  a.submit(0, load(0));
+  drain(a, 0, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].cycle, kH1 + kH2 + kLd + 2);
+  // 25 GB/s at 1 GHz = 25 B/cycle: 64 B -> ceil(2.56) = 3 transfer cycles.
+  auto q = reference_params();
+  q.dram.bandwidth_gbps = 25;
+  MemorySystem b(q, 1, 1.0);
+  out.clear();
+  b.submit(0, load(64));
+  drain(b, 0, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].cycle, kH1 + kH2 + kLd + 3);
+}
+
+TEST(MemCache, L2HitFromAnotherPortsL1) {
+  MemorySystem mem(reference_params(), 2, kGhz);  // one L1 per port
+  ASSERT_EQ(mem.num_l1(), 2u);
+  std::vector<Seen> out;
+  mem.submit(0, load(0x40));
+  std::uint64_t t = drain(mem, 0, out);
+  for (; t < 300; ++t) mem.tick(t);
+  out.clear();
+  mem.submit(1, load(0x48));
+  drain(mem, 300, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].cycle, 300 + kH1 + kH2);
+  EXPECT_EQ(out[0].c.port, 1u);
+  EXPECT_EQ(mem.l2().stats().hits, 1u);
+  EXPECT_EQ(mem.l2().stats().misses, 1u);
+}
+
+TEST(MemCache, LoadsReturnInOrderWhenALaterLoadHits) {
+  MemorySystem mem(reference_params(), 1, kGhz);
+  const std::uint64_t a = 0x10000, b = 0x20000;
+  mem.memory().write_doubles(a, std::vector<double>{1.0});
+  mem.memory().write_doubles(b, std::vector<double>{2.0});
+  std::vector<Seen> out;
+  mem.submit(0, load(b));
+  std::uint64_t t = drain(mem, 0, out);  // B resident
+  for (; t < 200; ++t) mem.tick(t);
+  out.clear();
+  mem.submit(0, load(a, 1));  // cold miss: alone it would complete at 313
+  mem.tick(200);
+  mem.submit(0, load(b, 2));  // hit: alone it would complete at 203
+  mem.tick(201);
+  mem.submit(0, load(b, 3));  // hit: alone 204
+  drain(mem, 202, out);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].cycle, 200 + 113u);
+  EXPECT_EQ(out[0].c.word, Word::from_double(1.0, 1));
+  EXPECT_EQ(out[1].cycle, 314u);  // waits for the miss, then one return per cycle
+  EXPECT_EQ(out[1].c.word, Word::from_double(2.0, 2));
+  EXPECT_EQ(out[2].cycle, 315u);
+  EXPECT_EQ(out[2].c.word, Word::from_double(2.0, 3));
+}
+
+TEST(MemCache, StoresThenLoadsReturnTheStoredValues) {
+  MemorySystem mem(reference_params(), 1, kGhz);
+  const std::uint64_t base = 0x40000;
+  std::vector<double> init(64);
+  for (int i = 0; i < 64; ++i) init[i] = 100 + i;
+  mem.memory().write_doubles(base, init);
+  std::vector<Seen> out;
+  std::uint64_t t = 0;
+  // Back-to-back stores to even words (one per cycle when the port accepts), then loads of all 64.
+  std::vector<MemRequest> reqs;
+  for (int i = 0; i < 64; i += 2) reqs.push_back(store(base + 8 * i, -i));
+  for (int i = 0; i < 64; ++i) reqs.push_back(load(base + 8 * i, std::uint8_t(i)));
+  std::size_t next = 0;
+  for (; next < reqs.size() || !mem.idle(); ++t) {
+    if (next < reqs.size() && mem.can_accept(0)) mem.submit(0, reqs[next++]);
+    mem.tick(t);
+    for (const auto& c : mem.completions()) out.push_back({t, c});
+  }
+  std::vector<double> loaded;
+  unsigned stores_done = 0;
+  for (const Seen& s : out) {
+    if (s.c.is_store) ++stores_done;
+    else loaded.push_back(s.c.word.as_double());
+  }
+  EXPECT_EQ(stores_done, 32u);
+  ASSERT_EQ(loaded.size(), 64u);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(loaded[i], i % 2 ? 100.0 + i : -i) << i;
+  const auto host = mem.memory().read_doubles(base, 64);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(host[i], i % 2 ? 100.0 + i : -i) << i;
+  EXPECT_EQ(mem.port_stats(0).stores_done, 32u);
+  EXPECT_EQ(mem.port_stats(0).loads_returned, 64u);
+}
+
+TEST(MemCache, StoreHitCompletesAfterHitLatency) {
+  MemorySystem mem(reference_params(), 1, kGhz);
+  std::vector<Seen> out;
+  std::uint64_t t = 0;
+  serial(mem, 0, {load(0x80)}, t);
+  for (; t < 150; ++t) mem.tick(t);
+  mem.submit(0, store(0x88, 1.0));
+  drain(mem, 150, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].c.is_store);
+  EXPECT_EQ(out[0].cycle, 150 + kH1);
+}
+
+TEST(MemCache, WriteBackEvictsDirtyLines) {
+  auto p = reference_params();
+  p.l1.ways = 2;  // 64 x 2 = 128 lines
+  MemorySystem mem(p, 1, kGhz);
+  std::uint64_t t = 0;
+  std::size_t next = 0;
+  for (; next < 256 || !mem.idle(); ++t) {  // one store to each of 256 consecutive lines
+    if (next < 256 && mem.can_accept(0)) mem.submit(0, store(64 * next++, 1.0));
+    mem.tick(t);
+  }
+  const CacheStats& l1 = mem.l1(0).stats();
+  EXPECT_EQ(l1.misses, 256u);
+  EXPECT_EQ(l1.fills, 256u);
+  EXPECT_EQ(l1.evictions, 128u);
+  EXPECT_EQ(l1.dirty_writebacks, 128u);
+  EXPECT_EQ(l1.conflict_evictions, 0u);
+  EXPECT_EQ(mem.l2().stats().misses, 256u);  // write-allocate fetches
+  EXPECT_EQ(mem.l2().stats().hits, 128u);    // the writebacks find their lines in the L2
+  EXPECT_EQ(mem.dram().stats().bytes_read, 256u * 64);
+  EXPECT_EQ(mem.dram().stats().bytes_written, 0u);
+  EXPECT_EQ(mem.port_stats(0).stores_done, 256u);
+}
+
+TEST(MemCache, StreamingStoresBypassAllocation) {
+  for (const WritePolicy policy : {WritePolicy::Streaming, WritePolicy::WriteBack}) {
+    auto p = reference_params();
+    p.l1.write_policy = policy;
+    p.l2.write_policy = policy;
+    MemorySystem mem(p, 1, kGhz);
+    std::uint64_t t = 0, next = 0;
+    for (; next < 128 || !mem.idle(); ++t) {  // 16 full lines
+      if (next < 128 && mem.can_accept(0)) { mem.submit(0, store(0x8000 + 8 * next, double(next))); ++next; }
+      mem.tick(t);
+    }
+    EXPECT_EQ(mem.port_stats(0).stores_done, 128u);
+    const auto v = mem.memory().read_doubles(0x8000, 128);
+    for (int i = 0; i < 128; ++i) ASSERT_EQ(v[i], double(i));
+    if (policy == WritePolicy::Streaming) {
+      EXPECT_EQ(mem.l1(0).stats().streamed_lines, 16u);
+      EXPECT_EQ(mem.l1(0).stats().fills, 0u);
+      EXPECT_EQ(mem.l2().stats().streamed_lines, 16u);
+      EXPECT_EQ(mem.dram().stats().bytes_read, 0u);
+      EXPECT_EQ(mem.dram().stats().bytes_written, 16u * 64);
+    } else {
+      EXPECT_EQ(mem.l1(0).stats().fills, 16u);
+      EXPECT_EQ(mem.dram().stats().bytes_read, 16u * 64);
+      EXPECT_EQ(mem.dram().stats().bytes_written, 0u);
+    }
+  }
+}
+
+TEST(MemCache, LoadToACombiningLineWriteAllocates) {
+  auto p = reference_params();
+  p.l1.write_policy = WritePolicy::Streaming;
+  MemorySystem mem(p, 1, kGhz);
+  std::uint64_t t = 0;
+  const auto out = serial(mem, 0, {store(0x100, 5.0), load(0x108), load(0x100)}, t);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[2].c.word.as_double(), 5.0);
+  EXPECT_EQ(mem.l1(0).stats().fills, 1u);  // the partial line was fetched and merged
+  EXPECT_EQ(mem.l1(0).stats().streamed_lines, 0u);
+}
+
+// Four streams whose addresses are one way span (sets x line = 4096 B) apart all map to the same
+// sets. Accessed round-robin, word by word: 4 lines per set cycle through an LRU set.
+CacheStats way_span_streams(unsigned ways) {
+  auto p = reference_params();
+  p.l1.ways = ways;
+  MemorySystem mem(p, 1, kGhz);
+  std::vector<MemRequest> reqs;
+  for (unsigned w = 0; w < 64; ++w)
+    for (unsigned s = 0; s < 4; ++s) reqs.push_back(load(0x100000 + 4096 * s + 8 * w));
+  std::uint64_t t = 0;
+  serial(mem, 0, reqs, t);
+  return mem.l1(0).stats();
+}
+
+TEST(MemCache, WaySpanStreamsConflictWithTwoWays) {
+  // 2 ways, 4 streams: LRU always evicts the line needed next: all 256 accesses miss. 32 lines
+  // are touched for the first time (compulsory); the other 224 would hit in a fully-associative
+  // cache of 128 lines (conflict). 8 sets x (32 fills - 2 free ways) = 240 evictions, all of a
+  // line the fully-associative cache still holds.
+  const CacheStats s = way_span_streams(2);
+  EXPECT_EQ(s.hits, 0u);
+  EXPECT_EQ(s.misses, 256u);
+  EXPECT_EQ(s.compulsory_misses, 32u);
+  EXPECT_EQ(s.conflict_misses, 224u);
+  EXPECT_EQ(s.capacity_misses, 0u);
+  EXPECT_EQ(s.evictions, 240u);
+  EXPECT_EQ(s.conflict_evictions, 240u);
+}
+
+TEST(MemCache, MoreWaysRemoveTheConflicts) {
+  for (unsigned ways : {4u, 8u}) {
+    const CacheStats s = way_span_streams(ways);
+    EXPECT_EQ(s.misses, 32u) << ways;
+    EXPECT_EQ(s.compulsory_misses, 32u) << ways;
+    EXPECT_EQ(s.conflict_misses, 0u) << ways;
+    EXPECT_EQ(s.hits, 224u) << ways;
+    EXPECT_EQ(s.evictions, 0u) << ways;
+  }
+}
+
+TEST(MemCache, TwiceTheCapacityGivesCapacityMisses) {
+  auto p = reference_params();
+  p.l1.ways = 2;  // 128 lines
+  MemorySystem mem(p, 1, kGhz);
+  std::vector<MemRequest> reqs;
+  for (int pass = 0; pass < 2; ++pass)
+    for (unsigned l = 0; l < 256; ++l) reqs.push_back(load(64 * l));
+  std::uint64_t t = 0;
+  serial(mem, 0, reqs, t);
+  const CacheStats& s = mem.l1(0).stats();
+  EXPECT_EQ(s.misses, 512u);
+  EXPECT_EQ(s.compulsory_misses, 256u);
+  EXPECT_EQ(s.capacity_misses, 256u);
+  EXPECT_EQ(s.conflict_misses, 0u);
+  EXPECT_EQ(s.evictions, 384u);
+  EXPECT_EQ(s.conflict_evictions, 0u);
+}
+
+TEST(MemCache, SharedL1ServesAGroupOfPorts) {
+  auto p = reference_params();
+  p.l1_ports_per_cache = 2;
+  MemorySystem mem(p, 3, kGhz);
+  EXPECT_EQ(mem.num_l1(), 2u);
+  std::vector<Seen> out;
+  mem.submit(0, load(0x0));
+  mem.submit(1, load(0x8));  // same line, same L1, same cycle: merges into port 0's MSHR
+  mem.submit(2, load(0x10)); // other L1: its own miss, merges at the L2
+  drain(mem, 0, out);
+  ASSERT_EQ(out.size(), 3u);
+  for (const Seen& s : out) EXPECT_EQ(s.cycle, 113u);
+  EXPECT_EQ(mem.l1(0).stats().misses, 1u);
+  EXPECT_EQ(mem.l1(0).stats().mshr_merges, 1u);
+  EXPECT_EQ(mem.l2().stats().misses, 1u);
+  EXPECT_EQ(mem.l2().stats().mshr_merges, 1u);
+  EXPECT_EQ(mem.dram().stats().reads, 1u);
+}
+
+TEST(MemCache, BadParametersAreNamed) {
+  auto p = reference_params();
+  p.l1.line_bytes = 48;
+  try {
+    MemorySystem m(p, 1, kGhz);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("line_bytes = 48"), std::string::npos) << e.what();
+  }
+  p = reference_params();
+  p.l2.line_bytes = 128;
+  EXPECT_THROW(MemorySystem(p, 1, kGhz), std::invalid_argument);
+  p = reference_params();
+  p.l2.mshrs = 0;
+  EXPECT_THROW(MemorySystem(p, 1, kGhz), std::invalid_argument);
+  MemorySystem m(reference_params(), 1, kGhz);
+  EXPECT_THROW(m.submit(0, load(0x3)), std::invalid_argument);
+  EXPECT_THROW(m.submit(1, load(0x8)), std::out_of_range);
+}
+
+TEST(MemLineTable, MatchesStdUnorderedMap) {
+  LineTable t(4);
+  std::unordered_map<std::uint64_t, std::uint32_t> ref;
+  std::mt19937_64 rng(42);
+  for (int i = 0; i < 200000; ++i) {
+    const std::uint64_t k = rng() % 3000;
+    if (rng() % 3 == 0) {
+      ASSERT_EQ(t.erase(k), ref.erase(k) == 1);
+    } else {
+      t.insert_or_assign(k, std::uint32_t(i));
+      ref[k] = std::uint32_t(i);
+    }
+    const std::uint64_t q = rng() % 3000;
+    const auto* v = t.find(q);
+    auto it = ref.find(q);
+    ASSERT_EQ(v != nullptr, it != ref.end());
+    if (v) {
+      ASSERT_EQ(*v, it->second);
+    }
+  }
+  EXPECT_EQ(t.size(), ref.size());
+}
+
+}  // namespace
+}  // namespace cgra
