@@ -22,6 +22,17 @@ std::uint64_t StencilSpec::outputs() const {
   return n;
 }
 
+std::vector<double> StencilSpec::x_coefficients() const {
+  if (!coeff_x.empty()) return coeff_x;
+  return std::vector<double>(2 * radius[0] + 1, 1.0 / points());
+}
+
+std::vector<double> StencilSpec::y_coefficients() const {
+  if (dims < 2) return {};
+  if (!coeff_y.empty()) return coeff_y;
+  return std::vector<double>(2 * radius[1], 1.0 / points());
+}
+
 void StencilSpec::validate() const {
   static const char* axis[] = {"x", "y", "z"};
   if (dims < 1 || dims > 2)
@@ -33,6 +44,14 @@ void StencilSpec::validate() const {
                       ") must exceed twice the radius (" + std::to_string(2 * radius[d]) +
                       ") to leave an interior");
   }
+  if (!coeff_x.empty() && coeff_x.size() != 2 * radius[0] + 1)
+    throw SpecError("coefficients.x has " + std::to_string(coeff_x.size()) + " values; radius " +
+                    std::to_string(radius[0]) + " needs " + std::to_string(2 * radius[0] + 1) + " (offsets -rx..rx)");
+  if (dims >= 2 && !coeff_y.empty() && coeff_y.size() != 2 * radius[1])
+    throw SpecError("coefficients.y has " + std::to_string(coeff_y.size()) + " values; radius " +
+                    std::to_string(radius[1]) + " needs " + std::to_string(2 * radius[1]) +
+                    " (offsets -ry..-1, 1..ry)");
+  if (dims < 2 && !coeff_y.empty()) throw SpecError("coefficients.y given for a 1d stencil");
   constexpr std::uint64_t kMaxPoints = std::uint64_t(1) << 34;  // 128 GiB of doubles
   if (grid_points() > kMaxPoints)
     throw SpecError("grid of " + std::to_string(grid_points()) + " points is larger than the supported " +

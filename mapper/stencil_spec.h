@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace cgra {
 
@@ -24,6 +25,16 @@ struct StencilSpec {
   std::array<unsigned, kMaxDims> radius{};      ///< rx, ry, rz (unused dimensions 0)
   std::array<std::uint64_t, kMaxDims> grid{};   ///< nx (contiguous), ny, nz (unused dimensions 1)
   unsigned workers = 0;                         ///< w; 0 means "choose from the roofline"
+  /// Coefficients along x for offsets -rx..rx (2rx+1 values); empty means the default.
+  std::vector<double> coeff_x;
+  /// Coefficients along y for offsets -ry..-1, 1..ry (2ry values; the centre belongs to x);
+  /// empty means the default.
+  std::vector<double> coeff_y;
+
+  /// The x coefficients in use: coeff_x, or the default 1/points for every offset.
+  std::vector<double> x_coefficients() const;
+  /// The y coefficients in use: coeff_y, or the default 1/points for every offset.
+  std::vector<double> y_coefficients() const;
 
   /// Points of the star: 2·(rx + ry + rz) + 1.
   unsigned points() const;

@@ -12,9 +12,11 @@
 #include <ostream>
 
 #include "mapper/roofline.h"
+#include "mapper/spec_yaml.h"
 #include "mapper/stencil_spec.h"
 #include "sim/config/arch_config.h"
 #include "sim/exit_codes.h"
+#include "sim/output_file.h"
 
 namespace cgra {
 namespace {
@@ -34,13 +36,15 @@ Exit codes: 0 ok, 1 bad input, 2 bad command line, 3 deadlock, 4 watchdog,
 struct Options {
   std::string stencil;
   std::optional<unsigned> radius, radius_x, radius_y;
-  std::string workers = "auto";
+  std::string workers;
   std::string grid;
+  std::string spec_file;
   std::string arch_file;
   std::vector<std::string> sets;
   bool list_params = false;
   bool dump_arch = false;
   bool quiet = false;
+  std::vector<double> coeff_x, coeff_y;  // from the spec file only
 };
 
 void list_params(std::ostream& out) {
@@ -60,10 +64,25 @@ RooflineMachine machine_of(const ArchConfig& arch) {
   return {arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.fabric.count(PeKind::Fp)};
 }
 
+/// Merges the spec file (if any) under the command-line flags: a flag given wins.
+Options with_spec_file(Options o) {
+  if (o.spec_file.empty()) return o;
+  const SpecFile f = load_spec_file(o.spec_file);
+  if (o.stencil.empty() && f.dims) o.stencil = *f.dims == 1 ? "1d" : "2d";
+  if (!o.radius) o.radius = f.radius;
+  if (!o.radius_x) o.radius_x = f.radius_x;
+  if (!o.radius_y) o.radius_y = f.radius_y;
+  if (o.grid.empty() && f.grid) o.grid = *f.grid;
+  if (o.workers.empty() && f.workers) o.workers = *f.workers;
+  o.coeff_x = f.coeff_x;
+  o.coeff_y = f.coeff_y;
+  return o;
+}
+
 StencilSpec spec_of(const Options& o) {
   StencilSpec spec;
-  if (o.stencil == "1d") spec.dims = 1;
-  else spec.dims = 2;
+  if (o.stencil.empty()) throw SpecError("give the stencil kind with --stencil 1d|2d (or 'stencil:' in the spec file)");
+  spec.dims = o.stencil == "1d" ? 1 : 2;
   const unsigned r = o.radius.value_or(0);
   spec.radius[0] = o.radius_x.value_or(r);
   spec.radius[1] = spec.dims == 2 ? o.radius_y.value_or(r) : 0;
@@ -71,12 +90,14 @@ StencilSpec spec_of(const Options& o) {
   if (!o.radius && !o.radius_x) throw SpecError("give the stencil radius with --radius R (or --radius-x/--radius-y)");
   if (spec.dims == 2 && !o.radius && !o.radius_y) throw SpecError("give --radius-y (or --radius) for a 2d stencil");
   parse_grid(o.grid.empty() ? (spec.dims == 1 ? "194400" : "960x449") : o.grid, spec);
+  spec.coeff_x = o.coeff_x;
+  spec.coeff_y = o.coeff_y;
   spec.validate();
   return spec;
 }
 
 unsigned workers_of(const Options& o, const StencilSpec& spec, const RooflineMachine& m) {
-  if (o.workers == "auto") return choose_workers(spec, m);
+  if (o.workers.empty() || o.workers == "auto") return choose_workers(spec, m);
   unsigned w = 0;
   auto [p, ec] = std::from_chars(o.workers.data(), o.workers.data() + o.workers.size(), w);
   if (ec != std::errc() || p != o.workers.data() + o.workers.size())
@@ -110,19 +131,25 @@ void print_roofline(std::ostream& out, const StencilSpec& spec, const ArchConfig
              r.bound == Bound::Memory ? "memory" : "compute");
 }
 
-int run(const Options& o, std::ostream& out) {
+int run(const Options& flags, std::ostream& out) {
+  const Options o = with_spec_file(flags);
   const std::string arch_name = o.arch_file.empty() ? "built-in configs/paper.yaml" : o.arch_file;
   const ArchConfig arch = o.arch_file.empty() ? load_default_arch(o.sets) : load_arch_file(o.arch_file, o.sets);
   if (o.dump_arch) {
     out << "# effective architecture (" << arch_name << (o.sets.empty() ? "" : " with --set overrides") << ")\n"
         << arch_to_yaml(arch);
-    if (o.stencil.empty()) return kExitOk;
+    if (o.stencil.empty() && o.spec_file.empty()) return kExitOk;
   }
   const StencilSpec spec = spec_of(o);
   const RooflineMachine m = machine_of(arch);
   const unsigned w = workers_of(o, spec, m);
   const Roofline r = analyze_roofline(spec, m, w);
-  if (!o.quiet) print_roofline(out, spec, arch, arch_name, r, o.workers == "auto");
+  if (!o.quiet) {
+    print_roofline(out, spec, arch, arch_name, r, o.workers.empty() || o.workers == "auto");
+  } else {
+    fmt::print(out, "roofline {:.1f} GFLOP/s ({}-bound), {} workers\n", r.roofline_gflops,
+               r.bound == Bound::Memory ? "memory" : "compute", r.workers);
+  }
   out << "\nWhat ran: the configuration and stencil checks and the analytic roofline above. The cycle-accurate\n"
          "run (mapper, SystemC fabric and memory model, output check) is not part of this build yet.\n";
   return kExitOk;
@@ -138,8 +165,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.add_option("--radius", o.radius, "radius along every dimension")->check(CLI::Range(1u, 1000000u));
   app.add_option("--radius-x", o.radius_x, "radius along x (overrides --radius)")->check(CLI::Range(1u, 1000000u));
   app.add_option("--radius-y", o.radius_y, "radius along y (overrides --radius)")->check(CLI::Range(1u, 1000000u));
-  app.add_option("--workers", o.workers, "workers w, or 'auto' to choose from the roofline")->default_str("auto");
+  app.add_option("--workers", o.workers, "workers w, or 'auto' (the default) to choose from the roofline");
   app.add_option("--grid", o.grid, "grid size: N, or XxY (X columns along x, Y rows); default 194400 (1d), 960x449 (2d)");
+  app.add_option("--spec", o.spec_file, "stencil spec YAML (stencil, radius, grid, workers, coefficients); flags override it");
   app.add_option("--arch", o.arch_file, "architecture YAML (default: built-in configs/paper.yaml)");
   app.add_option("--set", o.sets, "override an architecture parameter, e.g. --set fabric.rows=32 (repeatable)");
   app.add_flag("--list-params", o.list_params, "list every architecture parameter with default, unit and meaning");
@@ -162,7 +190,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       list_params(out);
       return kExitOk;
     }
-    if (o.stencil.empty() && !o.dump_arch) {
+    if (o.stencil.empty() && o.spec_file.empty() && !o.dump_arch) {
       err << "cgrasim: error: nothing to do: give --stencil 1d|2d, --list-params or --dump-arch (see cgrasim --help)\n";
       return kExitUsage;
     }
@@ -170,6 +198,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   } catch (const ConfigError& e) {
     err << "cgrasim: error: " << e.what() << "\n";
   } catch (const SpecError& e) {
+    err << "cgrasim: error: " << e.what() << "\n";
+  } catch (const FileError& e) {
     err << "cgrasim: error: " << e.what() << "\n";
   } catch (const std::exception& e) {
     err << "cgrasim: internal error: " << e.what() << "\n";

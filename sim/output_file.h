@@ -1,0 +1,25 @@
+#pragma once
+/// \file output_file.h
+/// Writing output files all or nothing: the content goes to a temporary file beside the target,
+/// which is renamed over the target only when complete, so a failed run never leaves a partial file.
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace cgra {
+
+/// An input or output file that cannot be read, written or understood, naming the file.
+class FileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Writes `content` to `path` atomically (temporary file + rename). Throws FileError naming the
+/// path and the reason when it cannot; the target is then left as it was.
+void write_file_atomic(const std::string& path, std::string_view content);
+
+/// Reads a whole file; throws FileError naming the path when it cannot.
+std::string read_file(const std::string& path);
+
+}  // namespace cgra
