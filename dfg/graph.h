@@ -1,0 +1,97 @@
+#pragma once
+/// \file graph.h
+/// The DFG: a Boost.Graph bidirectional adjacency_list whose vertices are `Op`s and whose edges
+/// are `Channel`s (producer port -> consumer port), wrapped by `Dfg`, which keeps op names
+/// unique and indexed. Algorithms (topological order, strong components, ...) run directly on
+/// `Dfg::graph()`; vertex descriptors are dense indices 0..num_ops()-1 in insertion order.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include "dfg/error.h"
+#include "dfg/ops.h"
+
+namespace cgra::dfg {
+
+/// A value placed in a channel before the run (an initial token): i64 or f64.
+using Literal = std::variant<std::int64_t, double>;
+
+/// The edge of a DFG: a producer->consumer channel. Several channels leaving the same output
+/// port form a multicast.
+struct Channel {
+  std::string src_port;              ///< output port of the producer
+  std::string dst_port;              ///< input port of the consumer
+  std::vector<Literal> initial;      ///< tokens present before the first cycle (break cycles)
+  std::vector<Coord> route;          ///< fabric coordinates the channel passes through; empty = unrouted
+  friend bool operator==(const Channel&, const Channel&) = default;
+};
+
+/// Graph-level data.
+struct ProgramInfo {
+  std::string name;  ///< program name (assembly `program` line); may be empty
+};
+
+/// The Boost.Graph type of a DFG. vecS vertices: descriptors are indices (vertex_index built in).
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Op, Channel, ProgramInfo>;
+using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
+using Edge = boost::graph_traits<Graph>::edge_descriptor;
+
+/// A dataflow graph with unique, indexed op names. Ops are never removed (descriptors stay
+/// valid). Port names on channels are not checked here: the Builder and the assembly parser
+/// check them as they are given, and validate() checks the whole graph.
+class Dfg {
+ public:
+  /// Adds `op`; throws DfgError if its name is invalid or already used.
+  Vertex add_op(Op op);
+  /// Adds a channel from `src`.`src_port` to `dst`.`dst_port`.
+  Edge add_channel(Vertex src, std::string src_port, Vertex dst, std::string dst_port);
+  /// Adds a fully described channel from `src` to `dst`.
+  Edge add_channel(Vertex src, Vertex dst, Channel channel);
+
+  /// Vertex of the op called `name`, or nullopt.
+  std::optional<Vertex> find(std::string_view name) const;
+  /// Vertex of the op called `name`; throws DfgError naming it if there is none.
+  Vertex at(std::string_view name) const;
+
+  /// The op at `v`.
+  const Op& op(Vertex v) const { return graph_[v]; }
+  /// The op called `name` (throws if none).
+  const Op& op(std::string_view name) const { return graph_[at(name)]; }
+  /// Mutable access to `v`'s immediates, role, worker and placement. Contract: do not change
+  /// `name` through it (the name index would go stale); names are fixed at add_op().
+  Op& mutable_op(Vertex v) { return graph_[v]; }
+  /// Pins the op at `v` to fabric position `c`.
+  void place(Vertex v, Coord c) { graph_[v].place = c; }
+  /// The channel `e` (mutable: routes and initial tokens are set after construction).
+  Channel& channel(Edge e) { return graph_[e]; }
+  const Channel& channel(Edge e) const { return graph_[e]; }
+
+  /// The underlying Boost graph (read-only: use the methods above to change it).
+  const Graph& graph() const { return graph_; }
+  std::size_t num_ops() const { return boost::num_vertices(graph_); }
+  std::size_t num_channels() const { return boost::num_edges(graph_); }
+
+  /// Program name.
+  const std::string& name() const { return graph_[boost::graph_bundle].name; }
+  void set_name(std::string name) { graph_[boost::graph_bundle].name = std::move(name); }
+
+  /// "op.port" text of both ends of `e`, e.g. `w0.mul0.out -> w0.mac1.acc`.
+  std::string describe(Edge e) const;
+
+ private:
+  Graph graph_;
+  std::map<std::string, Vertex, std::less<>> index_;
+};
+
+/// True if both graphs hold equal ops in the same order and the same channels from each op in
+/// the same order (what a writer -> parser round trip must preserve). Doubles compare by bits.
+bool same_graph(const Dfg& a, const Dfg& b);
+
+}  // namespace cgra::dfg

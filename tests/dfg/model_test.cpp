@@ -1,0 +1,292 @@
+// Op declarations, the Dfg model and the builder: building a 3-point 1D compute worker by port
+// names gives exactly the expected vertices and channels, by hand, by nets and by helper.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <boost/graph/topological_sort.hpp>
+
+#include "dfg/asm.h"
+#include "dfg/builder.h"
+#include "dfg/subgraphs.h"
+#include "dfg/validate.h"
+
+namespace cgra::dfg {
+namespace {
+
+struct OpRow {
+  std::string name;
+  OpKind kind;
+  double coef;
+  Role role;
+  int worker;
+};
+
+std::vector<std::string> channel_texts(const Dfg& g) {
+  std::vector<std::string> out;
+  for (auto [it, end] = boost::edges(g.graph()); it != end; ++it) out.push_back(g.describe(*it));
+  return out;
+}
+
+void expect_ops(const Dfg& g, const std::vector<OpRow>& rows) {
+  ASSERT_EQ(g.num_ops(), rows.size());
+  for (Vertex v = 0; v < g.num_ops(); ++v) {
+    const Op& op = g.op(v);
+    EXPECT_EQ(op.name, rows[v].name);
+    EXPECT_EQ(op.kind, rows[v].kind) << op.name;
+    EXPECT_EQ(op.f64("coef"), rows[v].coef) << op.name;
+    EXPECT_EQ(op.role, rows[v].role) << op.name;
+    EXPECT_EQ(op.worker, rows[v].worker) << op.name;
+  }
+}
+
+const std::vector<OpRow> kWorker3 = {
+    {"w2.x.mul0", OpKind::Mul, 0.25, Role::Compute, 2},
+    {"w2.x.mac1", OpKind::Mac, 0.5, Role::Compute, 2},
+    {"w2.x.mac2", OpKind::Mac, -0.125, Role::Compute, 2},
+};
+
+TEST(DfgBuilder, ThreePointComputeWorkerByPortNames) {
+  Dfg g;
+  Builder b(g);
+  {
+    auto scope = b.scope("w2.x", Role::Compute, 2);
+    b.add(OpKind::Mul, "mul0").imm("coef", 0.25);
+    b.add(OpKind::Mac, "mac1").imm("coef", 0.5);
+    b.add(OpKind::Mac, "mac2").imm("coef", -0.125);
+  }
+  EXPECT_EQ(b.prefix(), "");
+  b.connect("w2.x.mul0.out", "w2.x.mac1.acc");
+  b.connect("w2.x.mac1.out", "w2.x.mac2.acc");
+
+  expect_ops(g, kWorker3);
+  EXPECT_EQ(channel_texts(g), (std::vector<std::string>{"w2.x.mul0.out -> w2.x.mac1.acc", "w2.x.mac1.out -> w2.x.mac2.acc"}));
+  // The three data inputs are still open: exactly those are reported.
+  std::vector<Problem> problems = find_problems(g);
+  ASSERT_EQ(problems.size(), 3u);
+  EXPECT_EQ(problems[0].message, "MUL 'w2.x.mul0' input port 'in' (f64) is not connected");
+  EXPECT_EQ(problems[1].message, "MAC 'w2.x.mac1' input port 'in' (f64) is not connected");
+  EXPECT_EQ(problems[2].message, "MAC 'w2.x.mac2' input port 'in' (f64) is not connected");
+}
+
+TEST(DfgBuilder, HelperBuildsTheSameWorkerAsHandWiring) {
+  Dfg by_hand;
+  {
+    Builder b(by_hand);
+    auto scope = b.scope("w2.x", Role::Compute, 2);
+    auto mul = b.add(OpKind::Mul, "mul0").imm("coef", 0.25);
+    auto mac1 = b.add(OpKind::Mac, "mac1").imm("coef", 0.5);
+    auto mac2 = b.add(OpKind::Mac, "mac2").imm("coef", -0.125);
+    b.connect(mul.port("out"), mac1.port("acc"));
+    b.connect(mac1.port("out"), mac2.port("acc"));
+  }
+  Dfg by_helper;
+  Builder b(by_helper);
+  const std::vector<double> coefs{0.25, 0.5, -0.125};
+  MacChain chain = add_mac_chain(b, "w2.x", coefs, Role::Compute, 2);
+
+  expect_ops(by_helper, kWorker3);
+  EXPECT_TRUE(same_graph(by_hand, by_helper));
+  EXPECT_EQ(write_asm(by_hand), write_asm(by_helper));
+  EXPECT_EQ(chain.taps, (std::vector<PortRef>{{"w2.x.mul0", "in"}, {"w2.x.mac1", "in"}, {"w2.x.mac2", "in"}}));
+  EXPECT_EQ(chain.out, (PortRef{"w2.x.mac2", "out"}));
+}
+
+TEST(DfgBuilder, AutoConnectByNetNamesMulticastsReaderData) {
+  Dfg g;
+  Builder b(g);
+  b.add(OpKind::AddrGen, "r0.addr").imm("base", 0).imm("count", 10).out("addr", "a0");
+  b.add(OpKind::Load, "r0.load").in("addr", "a0").out("data", "d0");
+  for (int w = 0; w < 2; ++w) {
+    auto scope = b.scope("w" + std::to_string(w), Role::Compute, w);
+    const std::string p = "w" + std::to_string(w) + ".p";
+    b.add(OpKind::Mul, "mul0").imm("coef", 2).in("in", "d0").out("out", p);
+    b.add(OpKind::Mac, "mac1").imm("coef", 3).in("in", "d0").in("acc", p);
+  }
+  b.auto_connect();
+  EXPECT_EQ(channel_texts(g), (std::vector<std::string>{
+                                  "r0.addr.addr -> r0.load.addr",
+                                  "r0.load.data -> w0.mul0.in",
+                                  "r0.load.data -> w0.mac1.in",
+                                  "r0.load.data -> w1.mul0.in",
+                                  "r0.load.data -> w1.mac1.in",
+                                  "w0.mul0.out -> w0.mac1.acc",
+                                  "w1.mul0.out -> w1.mac1.acc",
+                              }));
+  // imm("coef", 2) given as an integer is stored as the declared f64.
+  EXPECT_TRUE(std::holds_alternative<double>(*g.op("w1.mul0").find_imm("coef")));
+  EXPECT_TRUE(find_problems(g).empty());
+}
+
+TEST(DfgBuilder, AutoConnectRejectsTwoDriversAndUndrivenNets) {
+  Dfg g;
+  Builder b(g);
+  b.add(OpKind::Const, "c0").imm("value", 1.0).out("out", "x");
+  b.add(OpKind::Const, "c1").imm("value", 2.0).out("out", "x");
+  EXPECT_THROW(
+      {
+        try {
+          b.auto_connect();
+        } catch (const DfgError& e) {
+          EXPECT_STREQ(e.what(), "net 'x' is driven by both c0.out and c1.out");
+          throw;
+        }
+      },
+      DfgError);
+  Dfg g2;
+  Builder b2(g2);
+  b2.add(OpKind::Copy, "k").in("in", "nobody");
+  try {
+    b2.auto_connect();
+    FAIL() << "expected DfgError";
+  } catch (const DfgError& e) {
+    EXPECT_STREQ(e.what(), "net 'nobody' feeds k.in but nothing drives it");
+  }
+}
+
+TEST(DfgBuilder, ConnectFailsFastOnUnknownOpsPortsAndImmediates) {
+  Dfg g;
+  Builder b(g);
+  b.add(OpKind::Mul, "m").imm("coef", 1.0);
+  b.add(OpKind::Mac, "a").imm("coef", 1.0);
+  auto message = [&](auto&& fn) {
+    try {
+      fn();
+    } catch (const DfgError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([&] { b.connect("m.out", "a.accum"); }),
+            "MAC 'a' has no input port 'accum' (inputs: in, acc) in connect m.out -> a.accum");
+  EXPECT_EQ(message([&] { b.connect("m.in", "a.acc"); }),
+            "MUL 'm' has no output port 'in' (outputs: out) in connect m.in -> a.acc");
+  EXPECT_EQ(message([&] { b.connect("q.out", "a.acc"); }), "no op named 'q' in connect q.out -> a.acc");
+  EXPECT_EQ(message([&] { b.connect("mout", "a.acc"); }), "expected 'op.port', got 'mout'");
+  EXPECT_EQ(message([&] { b.op("m").imm("coeff", 1.0); }), "MUL 'm' has no immediate 'coeff'");
+  EXPECT_EQ(message([&] { b.op("m").imm("coef", "big"); }), "MUL 'm' immediate 'coef' must be an f64");
+  EXPECT_EQ(message([&] { b.add(OpKind::Cmp, "c").imm("cond", "less"); }),
+            "CMP 'c' immediate 'cond' must be one of lt|le|eq|ne|ge|gt");
+  EXPECT_EQ(message([&] { b.add(OpKind::Copy, "m"); }), "duplicate op name 'm' (COPY; first defined as MUL)");
+  EXPECT_EQ(message([&] { b.add(OpKind::Copy, "9lives"); }),
+            "invalid op name '9lives' (COPY): use identifiers joined by dots, e.g. w2.x.mac5");
+  EXPECT_EQ(g.num_channels(), 0u);
+}
+
+TEST(DfgOps, InstancePortsFollowImmediates) {
+  auto names = [](const std::vector<PortInfo>& ports) {
+    std::string s;
+    for (const PortInfo& p : ports) s += p.name + ":" + std::string(to_string(p.type)) + " ";
+    return s;
+  };
+  Op cmp;
+  cmp.name = "c";
+  cmp.kind = OpKind::Cmp;
+  cmp.set_imm("cond", std::string("lt"));
+  EXPECT_EQ(names(input_ports(cmp)), "a:i64 b:i64 ");
+  cmp.set_imm("rhs", std::int64_t{7});
+  EXPECT_EQ(names(input_ports(cmp)), "a:i64 ");
+  EXPECT_EQ(find_input_port(cmp, "b").status, PortStatus::Disabled);
+
+  Op join;
+  join.name = "j";
+  join.kind = OpKind::Join;
+  join.set_imm("n", std::int64_t{3});
+  EXPECT_EQ(names(input_ports(join)), "in0:any in1:any in2:any ");
+  EXPECT_EQ(find_input_port(join, "in2").status, PortStatus::Ok);
+  EXPECT_EQ(find_input_port(join, "in3").status, PortStatus::Disabled);
+  EXPECT_EQ(find_input_port(join, "in03").status, PortStatus::Unknown);
+
+  Op add;
+  add.name = "s";
+  add.kind = OpKind::Add;
+  EXPECT_EQ(names(input_ports(add)) + names(output_ports(add)), "a:f64 b:f64 out:f64 ");
+  add.set_imm("type", std::string("i64"));
+  EXPECT_EQ(names(input_ports(add)) + names(output_ports(add)), "a:i64 b:i64 out:i64 ");
+
+  Op filter;
+  filter.name = "f";
+  filter.kind = OpKind::Filter;
+  filter.set_imm("mode", std::string("rowid"));
+  EXPECT_EQ(names(input_ports(filter)), "in:any id:i64 ");
+  filter.set_imm("mode", std::string("period"));
+  EXPECT_EQ(names(input_ports(filter)), "in:any ");
+
+  Op raw;
+  raw.name = "r";
+  raw.kind = OpKind::Raw;
+  raw.set_imm("outs", std::vector<std::string>{"x", "y"});
+  raw.set_imm("program", std::string("nop"));
+  raw.set_imm("ins", std::vector<std::string>{"a"});
+  EXPECT_EQ(names(input_ports(raw)) + names(output_ports(raw)), "a:any x:any y:any ");
+  // Immediates are kept in declaration order whatever order they were set in.
+  ASSERT_EQ(raw.imms().size(), 3u);
+  EXPECT_EQ(raw.imms()[0].name, "program");
+  EXPECT_EQ(raw.imms()[1].name, "ins");
+  EXPECT_EQ(raw.imms()[2].name, "outs");
+
+  Op counter;
+  counter.name = "k";
+  counter.kind = OpKind::Counter;
+  counter.set_imm("count", std::int64_t{5});
+  EXPECT_EQ(counter.i64("start"), 0);  // defaults
+  EXPECT_EQ(counter.i64("step"), 1);
+  EXPECT_EQ(counter.i64("repeat"), 1);
+  EXPECT_EQ(counter.i64("count"), 5);
+}
+
+TEST(DfgOps, EveryKindHasAMnemonicThatParsesBack) {
+  for (std::size_t k = 0; k < kOpKindCount; ++k) {
+    OpKind kind = static_cast<OpKind>(k);
+    EXPECT_EQ(op_info(kind).kind, kind);
+    EXPECT_EQ(parse_op_kind(to_string(kind)), kind);
+  }
+  EXPECT_EQ(parse_op_kind("mul"), std::nullopt);
+  EXPECT_EQ(parse_role("writer"), Role::Writer);
+  EXPECT_EQ(to_string(Role::Sync), "sync");
+}
+
+// A whole 3-point 1D stencil (w = 3) from the helpers validates and is acyclic.
+TEST(DfgSubgraphs, Stencil1dPipelineFromHelpersValidates) {
+  Dfg g;
+  Builder b(g);
+  constexpr int kWorkers = 3;
+  constexpr std::int64_t kN = 30;
+  std::vector<PortRef> reader_data;
+  for (int r = 0; r < kWorkers; ++r)
+    reader_data.push_back(add_reader(b, "r" + std::to_string(r), r, AddrPattern{8 * r, 8 * kWorkers, kN / kWorkers, 1, 0}));
+  std::vector<std::int64_t> expected;
+  std::vector<PortRef> done;
+  for (int w = 0; w < kWorkers; ++w) {
+    ComputeWorker1dSpec spec;
+    spec.prefix = "w" + std::to_string(w) + ".x";
+    spec.worker = w;
+    spec.coefs = {0.25, 0.5, 0.25};
+    spec.filters = {TapFilter{0, 9, 1}, std::nullopt, TapFilter{1, 9, 0}};
+    ComputeWorker1d cw = add_compute_worker_1d(b, spec);
+    for (int k = 0; k < 3; ++k) b.connect(reader_data[(w + k) % kWorkers], cw.inputs[k]);
+    Writer wr = add_writer(b, "o" + std::to_string(w), w, AddrPattern{4096 + 8 * w, 8 * kWorkers, 9, 1, 0});
+    b.connect(cw.out, wr.data);
+    done.push_back(wr.done);
+    expected.push_back(9);
+  }
+  SyncStage sync = add_sync_stage(b, "sync", expected);
+  for (int w = 0; w < kWorkers; ++w) b.connect(done[w], sync.inputs[w]);
+  auto host = b.add(OpKind::Copy, "host.done");
+  b.connect(sync.done, host.port("in"));
+
+  EXPECT_NO_THROW(validate(g));
+  // 3 readers x 2 + 3 workers x (3 + 2 filters) + 3 writers x 2 + 3 sync + join + host
+  EXPECT_EQ(g.num_ops(), 6u + 15u + 6u + 3u + 1u + 1u);
+  EXPECT_EQ(g.op("w1.x.f2").role, Role::Filter);
+  EXPECT_EQ(g.op("w1.x.f2").i64("m"), 1);
+  EXPECT_EQ(g.op("sync.s2").i64("expected"), 9);
+  std::vector<Vertex> order;
+  EXPECT_NO_THROW(boost::topological_sort(g.graph(), std::back_inserter(order)));
+  EXPECT_EQ(order.size(), g.num_ops());
+}
+
+}  // namespace
+}  // namespace cgra::dfg
