@@ -31,6 +31,7 @@ class Ring {
   const T& front() const { return buf_[head_ & mask_]; }
   /// Entry with sequence number `s`. Precondition: head_seq() <= s < tail_seq().
   T& at_seq(std::uint64_t s) { return buf_[s & mask_]; }
+  const T& at_seq(std::uint64_t s) const { return buf_[s & mask_]; }
   /// Appends `v` and returns its sequence number.
   std::uint64_t push_back(T v) {
     if (size() == buf_.size()) grow();

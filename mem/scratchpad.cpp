@@ -105,9 +105,8 @@ void ScratchpadFifo::pop() {
 }
 
 std::uint64_t ScratchpadFifo::write_done(std::uint64_t seq) const {
-  auto& w = const_cast<Ring<InFlightWrite>&>(writes_);
-  for (std::uint64_t s = w.head_seq(); s < w.tail_seq(); ++s)
-    if (w.at_seq(s).seq == seq) return w.at_seq(s).done;
+  for (std::uint64_t s = writes_.head_seq(); s < writes_.tail_seq(); ++s)
+    if (writes_.at_seq(s).seq == seq) return writes_.at_seq(s).done;
   return 0;
 }
 
