@@ -297,6 +297,50 @@ TEST(MemCache, SharedL1ServesAGroupOfPorts) {
   EXPECT_EQ(mem.dram().stats().reads, 1u);
 }
 
+TEST(MemCache, FullL1MshrsBlockThePortUntilAFill) {
+  // 2 L1 MSHRs: loads of 3 different lines submitted in cycles 0, 1, 2. The third finds no MSHR
+  // and waits in the port register (can_accept false) until the first fill in 113, then misses
+  // on its own: 113 + 113 = 226. The DRAM transfers do not overlap (1 cycle each, 1 cycle apart).
+  auto p = reference_params();
+  p.l1.mshrs = 2;
+  MemorySystem mem(p, 1, kGhz);
+  std::vector<Seen> out;
+  std::uint64_t next = 0, t = 0;
+  for (; next < 3 || !mem.idle(); ++t) {
+    if (next < 3 && mem.can_accept(0)) mem.submit(0, load(0x10000 * ++next));
+    if (t >= 3 && t < 113) {
+      ASSERT_FALSE(mem.can_accept(0)) << t;
+    }
+    mem.tick(t);
+    for (const auto& c : mem.completions()) out.push_back({t, c});
+  }
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].cycle, 113u);
+  EXPECT_EQ(out[1].cycle, 114u);
+  EXPECT_EQ(out[2].cycle, 226u);
+  EXPECT_EQ(mem.l1(0).stats().mshr_stall_cycles, 113u - 2);
+  EXPECT_EQ(mem.port_stats(0).blocked_cycles, 113u - 2);
+}
+
+TEST(MemCache, FullL2MshrsQueueReadsInArrivalOrder) {
+  // 1 L2 MSHR, two ports with their own L1s miss on different lines in cycle 0. Both reach the
+  // L2 in cycle 2; port 0's read takes the MSHR (DRAM at 12, back at 113); port 1's waits and is
+  // looked up at the fill in 113: DRAM at 123, back at 224.
+  auto p = reference_params();
+  p.l2.mshrs = 1;
+  MemorySystem mem(p, 2, kGhz);
+  std::vector<Seen> out;
+  mem.submit(0, load(0x1000));
+  mem.submit(1, load(0x2000));
+  drain(mem, 0, out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].c.port, 0u);
+  EXPECT_EQ(out[0].cycle, 113u);
+  EXPECT_EQ(out[1].c.port, 1u);
+  EXPECT_EQ(out[1].cycle, 224u);
+  EXPECT_EQ(mem.l2().stats().mshr_stall_cycles, 111u);
+}
+
 TEST(MemCache, BadParametersAreNamed) {
   auto p = reference_params();
   p.l1.line_bytes = 48;
