@@ -46,10 +46,13 @@ class OpHandle {
   OpHandle(Builder& builder, Vertex v) : builder_(&builder), v_(v) {}
   /// Sets an immediate (see Op::set_imm for the checks).
   OpHandle& imm(std::string_view name, double value);
+  /// Sets an i64 (or number, or f64) immediate.
   OpHandle& imm(std::string_view name, std::int64_t value);
+  /// Same as the std::int64_t overload (so that `imm("n", 3)` is not ambiguous).
   OpHandle& imm(std::string_view name, int value) { return imm(name, static_cast<std::int64_t>(value)); }
   /// Sets a symbol or string immediate.
   OpHandle& imm(std::string_view name, std::string_view value);
+  /// Same as the std::string_view overload.
   OpHandle& imm(std::string_view name, const char* value) { return imm(name, std::string_view(value)); }
   /// Sets a name-list immediate (RAW `ins` / `outs`).
   OpHandle& imm(std::string_view name, std::vector<std::string> value);
@@ -63,8 +66,9 @@ class OpHandle {
   OpHandle& out(std::string_view port, std::string_view net);
   /// Reference to `port` of this op (not checked: connect() checks it).
   PortRef port(std::string_view port) const;
-  /// The op's vertex and full name.
+  /// The op's vertex.
   Vertex vertex() const { return v_; }
+  /// The op's full name.
   const std::string& name() const;
 
  private:
@@ -87,6 +91,7 @@ class Builder {
   /// Connects `from` ("producer.port", full op name) to `to` ("consumer.port"). Throws
   /// DfgError if an op does not exist or has no such output/input port.
   Edge connect(std::string_view from, std::string_view to);
+  /// Same, with the ends already split (e.g. from OpHandle::port()).
   Edge connect(const PortRef& from, const PortRef& to);
 
   /// Connects, for every net in order of first mention, its one producer to each consumer
@@ -95,7 +100,8 @@ class Builder {
   void auto_connect();
 
   /// RAII name scope: while alive, add() prefixes names with `prefix.` and gives ops the
-  /// scope's role and worker. Scopes nest (prefixes join with dots; the innermost role wins).
+  /// scope's role and worker. Scopes nest (prefixes join with dots; the innermost role wins)
+  /// and must be destroyed in reverse order of creation (as block-scoped variables are).
   class Scope {
    public:
     Scope(const Scope&) = delete;

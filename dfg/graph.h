@@ -40,7 +40,9 @@ struct ProgramInfo {
 
 /// The Boost.Graph type of a DFG. vecS vertices: descriptors are indices (vertex_index built in).
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Op, Channel, ProgramInfo>;
+/// An op of a Graph (a dense index).
 using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
+/// A channel of a Graph.
 using Edge = boost::graph_traits<Graph>::edge_descriptor;
 
 /// A dataflow graph with unique, indexed op names. Ops are never removed (descriptors stay
@@ -75,11 +77,14 @@ class Dfg {
 
   /// The underlying Boost graph (read-only: use the methods above to change it).
   const Graph& graph() const { return graph_; }
+  /// Number of ops (vertices).
   std::size_t num_ops() const { return boost::num_vertices(graph_); }
+  /// Number of channels (edges).
   std::size_t num_channels() const { return boost::num_edges(graph_); }
 
   /// Program name.
   const std::string& name() const { return graph_[boost::graph_bundle].name; }
+  /// Sets the program name (written on the assembly `program` line; empty = none).
   void set_name(std::string name) { graph_[boost::graph_bundle].name = std::move(name); }
 
   /// "op.port" text of both ends of `e`, e.g. `w0.mul0.out -> w0.mac1.acc`.

@@ -26,7 +26,7 @@ constexpr ImmDecl imm(std::string_view name, IT type, bool required, std::string
 
 constexpr std::array<std::string_view, 2> kNumTypes{"f64", "i64"};
 constexpr std::array<std::string_view, 6> kConds{"lt", "le", "eq", "ne", "ge", "gt"};
-constexpr std::array<std::string_view, 2> kDirs{"left", "right"};
+constexpr std::array<std::string_view, 3> kDirs{"left", "right", "uright"};
 constexpr std::array<std::string_view, 3> kModes{"pattern", "period", "rowid"};
 
 constexpr std::array<PortDecl, 0> kNone{};
@@ -58,7 +58,7 @@ constexpr std::array kLoadIn{port("addr", VT::I64, "byte address")};
 constexpr std::array kLoadOut{port("data", VT::F64, "loaded word")};
 constexpr std::array kStoreIn{port("addr", VT::I64, "byte address"),
                               port("data", VT::Any, "word to store")};
-constexpr std::array kDoneOut{port("done", VT::I64, "completion token (value 1)")};
+constexpr std::array kDoneOut{port("done", VT::I64, "completion token")};
 constexpr std::array kJoinIn{PortDecl{"in", VT::Any, false, true, "in0..in(n-1): tokens to join"}};
 
 constexpr std::array kConstImm{
@@ -69,7 +69,7 @@ constexpr std::array kTypeImm{imm("type", IT::Symbol, false, "f64", "operand typ
 constexpr std::array kCmpImm{imm("cond", IT::Symbol, true, "", "comparison", kConds),
                              imm("rhs", IT::I64, false, "", "constant right operand (replaces b)")};
 constexpr std::array kShiftImm{imm("amount", IT::I64, true, "", "bits, 0..63"),
-                               imm("dir", IT::Symbol, true, "", "left or arithmetic right", kDirs)};
+                               imm("dir", IT::Symbol, true, "", "left, right (arithmetic) or uright (logical)", kDirs)};
 constexpr std::array kFilterImm{
     imm("mode", IT::Symbol, true, "", "pattern, period or rowid", kModes),
     imm("m", IT::I64, false, "", "pattern: values dropped at the start of each period"),
@@ -81,7 +81,7 @@ constexpr std::array kFilterImm{
     imm("hi", IT::I64, false, "", "rowid: highest id passed")};
 constexpr std::array kCounterImm{
     imm("start", IT::I64, false, "0", "first value"), imm("step", IT::I64, false, "1", "increment"),
-    imm("count", IT::I64, true, "", "values per sequence"),
+    imm("count", IT::I64, true, "", "values per sequence; 0 = forever"),
     imm("repeat", IT::I64, false, "1", "times the sequence is emitted; 0 = forever")};
 constexpr std::array kAddrImm{
     imm("base", IT::I64, true, "", "first byte address"),
@@ -375,14 +375,18 @@ std::vector<std::string> check_immediates(const Op& op) {
       const std::string why = "in mode " + mode;
       if (mode == "pattern") {
         for (auto k : {"m", "n", "p"}) need(k, why);
-        at_least("m", 0), at_least("n", 1), at_least("p", 0);
+        at_least("m", 0);
+        at_least("n", 1);
+        at_least("p", 0);
       } else if (mode == "period") {
         need("period", why);
-        at_least("period", 1), at_least("phase", 0);
+        at_least("period", 1);
+        at_least("phase", 0);
         if (op.find_imm("period") != nullptr && op.i64("phase") >= op.i64("period"))
           complain("phase", "must be < period " + std::to_string(op.i64("period")));
       } else if (mode == "rowid") {
-        need("lo", why), need("hi", why);
+        need("lo", why);
+        need("hi", why);
         if (op.find_imm("lo") != nullptr && op.find_imm("hi") != nullptr && op.i64("lo") > op.i64("hi"))
           complain("lo", "must be <= hi");
       }
@@ -396,8 +400,15 @@ std::vector<std::string> check_immediates(const Op& op) {
       }
       break;
     }
-    case OpKind::Counter: at_least("count", 1), at_least("repeat", 0); break;
-    case OpKind::AddrGen: at_least("count", 1), at_least("rows", 1), at_least("base", 0); break;
+    case OpKind::Counter:
+      at_least("count", 0);
+      at_least("repeat", 0);
+      break;
+    case OpKind::AddrGen:
+      at_least("count", 1);
+      at_least("rows", 1);
+      at_least("base", 0);
+      break;
     case OpKind::Sync: at_least("expected", 1); break;
     case OpKind::Join: at_least("n", 1); break;
     case OpKind::Raw: {

@@ -18,16 +18,16 @@
 /// | CMP     | a:i64[, b:i64]         | out:i64      | cond:{lt,le,eq,ne,ge,gt}, rhs:i64 (optional) | out = (a cond rhs-or-b) ? 1 : 0; b exists iff rhs is absent |
 /// | AND/OR/XOR | a:i64, b:i64        | out:i64      | -                                            | bitwise                                     |
 /// | NOT     | a:i64                  | out:i64      | -                                            | out = a==0 ? 1 : 0 (logical)                |
-/// | SHIFT   | in:i64                 | out:i64      | amount:i64 (0..63), dir:{left,right}         | left: in<<amount; right: arithmetic in>>amount |
+/// | SHIFT   | in:i64                 | out:i64      | amount:i64 (0..63), dir:{left,right,uright}  | left: in<<amount; right: arithmetic >>; uright: logical >> |
 /// | COPY    | in:any                 | out:any      | -                                            | out = in (fan out with several edges)       |
 /// | FILTER  | in:any[, id:i64]       | out:any      | mode:{pattern,period,rowid}, m,n,p / period,phase / lo,hi | see below                      |
-/// | COUNTER | -                      | out:i64      | start:i64=0, step:i64=1, count:i64, repeat:i64=1 | emits start+i*step, i<count; whole sequence `repeat` times (0 = forever) |
+/// | COUNTER | -                      | out:i64      | start:i64=0, step:i64=1, count:i64, repeat:i64=1 | emits start+i*step, i<count (0 = forever); whole sequence `repeat` times (0 = forever) |
 /// | ADDR_GEN| -                      | addr:i64     | base:i64, stride:i64=8, count:i64, rows:i64=1, row_stride:i64=0 | emits base+r*row_stride+i*stride (bytes), r<rows, i<count |
 /// | LOAD    | addr:i64               | data:f64     | -                                            | data = memory[addr] (8-byte word), in request order |
-/// | STORE   | addr:i64, data:any     | done:i64     | -                                            | memory[addr] = data; done = 1 once the store completed |
+/// | STORE   | addr:i64, data:any     | done:i64     | -                                            | memory[addr] = data; one done token (value: addr) per completed store |
 /// | SYNC    | in:any                 | done:i64     | expected:i64                                 | after `expected` tokens on in, emits one 1 on done |
 /// | JOIN    | in0..in(n-1):any       | done:i64     | n:i64                                        | one token from every input -> one 1 on done |
-/// | RAW     | ins (declared)         | outs         | program:string, ins:names=[], outs:names=[]  | hand-written PE program (pe/ listing text)  |
+/// | RAW     | ins (declared)         | outs         | program:string, ins:names=[], outs:names=[]  | hand-written PE program (pe/ listing text, docs/pe.md); ins[k] is input queue k, outs[k] output queue k |
 ///
 /// FILTER: `pattern` passes the n values after the first m of every period of m+n+p values
 /// (the paper's 0^m 1^n 0^p); `period` passes value i iff i % period == phase (phase default 0);

@@ -6,6 +6,8 @@
 
 #include <bit>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <limits>
 #include <random>
 #include <string>
@@ -196,6 +198,24 @@ TEST(DfgAsm, WriterParserWriterIsByteIdenticalOnLargeGeneratedGraph) {
   ASSERT_GE(g.num_ops(), 3000u);
   EXPECT_TRUE(find_problems(g).empty());
   expect_round_trip(g);
+}
+
+// The example in docs/asm.md is canonical text of a valid program.
+TEST(DfgAsm, DocumentationExampleIsCanonicalAndValid) {
+  std::ifstream file(std::string(CGRA_SOURCE_DIR) + "/docs/asm.md");
+  ASSERT_TRUE(file) << "docs/asm.md not found";
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string md = text.str();
+  const std::size_t begin = md.find("```\n# cgrasim DFG assembly");
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = md.find("```", begin + 3);
+  const std::string example = md.substr(begin + 4, end - begin - 4);
+  Dfg g = parse_asm(example, "docs/asm.md");
+  EXPECT_EQ(write_asm(g), example);
+  EXPECT_TRUE(find_problems(g).empty());
+  EXPECT_EQ(g.num_ops(), 5u);
+  EXPECT_EQ(g.num_channels(), 5u);
 }
 
 struct BadText {
