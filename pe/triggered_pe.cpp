@@ -108,6 +108,7 @@ void TriggeredPe::load_program(const Program& program) {
   last_stall_ = StallInfo{};
   started_ = false;
   issued_ = false;
+  changed_ = true;
   refresh_masks();
 }
 
@@ -250,15 +251,20 @@ void TriggeredPe::evaluate(std::uint64_t cycle) {
       const std::uint64_t gap = cycle - cycle_ - 1;
       stats_.cycles += gap;
       stats_.stalls[static_cast<unsigned>(last_stall_.reason)] += gap;
-      for (auto& q : inputs_) q.account_idle_cycles(gap);
-      for (auto& q : outputs_) q.account_idle_cycles(gap);
-      mem_requests_.account_idle_cycles(gap);
+      commits_ += gap;  // queue statistics catch up lazily (settle_statistics)
     }
   }
   started_ = true;
   cycle_ = cycle;
-  issued_ = false;
   ++stats_.cycles;
+
+  // Fast path: nothing this PE can observe changed since a cycle in which nothing issued and no
+  // result was in flight, so the same instructions are blocked for the same reasons.
+  if (!changed_ && !issued_ && inflight_.empty()) {
+    ++stats_.stalls[static_cast<unsigned>(last_stall_.reason)];
+    return;
+  }
+  issued_ = false;
 
   StallReason worst = StallReason::NoTrigger;
   int worst_instr = -1, worst_queue = -1;
@@ -362,6 +368,7 @@ void TriggeredPe::issue(const Decoded& d, unsigned index) {
       const int q = std::countr_zero(m);
       outputs_[q].reserve();
       out_last_land_[q] = f.land;
+      touched_out_ |= 1u << q;
     }
     inflight_.push_back(f);  // capacity reserved at load: at most max latency results in flight
   }
@@ -373,9 +380,11 @@ void TriggeredPe::issue(const Decoded& d, unsigned index) {
 }
 
 void TriggeredPe::commit() {
+  bool changed = issued_;
   preds_ = (preds_ | staged_set_) & ~staged_clear_;
   staged_set_ = staged_clear_ = 0;
   if (!inflight_.empty()) {
+    changed = true;
     std::size_t keep = 0;
     for (std::size_t k = 0; k < inflight_.size(); ++k) {
       const InFlight& f = inflight_[k];
@@ -396,17 +405,47 @@ void TriggeredPe::commit() {
     }
     inflight_.resize(keep);
   }
-  nonempty_ = 0;
-  for (unsigned i = 0; i < inputs_.size(); ++i) {
-    inputs_[i].commit();
-    nonempty_ |= static_cast<std::uint32_t>(!inputs_[i].empty()) << i;
+  // Commit only queues with something to apply; the idle cycles of the others are accounted
+  // when they next change (or in settle_statistics), which gives identical statistics.
+  // A tight first pass finds the dirty queues, so an idle PE costs a few loads per queue.
+  TwoPhaseQueue* const in = inputs_.data();
+  TwoPhaseQueue* const out = outputs_.data();
+  const unsigned ni = static_cast<unsigned>(inputs_.size());
+  const unsigned no = static_cast<unsigned>(outputs_.size());
+  std::uint32_t dirty_in = 0, dirty_out = 0;
+  for (unsigned i = 0; i < ni; ++i) dirty_in |= static_cast<std::uint32_t>(in[i].dirty()) << i;
+  for (unsigned i = 0; i < no; ++i) dirty_out |= static_cast<std::uint32_t>(out[i].dirty()) << i;
+  if (dirty_in | dirty_out) changed = true;
+  for (std::uint32_t m = dirty_in; m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
+    TwoPhaseQueue& q = in[i];
+    q.account_idle_cycles(commits_ - q.stats().cycles);
+    q.commit();
+    nonempty_ = (nonempty_ & ~(1u << i)) | (static_cast<std::uint32_t>(!q.empty()) << i);
   }
-  outfree_ = 0;
-  for (unsigned i = 0; i < outputs_.size(); ++i) {
-    outputs_[i].commit();
-    outfree_ |= static_cast<std::uint32_t>(outputs_[i].can_push()) << i;
+  for (std::uint32_t m = dirty_out | touched_out_; m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
+    TwoPhaseQueue& q = out[i];
+    if ((dirty_out >> i) & 1u) {
+      q.account_idle_cycles(commits_ - q.stats().cycles);
+      q.commit();
+    }
+    outfree_ = (outfree_ & ~(1u << i)) | (static_cast<std::uint32_t>(q.can_push()) << i);
   }
-  mem_requests_.commit();
+  touched_out_ = 0;
+  if (mem_requests_.dirty()) {
+    mem_requests_.account_idle_cycles(commits_ - mem_requests_.stats().cycles);
+    mem_requests_.commit();
+    changed = true;  // a popped request frees space a LOAD/STORE may be waiting for
+  }
+  ++commits_;
+  changed_ = changed;
+}
+
+void TriggeredPe::settle_statistics() {
+  for (auto& q : inputs_) q.account_idle_cycles(commits_ - q.stats().cycles);
+  for (auto& q : outputs_) q.account_idle_cycles(commits_ - q.stats().cycles);
+  mem_requests_.account_idle_cycles(commits_ - mem_requests_.stats().cycles);
 }
 
 bool TriggeredPe::reply_owed(unsigned q) const {

@@ -133,6 +133,10 @@ class TriggeredPe {
   std::uint64_t next_result_cycle() const;
 
   const PeStats& stats() const { return stats_; }
+  /// Brings the statistics of the PE's queues up to date. Queues are committed only in cycles in
+  /// which they change and idle cycles are accounted lazily, so call this before reading
+  /// input(i).stats() / output(i).stats() / mem_requests().stats().
+  void settle_statistics();
   const StallInfo& last_stall() const { return last_stall_; }
   /// Human-readable cause of the last stall, e.g. "pe 'mac0': instruction 0 (fmac) waits on
   /// input queue 1 (empty)". Not for hot paths.
@@ -207,6 +211,9 @@ class TriggeredPe {
   // Committed queue status, recomputed at commit so triggers are pure bit tests.
   std::uint32_t nonempty_ = 0;
   std::uint32_t outfree_ = 0;
+  std::uint32_t touched_out_ = 0;  // output queues reserved this cycle (free space changed)
+  bool changed_ = true;            // state visible to triggers changed at the last commit
+  std::uint64_t commits_ = 0;      // cycles committed (incl. skipped); queue stats catch up to it
 
   std::uint64_t cycle_ = 0;
   bool started_ = false;

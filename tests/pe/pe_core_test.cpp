@@ -222,6 +222,32 @@ TEST(PeScheduler, SkippingCyclesWhileBusyIsAnError) {
   EXPECT_THROW(pe.evaluate(5), std::logic_error);
 }
 
+// Queues are committed lazily; after settle_statistics their statistics equal per-cycle
+// accounting: the input holds 1 word at the end of cycle 0 only; the output holds 1 word at the
+// end of cycles 1..9 (9 cycles).
+TEST(PeScheduler, QueueStatisticsSettleToPerCycleValues) {
+  TriggeredPe pe("stats", test_params());
+  pe.load_program(parse_listing("do mov i0 -> o0 deq i0"));
+  for (std::uint64_t c = 0; c < 10; ++c) {
+    if (c == 0) pe.input(0).push(Word::from_int(5));
+    pe.evaluate(c);
+    pe.commit();
+  }
+  pe.settle_statistics();
+  const QueueStats& in = pe.input(0).stats();
+  EXPECT_EQ(in.pushes, 1u);
+  EXPECT_EQ(in.pops, 1u);
+  EXPECT_EQ(in.cycles, 10u);
+  EXPECT_EQ(in.occupancy_sum, 1u);
+  const QueueStats& out = pe.output(0).stats();
+  EXPECT_EQ(out.pushes, 1u);
+  EXPECT_EQ(out.cycles, 10u);
+  EXPECT_EQ(out.occupancy_sum, 9u);
+  EXPECT_EQ(out.max_occupancy, 1u);
+  EXPECT_EQ(pe.output(3).stats().cycles, 10u);
+  EXPECT_EQ(pe.stats().stalls[static_cast<unsigned>(StallReason::NoInput)], 9u);
+}
+
 // Integer and FP ops against independently computed values.
 TEST(PeOps, EveryOpComputesItsDefinition) {
   struct Case {
