@@ -168,10 +168,10 @@ void check(const ArchConfig& c, const std::map<std::string, std::string>& origin
     if (!is_pow2(cp.sets)) fail(k + ".sets", std::to_string(cp.sets) + " is not a power of two");
     if (!is_pow2(cp.line_bytes)) fail(k + ".line_bytes", std::to_string(cp.line_bytes) + " is not a power of two");
   }
-  if (c.memory.l2.line_bytes < c.memory.l1.line_bytes)
+  if (c.memory.l2.line_bytes != c.memory.l1.line_bytes)
     fail("memory.l2.line_bytes", "L2 lines (" + std::to_string(c.memory.l2.line_bytes) +
-                                     " B) must not be smaller than L1 lines (" +
-                                     std::to_string(c.memory.l1.line_bytes) + " B)");
+                                     " B) must have the L1 line size (" + std::to_string(c.memory.l1.line_bytes) +
+                                     " B): the memory model keeps one line size");
   const auto& sp = c.memory.scratchpad;
   if (sp.size_bytes % (8ull * sp.banks) != 0)
     fail("memory.scratchpad.size_bytes", std::to_string(sp.size_bytes) + " is not a whole number of 8-byte words per bank (" +

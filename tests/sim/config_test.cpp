@@ -84,6 +84,8 @@ TEST(ArchConfig, CrossParameterRules) {
   expect_error("fabric:\n  layout: [MFIM, MF]\n", {},
                "arch.yaml:2: 'fabric.layout': layout rows differ in length (row 0 has 4 letters, row 1 has 2)");
   expect_error("memory:\n  l1:\n    sets: 48\n", {}, "arch.yaml:3: 'memory.l1.sets': 48 is not a power of two");
+  expect_error("memory:\n  l2:\n    line_bytes: 128\n", {},
+               "arch.yaml:3: 'memory.l2.line_bytes': L2 lines (128 B) must have the L1 line size (64 B): the memory model keeps one line size");
   expect_error("", {"fabric.layout=[IIII]"}, "--set fabric.layout=[IIII]: 'fabric.layout': the fabric has no MAC-capable (F) PE");
 }
 
