@@ -167,7 +167,7 @@ Program cmp_imm_program(Opcode cmp, unsigned a, std::int64_t value, unsigned out
 }
 
 Program not_program(unsigned in, unsigned out) {
-  return make("not", {Ins(Opcode::Not).src(q(in)).out(out).deq(in)});
+  return make("not", {Ins(Opcode::Ieq).src(q(in), imm(0)).out(out).deq(in)});
 }
 
 Program shift_program(Opcode shift, unsigned in, unsigned amount, unsigned out) {
@@ -282,27 +282,43 @@ Program filter_by_bits_program(unsigned in, unsigned bits, unsigned out) {
   });
 }
 
-Program counter_program(unsigned out, std::int64_t start, std::int64_t step, std::uint64_t count, ProgramBase base) {
-  const unsigned live = base.pred, val = base.reg;
+Program counter_program(unsigned out, std::int64_t start, std::int64_t step, std::uint64_t count, std::uint64_t repeat,
+                        ProgramBase base) {
+  const unsigned live = base.pred, arm = base.pred + 1, go = base.pred + 2;
+  const unsigned val = base.reg, rep = base.reg + 1;
   const std::int64_t before = wrap(static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(step));
   if (count == 0) {
     Program p = make("counter", {Ins(Opcode::Iadd).src(r(val), imm(step)).out(out).reg(val)});
     p.reg_init.push_back({val, imm(before)});
     return p;
   }
-  if (step == 0) return const_program(out, imm(start), count, 0, {base.pred, base.reg});
-  // Stops once the value just emitted is the last one.
+  if (step == 0) {
+    Program p = const_program(out, imm(start), repeat == 0 ? 0 : count * repeat, 0, {base.pred, base.reg});
+    p.name = "counter";
+    return p;
+  }
+  // The sequence ends once the value just emitted is the last one; repeats restart it below.
   const std::int64_t last = wrap(static_cast<std::uint64_t>(start) + (count - 1) * static_cast<std::uint64_t>(step));
   Program p = make("counter", {
       Ins(Opcode::Iadd).when(bit(live)).src(r(val), imm(step)).out(out).reg(val).pred(live, PredCompare::NotEqual, imm(last)),
   });
   p.pred_init = bit(live);
   p.reg_init.push_back({val, imm(before)});
+  if (repeat == 0) {
+    // Restart for ever.
+    p.instructions.push_back(Ins(Opcode::Mov).when(0, bit(live)).src(imm(before)).reg(val).set(bit(live)).in);
+  } else if (repeat > 1) {
+    // `rep` counts the restarts left: `go` = (rep before the decrement != 0), then restart.
+    p.instructions.push_back(
+        Ins(Opcode::Isub).when(0, bit(live) | bit(arm)).src(r(rep), imm(1)).reg(rep).pred(go, PredCompare::NotEqual, imm(-1)).set(bit(arm)).in);
+    p.instructions.push_back(Ins(Opcode::Mov).when(bit(arm) | bit(go)).src(imm(before)).reg(val).set(bit(live)).clr(bit(arm)).in);
+    p.reg_init.push_back({rep, imm(wrap(repeat - 1))});
+  }
   return p;
 }
 
 Program addr_gen_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count, ProgramBase base) {
-  Program p = counter_program(out, wrap(base_addr), stride, count, base);
+  Program p = counter_program(out, wrap(base_addr), stride, count, 1, base);
   p.name = "addr_gen";
   return p;
 }
@@ -310,8 +326,13 @@ Program addr_gen_program(unsigned out, std::uint64_t base_addr, std::int64_t str
 Program addr_gen_2d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
                             std::int64_t row_stride, std::uint64_t count_y, ProgramBase base) {
   if (count_x == 0 || count_y == 0) return Program{"addr_gen_2d", {}, 0, {}};
-  if (count_x > 1 && stride == 0) throw std::invalid_argument("addr_gen_2d_program: stride 0 with count_x > 1");
-  if (count_y > 1 && row_stride == 0) throw std::invalid_argument("addr_gen_2d_program: row_stride 0 with count_y > 1");
+  if (count_y == 1 || row_stride == 0) {
+    // One distinct row, emitted count_y times.
+    Program p = counter_program(out, wrap(base_addr), stride, count_x, count_y, base);
+    p.name = "addr_gen_2d";
+    return p;
+  }
+  if (count_x > 1 && stride == 0) throw std::invalid_argument("addr_gen_2d_program: stride 0 with count_x > 1 and several rows");
   const unsigned in_row = base.pred, live = base.pred + 1, advance = base.pred + 2;
   const unsigned addr = base.reg, row_end = base.reg + 1;
   const std::uint64_t s = static_cast<std::uint64_t>(stride), rs = static_cast<std::uint64_t>(row_stride);

@@ -52,7 +52,7 @@ Program alu_imm_program(Opcode op, unsigned a, Operand imm, unsigned out);
 Program cmp_program(Opcode cmp, unsigned a, unsigned b, unsigned out);
 /// CMP of a stream against an immediate.
 Program cmp_imm_program(Opcode cmp, unsigned a, std::int64_t imm, unsigned out);
-/// NOT (bitwise): out = ~in.
+/// NOT (logical, as the DFG's NOT): out = in == 0 ? 1 : 0. (The ISA's `not` op is bitwise.)
 Program not_program(unsigned in, unsigned out);
 /// SHIFT (SHL/SHR/SRA) by a constant amount.
 Program shift_program(Opcode shift, unsigned in, unsigned amount, unsigned out);
@@ -94,15 +94,17 @@ Program filter_by_bits_program(unsigned in, unsigned bits, unsigned out);
 
 // --- control: counters, address generators, memory, synchronisation -------------------------
 
-/// COUNTER: emits start, start+step, ... (`count` values, 0 = for ever), one per cycle.
-/// Uses 1 predicate and 1 register.
+/// COUNTER: emits start, start+step, ... (`count` values, 0 = for ever), one per cycle; the whole
+/// sequence `repeat` times (0 = for ever; each restart costs 1 cycle, 2 if repeat > 1).
+/// Uses up to 3 predicates and 2 registers.
 Program counter_program(unsigned out, std::int64_t start, std::int64_t step, std::uint64_t count,
-                        ProgramBase base = {});
+                        std::uint64_t repeat = 1, ProgramBase base = {});
 /// ADDR_GEN 1D: byte addresses base, base+stride, ... (`count` of them), one per cycle.
 Program addr_gen_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count,
                          ProgramBase base = {});
 /// ADDR_GEN 2D: base + y*row_stride + x*stride for y < count_y, x < count_x (x fastest); one per
-/// cycle plus 2 cycles per row. Uses 3 predicates and 2 registers.
+/// cycle plus 2 cycles per row. Uses 3 predicates and 2 registers. row_stride 0 repeats the row
+/// (a repeated counter); stride 0 with count_x > 1 and several distinct rows is not supported.
 Program addr_gen_2d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
                             std::int64_t row_stride, std::uint64_t count_y, ProgramBase base = {});
 /// LOAD: for each address on `addr`, a load request whose reply lands in input queue `reply`

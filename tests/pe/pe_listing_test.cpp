@@ -35,6 +35,8 @@ std::vector<Program> every_generator() {
       pattern_bits_program(0, 1, 6, 1),
       filter_by_bits_program(0, 1, 0),
       counter_program(0, 100, -4, 25),
+      counter_program(1, 0, 1, 960, 449, {2, 3}),
+      counter_program(1, 0, 1, 960, 0),
       addr_gen_2d_program(0, 4096, 8, 960, 7680, 449, {3, 5}),
       mem_load_program(0, 1, 0, 2),
       mem_store_program(0, 1, 2),

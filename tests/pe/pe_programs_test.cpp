@@ -101,7 +101,7 @@ TEST(PePrograms, IntegerAluCompareLogicShiftNot) {
       {alu_program(Opcode::Xor, 0, 1, 0), {10 ^ 6, 4 ^ -5, -4 ^ 0}},
       {shift_program(Opcode::Shl, 0, 3, 0), {80, 32, -32}},
       {shift_program(Opcode::Sra, 0, 1, 0), {5, 2, -2}},
-      {not_program(0, 0), {-11, -5, 3}},
+      {not_program(0, 0), {0, 0, 0}},
   };
   for (const Case& k : cases) {
     Solo s(k.p);
@@ -111,6 +111,10 @@ TEST(PePrograms, IntegerAluCompareLogicShiftNot) {
     EXPECT_EQ(s.out(0), k.expect) << print_listing(k.p);
     EXPECT_EQ(s.cycles(0), (Cycles{2, 3, 4})) << print_listing(k.p);
   }
+  Solo n(not_program(2, 1));  // logical NOT, as the DFG defines it
+  n.feed(2, ints({0, 7, -1, 0}));
+  n.h.run(7);
+  EXPECT_EQ(n.out(1), (Ints{1, 0, 0, 1}));
   EXPECT_THROW(cmp_program(Opcode::Iadd, 0, 1, 0), std::invalid_argument);
   EXPECT_THROW(shift_program(Opcode::And, 0, 1, 0), std::invalid_argument);
 }
@@ -255,6 +259,19 @@ TEST(PePrograms, CounterAndAddressGenerators) {
   down.h.run(6);
   EXPECT_EQ(down.out(0), (Ints{2, 1, 0, -1, -2}));
 
+  // Repeated twice: emits at 0,1,2; restart at 3 (decrement) and 4 (reset); emits at 5,6,7.
+  Solo rep(counter_program(1, 0, 1, 3, 2, {4, 4}), 8);
+  rep.h.run(14);
+  EXPECT_EQ(rep.out(1), (Ints{0, 1, 2, 0, 1, 2}));
+  EXPECT_EQ(rep.cycles(1), (Cycles{1, 2, 3, 6, 7, 8}));
+  EXPECT_TRUE(rep.pe.quiescent());
+
+  // Repeated for ever: one restart cycle per sequence (emits at 0,1, 3,4, 6,7, ...).
+  Solo ever(counter_program(0, 10, 5, 2, 0), 8);
+  ever.h.run(9);
+  EXPECT_EQ(ever.out(0), (Ints{10, 15, 10, 15, 10, 15}));
+  EXPECT_EQ(ever.cycles(0), (Cycles{1, 2, 4, 5, 7, 8}));
+
   Solo z(counter_program(0, 9, 0, 3));  // step 0: a counted constant
   z.h.run(10);
   EXPECT_EQ(z.out(0), (Ints{9, 9, 9}));
@@ -269,6 +286,10 @@ TEST(PePrograms, CounterAndAddressGenerators) {
   EXPECT_EQ(g.out(0), (Ints{1000, 1008, 1016, 1100, 1108, 1116}));
   EXPECT_EQ(g.cycles(0), (Cycles{1, 2, 3, 6, 7, 8}));
   EXPECT_TRUE(g.pe.quiescent());
+
+  Solo same(addr_gen_2d_program(0, 64, 8, 2, 0, 3));  // row_stride 0: the row three times
+  same.h.run(20);
+  EXPECT_EQ(same.out(0), (Ints{64, 72, 64, 72, 64, 72}));
 }
 
 // LOAD at full rate: addresses readable from 1; loads issue 1,2,... (fill), the memory answers
@@ -325,7 +346,7 @@ TEST(PePrograms, StoreSyncJoin) {
 }
 
 TEST(PePrograms, MergedProgramsShareOnePe) {
-  Program p = counter_program(0, 0, 1, 5, {0, 0});
+  Program p = counter_program(0, 0, 1, 5, 1, {0, 0});
   merge_program(p, copy_program(1, {1, 2}));
   merge_program(p, filter_period_program(2, 3, 2, 0, {1, 1}));
   Solo s(p, 8);
