@@ -29,6 +29,12 @@ Edge Dfg::add_channel(Vertex src, Vertex dst, Channel channel) {
   return boost::add_edge(src, dst, std::move(channel), graph_).first;
 }
 
+void Dfg::set_name(std::string name) {
+  if (!name.empty() && !is_valid_op_name(name))
+    throw DfgError("invalid program name '" + name + "': use identifiers joined by dots");
+  graph_[boost::graph_bundle].name = std::move(name);
+}
+
 std::optional<Vertex> Dfg::find(std::string_view name) const {
   auto it = index_.find(name);
   if (it == index_.end()) return std::nullopt;

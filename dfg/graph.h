@@ -29,7 +29,10 @@ struct Channel {
   std::string src_port;              ///< output port of the producer
   std::string dst_port;              ///< input port of the consumer
   std::vector<Literal> initial;      ///< tokens present before the first cycle (break cycles)
-  std::vector<Coord> route;          ///< fabric coordinates the channel passes through; empty = unrouted
+  /// PE positions the words pass through, from the producer's to the consumer's (both
+  /// included), each a mesh neighbour of the previous one; so hops = route.size() - 1, and a
+  /// one-element route is a loop-back within one PE. Empty = not routed (yet).
+  std::vector<Coord> route;
   friend bool operator==(const Channel&, const Channel&) = default;
 };
 
@@ -84,8 +87,9 @@ class Dfg {
 
   /// Program name.
   const std::string& name() const { return graph_[boost::graph_bundle].name; }
-  /// Sets the program name (written on the assembly `program` line; empty = none).
-  void set_name(std::string name) { graph_[boost::graph_bundle].name = std::move(name); }
+  /// Sets the program name (written on the assembly `program` line; empty = none). Throws
+  /// DfgError unless it is empty or a valid dotted name.
+  void set_name(std::string name);
 
   /// "op.port" text of both ends of `e`, e.g. `w0.mul0.out -> w0.mac1.acc`.
   std::string describe(Edge e) const;

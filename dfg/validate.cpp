@@ -40,6 +40,28 @@ std::optional<ValueType> check_end(const Dfg& dfg, Edge e, bool input, std::vect
   return found.type;
 }
 
+std::string coord_text(Coord c) { return "(" + std::to_string(c.row) + "," + std::to_string(c.col) + ")"; }
+
+void check_route(const Dfg& dfg, Edge e, std::vector<Problem>& out) {
+  const Graph& g = dfg.graph();
+  const std::vector<Coord>& route = g[e].route;
+  if (route.empty()) return;
+  auto complain = [&](const std::string& what) {
+    out.push_back({ProblemKind::BadRoute, "channel " + dfg.describe(e) + ": route " + what});
+  };
+  const Op& src = g[boost::source(e, g)];
+  const Op& dst = g[boost::target(e, g)];
+  if (src.place && route.front() != *src.place)
+    complain("starts at " + coord_text(route.front()) + " but " + op_ref(src) + " is placed at " + coord_text(*src.place));
+  if (dst.place && route.back() != *dst.place)
+    complain("ends at " + coord_text(route.back()) + " but " + op_ref(dst) + " is placed at " + coord_text(*dst.place));
+  for (std::size_t k = 1; k < route.size(); ++k) {
+    const unsigned dr = route[k].row > route[k - 1].row ? route[k].row - route[k - 1].row : route[k - 1].row - route[k].row;
+    const unsigned dc = route[k].col > route[k - 1].col ? route[k].col - route[k - 1].col : route[k - 1].col - route[k].col;
+    if (dr + dc != 1) complain("step " + coord_text(route[k - 1]) + " -> " + coord_text(route[k]) + " is not a mesh hop");
+  }
+}
+
 // Records the DFS tree and the back edges of the token-less subgraph.
 struct CycleVisitor : boost::default_dfs_visitor {
   std::vector<std::optional<Edge>>* tree_in;
@@ -100,6 +122,7 @@ std::vector<Problem> find_problems(const Dfg& dfg) {
                                                     " input '" + g[*it].dst_port + "' is " +
                                                     std::string(to_string(*to))});
     }
+    check_route(dfg, *it, out);
   }
 
   for (Vertex v = 0; v < dfg.num_ops(); ++v) {

@@ -19,6 +19,8 @@ enum class ProblemKind : std::uint8_t {
   TypeMismatch,      ///< f64 output into i64 input or vice versa
   TokenlessCycle,    ///< a cycle none of whose channels carries an initial token (deadlock)
   BadImmediate,      ///< missing, mode-inconsistent or out-of-range immediate
+  BadRoute,          ///< a route step is not a mesh hop, or a route does not start (end) at the
+                     ///< placed producer (consumer)
 };
 
 /// One problem found in a DFG; the message names the op(s) and port(s) involved.
@@ -27,7 +29,8 @@ struct Problem {
   std::string message;
 };
 
-/// All problems of `dfg`, in a deterministic order (per op, then per channel, then cycles).
+/// All problems of `dfg`, in a deterministic order (immediates per op, then per channel, then
+/// inputs per op, then cycles).
 /// At most 16 token-less cycles are reported.
 std::vector<Problem> find_problems(const Dfg& dfg);
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -161,6 +162,18 @@ Dfg every_kind_graph() {
 
 TEST(DfgAsm, WriterParserWriterIsByteIdenticalOnEveryKind) { expect_round_trip(every_kind_graph()); }
 
+// Row-first then column-first chain of mesh hops from `a` to `b`, both included.
+std::vector<Coord> mesh_path(Coord a, Coord b) {
+  std::vector<Coord> path{a};
+  while (a != b) {
+    unsigned& step = a.row != b.row ? a.row : a.col;
+    const unsigned goal = a.row != b.row ? b.row : b.col;
+    step < goal ? ++step : --step;
+    path.push_back(a);
+  }
+  return path;
+}
+
 // A generated graph of > 3000 ops: 17-point workers with random coefficient bit patterns,
 // placements, routes and initial tokens.
 TEST(DfgAsm, WriterParserWriterIsByteIdenticalOnLargeGeneratedGraph) {
@@ -181,13 +194,14 @@ TEST(DfgAsm, WriterParserWriterIsByteIdenticalOnLargeGeneratedGraph) {
     spec.worker = w;
     for (int k = 0; k < kTaps; ++k) spec.coefs.push_back(std::bit_cast<double>(rng()));
     ComputeWorker1d cw = add_compute_worker_1d(b, spec);
-    for (int k = 0; k < kTaps; ++k) {
-      Edge e = b.connect(readers[(w + k) % kTaps], cw.inputs[k]);
-      if (rng() % 3 == 0) g.channel(e).route = {{unsigned(rng() % 16), unsigned(rng() % 16)}, {unsigned(w), unsigned(k)}};
-      if (rng() % 7 == 0) g.channel(e).initial = {std::bit_cast<double>(rng()), static_cast<std::int64_t>(rng())};
-    }
     for (Vertex v : cw.chain.ops)
       if (rng() % 2 == 0) g.place(v, Coord{unsigned(rng() % 64), unsigned(rng() % 64)});
+    for (int k = 0; k < kTaps; ++k) {
+      Edge e = b.connect(readers[(w + k) % kTaps], cw.inputs[k]);
+      const std::optional<Coord> to = g.op(cw.chain.ops[k]).place;
+      if (to && rng() % 3 == 0) g.channel(e).route = mesh_path(Coord{unsigned(rng() % 64), unsigned(rng() % 64)}, *to);
+      if (rng() % 7 == 0) g.channel(e).initial = {std::bit_cast<double>(rng()), static_cast<std::int64_t>(rng())};
+    }
     Writer wr = add_writer(b, "o" + std::to_string(w), w, AddrPattern{1 << 20, 8, 50, 1, 0});
     b.connect(cw.out, wr.data);
     done.push_back(wr.done);
@@ -196,6 +210,15 @@ TEST(DfgAsm, WriterParserWriterIsByteIdenticalOnLargeGeneratedGraph) {
   SyncStage sync = add_sync_stage(b, "sync", expected);
   for (int w = 0; w < kWorkers; ++w) b.connect(done[w], sync.inputs[w]);
   ASSERT_GE(g.num_ops(), 3000u);
+  std::size_t routed = 0, with_tokens = 0, placed = 0;
+  for (auto [it, end] = boost::edges(g.graph()); it != end; ++it) {
+    routed += !g.channel(*it).route.empty();
+    with_tokens += !g.channel(*it).initial.empty();
+  }
+  for (Vertex v = 0; v < g.num_ops(); ++v) placed += g.op(v).place.has_value();
+  EXPECT_GT(routed, 100u);
+  EXPECT_GT(with_tokens, 100u);
+  EXPECT_GT(placed, 1000u);
   EXPECT_TRUE(find_problems(g).empty());
   expect_round_trip(g);
 }

@@ -154,6 +154,26 @@ TEST(DfgValidate, SelfLoopIsACycleToo) {
   EXPECT_EQ(problems[0].message, "cycle with no initial token through ADD 's': s.out -> s.b (give one of these channels an initial token)");
 }
 
+TEST(DfgValidate, RoutesAreMeshHopsBetweenThePlacedEnds) {
+  Pair p;
+  Edge e = p.g.add_channel(p.mul, "out", p.mac, "acc");
+  p.g.place(p.mul, Coord{1, 1});
+  p.g.place(p.mac, Coord{2, 3});
+  p.g.channel(e).route = {{1, 1}, {1, 2}, {2, 2}, {2, 3}};
+  EXPECT_TRUE(find_problems(p.g).empty());
+  p.g.channel(e).route = {{1, 2}, {2, 2}, {2, 4}};
+  std::vector<std::string> messages;
+  for (const Problem& problem : find_problems(p.g)) {
+    EXPECT_EQ(problem.kind, ProblemKind::BadRoute);
+    messages.push_back(problem.message);
+  }
+  EXPECT_EQ(messages, (std::vector<std::string>{
+                          "channel w0.mul0.out -> w0.mac1.acc: route starts at (1,2) but MUL 'w0.mul0' is placed at (1,1)",
+                          "channel w0.mul0.out -> w0.mac1.acc: route ends at (2,4) but MAC 'w0.mac1' is placed at (2,3)",
+                          "channel w0.mul0.out -> w0.mac1.acc: route step (2,2) -> (2,4) is not a mesh hop",
+                      }));
+}
+
 TEST(DfgValidate, BadImmediates) {
   Dfg g;
   Builder b(g);
