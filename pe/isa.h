@@ -89,10 +89,12 @@ struct Operand {
   std::uint8_t index = 0;   ///< queue or register number
   std::uint64_t bits = 0;   ///< immediate value
 
+  /// Head of input queue i / register i / an integer or double immediate.
   static Operand queue(unsigned i) { return {OperandKind::Queue, static_cast<std::uint8_t>(i), 0}; }
   static Operand reg(unsigned i) { return {OperandKind::Reg, static_cast<std::uint8_t>(i), 0}; }
   static Operand imm(std::int64_t v) { return {OperandKind::ImmInt, 0, static_cast<std::uint64_t>(v)}; }
   static Operand imm(double v) { return {OperandKind::ImmDouble, 0, Word::from_double(v).bits}; }
+  /// True for both immediate kinds.
   bool is_imm() const { return kind == OperandKind::ImmInt || kind == OperandKind::ImmDouble; }
   friend bool operator==(const Operand&, const Operand&) = default;
 };
@@ -135,6 +137,7 @@ struct Destination {
   Operand pred_ref = Operand::imm(std::int64_t{0});  ///< immediate or register compared with the result
   TagMode tag_mode = TagMode::Const;
   std::uint8_t tag = 0;        ///< tag of results written to output queues (TagMode::Const)
+  /// True if the result goes nowhere.
   bool empty() const { return out_mask == 0 && reg < 0 && pred < 0; }
   friend bool operator==(const Destination&, const Destination&) = default;
 };

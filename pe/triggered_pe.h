@@ -85,19 +85,23 @@ struct PeOptions {
 /// One triggered-instruction PE (see the file comment for the phase contract).
 class TriggeredPe {
  public:
+  /// "No cycle" answer of next_result_cycle().
   static constexpr std::uint64_t kNoCycle = std::numeric_limits<std::uint64_t>::max();
 
   /// Builds a PE with the queues, predicates and registers of `params`; throws PeError naming
   /// `name` if a count is zero or beyond the model's limits (64 predicates/registers, 32 queues).
   TriggeredPe(std::string name, const PeParams& params, PeOptions options = {});
 
+  /// Name used in every message about this PE.
   const std::string& name() const { return name_; }
+  /// Parameters the PE was built with.
   const PeParams& params() const { return params_; }
 
   /// Validates and decodes `program`, then resets predicates, registers, in-flight results and
   /// statistics to the program's initial state. Throws PeError naming the PE and instruction.
   /// Call before the first cycle; queues are kept (their addresses stay valid for routes).
   void load_program(const Program& program);
+  /// The program last loaded (source form, for listings and messages).
   const Program& program() const { return program_; }
 
   /// Evaluate phase of `cycle`: issues at most one instruction (the first ready in program
@@ -107,19 +111,25 @@ class TriggeredPe {
   /// Commit phase: applies predicate updates and landing results, then commits the PE's queues.
   void commit();
 
+  /// Input queue i: routes and the memory system push into it in their evaluate phase; keep the
+  /// reference (stable for the PE's lifetime) rather than looking it up per cycle.
   TwoPhaseQueue& input(unsigned i) { return inputs_.at(i); }
   const TwoPhaseQueue& input(unsigned i) const { return inputs_.at(i); }
+  /// Output queue i: routes pop it in their evaluate phase.
   TwoPhaseQueue& output(unsigned i) { return outputs_.at(i); }
   const TwoPhaseQueue& output(unsigned i) const { return outputs_.at(i); }
+  /// Number of input / output queues.
   unsigned input_count() const { return static_cast<unsigned>(inputs_.size()); }
   unsigned output_count() const { return static_cast<unsigned>(outputs_.size()); }
   /// Outbound memory requests (pushed in evaluate; the fabric/memory side pops them).
   BasicTwoPhaseQueue<MemRequest>& mem_requests() { return mem_requests_; }
   const BasicTwoPhaseQueue<MemRequest>& mem_requests() const { return mem_requests_; }
 
-  /// Committed architectural state.
+  /// Committed value of register i.
   Word reg(unsigned i) const { return regs_.at(i); }
+  /// Committed value of predicate i.
   bool pred(unsigned i) const { return (preds_ >> i) & 1u; }
+  /// All committed predicates (bit i = predicate i).
   std::uint64_t preds() const { return preds_; }
 
   /// True if the last evaluated cycle issued an instruction.
@@ -132,11 +142,13 @@ class TriggeredPe {
   /// Earliest cycle at which an in-flight function-unit result becomes visible, or kNoCycle.
   std::uint64_t next_result_cycle() const;
 
+  /// Issue and stall counters (always up to date).
   const PeStats& stats() const { return stats_; }
   /// Brings the statistics of the PE's queues up to date. Queues are committed only in cycles in
   /// which they change and idle cycles are accounted lazily, so call this before reading
   /// input(i).stats() / output(i).stats() / mem_requests().stats().
   void settle_statistics();
+  /// What blocked the last evaluated cycle (reason None: it issued; `instruction` = the issued one).
   const StallInfo& last_stall() const { return last_stall_; }
   /// Human-readable cause of the last stall, e.g. "pe 'mac0': instruction 0 (fmac) waits on
   /// input queue 1 (empty)". Not for hot paths.
