@@ -24,6 +24,8 @@ constexpr ImmDecl imm(std::string_view name, IT type, bool required, std::string
   return {name, type, required, def, symbols, doc};
 }
 
+constexpr std::int64_t kMaxJoinInputs = 1024;
+
 constexpr std::array<std::string_view, 2> kNumTypes{"f64", "i64"};
 constexpr std::array<std::string_view, 6> kConds{"lt", "le", "eq", "ne", "ge", "gt"};
 constexpr std::array<std::string_view, 3> kDirs{"left", "right", "uright"};
@@ -90,7 +92,7 @@ constexpr std::array kAddrImm{
     imm("rows", IT::I64, false, "1", "rows (2D)"),
     imm("row_stride", IT::I64, false, "0", "bytes between the starts of consecutive rows")};
 constexpr std::array kSyncImm{imm("expected", IT::I64, true, "", "tokens to count")};
-constexpr std::array kJoinImm{imm("n", IT::I64, true, "", "number of inputs")};
+constexpr std::array kJoinImm{imm("n", IT::I64, true, "", "number of inputs, 1..1024")};
 constexpr std::array kRawImm{imm("program", IT::String, true, "", "PE program text (pe/ listing)"),
                              imm("ins", IT::NameList, false, "[]", "input port names"),
                              imm("outs", IT::NameList, false, "[]", "output port names")};
@@ -174,7 +176,8 @@ std::vector<PortInfo> instance_ports(const Op& op, bool inputs) {
     ValueType t = d.typed_by_imm ? instance_type(op) : d.type;
     if (d.indexed) {
       const ImmValue* n = op.find_imm("n");
-      std::int64_t count = n != nullptr ? std::get<std::int64_t>(*n) : 0;
+      // Clamped so that a wild n (reported by check_immediates) cannot exhaust memory here.
+      std::int64_t count = n != nullptr ? std::min(std::get<std::int64_t>(*n), kMaxJoinInputs) : 0;
       for (std::int64_t i = 0; i < count; ++i) out.push_back({std::string(d.name) + std::to_string(i), t});
     } else if (disabled_reason(op, d).empty()) {
       out.push_back({std::string(d.name), t});
@@ -392,7 +395,7 @@ std::vector<std::string> check_immediates(const Op& op) {
       }
       const std::array<std::array<std::string_view, 5>, 3> per_mode{
           {{"m", "n", "p", "", ""}, {"period", "phase", "", "", ""}, {"lo", "hi", "", "", ""}}};
-      for (std::size_t k = 0; k < kModes.size(); ++k) {
+      for (std::size_t k = 0; k < kModes.size() && !mode.empty(); ++k) {
         if (kModes[k] == mode) continue;
         for (std::string_view imm_name : per_mode[k])
           if (!imm_name.empty() && op.find_imm(imm_name) != nullptr)
@@ -410,7 +413,13 @@ std::vector<std::string> check_immediates(const Op& op) {
       at_least("base", 0);
       break;
     case OpKind::Sync: at_least("expected", 1); break;
-    case OpKind::Join: at_least("n", 1); break;
+    case OpKind::Join: {
+      at_least("n", 1);
+      const ImmValue* n = op.find_imm("n");
+      if (n != nullptr && std::get<std::int64_t>(*n) > kMaxJoinInputs)
+        complain("n", "must be <= " + std::to_string(kMaxJoinInputs) + ", is " + std::to_string(std::get<std::int64_t>(*n)));
+      break;
+    }
     case OpKind::Raw: {
       const auto& ins = op.names("ins");
       const auto& outs = op.names("outs");

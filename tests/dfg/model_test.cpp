@@ -237,6 +237,26 @@ TEST(DfgOps, InstancePortsFollowImmediates) {
   EXPECT_EQ(counter.i64("count"), 5);
 }
 
+TEST(DfgOps, ImmediateChecksNameOpAndImmediate) {
+  Op join;
+  join.name = "sync.join";
+  join.kind = OpKind::Join;
+  join.set_imm("n", std::int64_t{5000});
+  EXPECT_EQ(check_immediates(join), (std::vector<std::string>{"JOIN 'sync.join' immediate 'n' must be <= 1024, is 5000"}));
+  EXPECT_EQ(input_ports(join).size(), 1024u);  // clamped, not 5000 strings
+
+  Op filter;
+  filter.name = "w0.f";
+  filter.kind = OpKind::Filter;
+  filter.set_imm("m", std::int64_t{2});
+  EXPECT_EQ(check_immediates(filter), (std::vector<std::string>{"FILTER 'w0.f' immediate 'mode' is required but missing"}));
+  filter.set_imm("mode", std::string("period"));
+  filter.set_imm("period", std::int64_t{3});
+  filter.set_imm("phase", std::int64_t{3});
+  EXPECT_EQ(check_immediates(filter), (std::vector<std::string>{"FILTER 'w0.f' immediate 'phase' must be < period 3",
+                                                                "FILTER 'w0.f' immediate 'm' does not apply in mode period"}));
+}
+
 TEST(DfgOps, EveryKindHasAMnemonicThatParsesBack) {
   for (std::size_t k = 0; k < kOpKindCount; ++k) {
     OpKind kind = static_cast<OpKind>(k);
