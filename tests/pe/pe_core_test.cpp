@@ -214,6 +214,30 @@ TEST(PeScheduler, NoTriggerStallAndSkipAhead) {
   EXPECT_THROW(pe.evaluate(100), std::logic_error);
 }
 
+// A quiescent PE need not be stepped until someone touches its queues: stepped at 0 only, then
+// woken in cycle 50 by a push (evaluate(50) with a gap, commit), it issues at 51 (visible at 52).
+TEST(PeScheduler, QuiescentPeWokenByAPushAfterSkippedCycles) {
+  TriggeredPe pe("sleepy", test_params());
+  pe.load_program(parse_listing("do iadd i0, #1 -> o0 deq i0"));
+  pe.evaluate(0);
+  pe.commit();
+  ASSERT_TRUE(pe.quiescent());
+  pe.input(0).push(Word::from_int(41));  // a route pushes in cycle 50
+  pe.evaluate(50);
+  EXPECT_FALSE(pe.issued_last_cycle());
+  pe.commit();
+  pe.evaluate(51);
+  EXPECT_TRUE(pe.issued_last_cycle());
+  pe.commit();
+  ASSERT_FALSE(pe.output(0).empty());
+  EXPECT_EQ(pe.output(0).head().as_int(), 42);
+  EXPECT_EQ(pe.stats().cycles, 52u);
+  EXPECT_EQ(pe.stats().stalls[static_cast<unsigned>(StallReason::NoInput)], 51u);
+  pe.settle_statistics();
+  EXPECT_EQ(pe.input(0).stats().cycles, 52u);
+  EXPECT_EQ(pe.input(0).stats().occupancy_sum, 1u);  // held the word at the end of cycle 50 only
+}
+
 TEST(PeScheduler, SkippingCyclesWhileBusyIsAnError) {
   TriggeredPe pe("busy", test_params());
   pe.load_program(parse_listing("do fmul #1.0, #2.0 -> o0"));
