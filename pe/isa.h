@@ -123,6 +123,7 @@ enum class TagMode : std::uint8_t {
   Const,      ///< the instruction's `tag`
   FromA,      ///< the tag of operand a (immediates: 0)
   FromB,      ///< the tag of operand b (e.g. the word a LOAD forwards)
+  FromResult, ///< the low 8 bits of the result (a compare's 0/1 becomes a tag a trigger can test)
 };
 
 /// How a result writes a predicate: p = (result OP ref), OP in {!=, ==}, compared as 64-bit words.

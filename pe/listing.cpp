@@ -227,6 +227,8 @@ Instruction parse_instruction(LineParser& lp) {
       in.dest.tag_mode = TagMode::FromA;
     } else if (s == "tag=b") {
       in.dest.tag_mode = TagMode::FromB;
+    } else if (s == "tag=r") {
+      in.dest.tag_mode = TagMode::FromResult;
     } else if (s.starts_with("tag=")) {
       in.dest.tag = static_cast<std::uint8_t>(lp.number(t, s.substr(4), 256, "tag"));
     } else if (s.starts_with("reply=")) {
@@ -292,6 +294,8 @@ std::string print_instruction(const Instruction& in) {
     out += " tag=a";
   } else if (d.tag_mode == TagMode::FromB) {
     out += " tag=b";
+  } else if (d.tag_mode == TagMode::FromResult) {
+    out += " tag=r";
   } else if (d.tag != 0) {
     out += " tag=" + std::to_string(d.tag);
   }

@@ -275,6 +275,12 @@ Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std
   return prog;
 }
 
+Program row_range_bits_program(unsigned id, std::int64_t lo, std::int64_t hi, unsigned out) {
+  return make("row_range_bits", {
+      Ins(Opcode::Inrange).src(q(id), imm(lo), imm(hi)).out(out).tag_mode(TagMode::FromResult).deq(id),
+  });
+}
+
 Program filter_by_bits_program(unsigned in, unsigned bits, unsigned out) {
   return make("filter_bits", {
       Ins(Opcode::Mov).tag_test(bits, 1, true).src(q(in)).out(out).tag_mode(TagMode::FromA).deq(in).deq(bits),

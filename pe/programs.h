@@ -88,6 +88,9 @@ Program filter_row_range_program(unsigned in, unsigned id, std::int64_t lo, std:
 /// per cycle plus one cycle per period; the bit is the token's tag (the value is its position).
 /// Uses up to 3 predicates and 1 register.
 Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p, ProgramBase base = {});
+/// Bit generator for the two-PE full-rate row-id filter: for each id, a token whose tag (and
+/// value) is 1 if lo <= id <= hi, else 0; one per cycle. Feed it to filter_by_bits_program.
+Program row_range_bits_program(unsigned id, std::int64_t lo, std::int64_t hi, unsigned out);
 /// Forward-or-drop by a bit stream: forwards the next word of `in` if the head of `bits` has tag 1,
 /// drops it otherwise; one word per cycle.
 Program filter_by_bits_program(unsigned in, unsigned bits, unsigned out);

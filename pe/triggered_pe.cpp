@@ -351,7 +351,12 @@ void TriggeredPe::issue(const Decoded& d, unsigned index) {
 
   if (d.writes) {
     Word result = compute(d.op, a, b, c);
-    result.tag = d.tag_mode == TagMode::Const ? d.tag : d.tag_mode == TagMode::FromA ? a.tag : b.tag;
+    switch (d.tag_mode) {
+      case TagMode::Const: result.tag = d.tag; break;
+      case TagMode::FromA: result.tag = a.tag; break;
+      case TagMode::FromB: result.tag = b.tag; break;
+      case TagMode::FromResult: result.tag = static_cast<std::uint8_t>(result.bits); break;
+    }
     InFlight f;
     f.land = cycle_ + d.latency - 1;
     f.value = result;

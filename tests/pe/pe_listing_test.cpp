@@ -34,6 +34,7 @@ std::vector<Program> every_generator() {
       filter_row_range_program(0, 1, -3, 12, 2),
       pattern_bits_program(0, 1, 6, 1),
       filter_by_bits_program(0, 1, 0),
+      row_range_bits_program(2, -1, 17, 3),
       counter_program(0, 100, -4, 25),
       counter_program(1, 0, 1, 960, 449, {2, 3}),
       counter_program(1, 0, 1, 960, 0),
@@ -64,10 +65,11 @@ TEST(PeListing, CanonicalTextRoundTrips) {
       "when p1 do iadd r1, #1 -> r1 p2==#10 tag=7\n"
       "do load i0, i1 -> o1 tag=b reply=i1 rtag=4 deq i0 i1\n"
       "when !p2 do iadd r0, #8 -> o0 r0 p5!=r3\n"
-      "do drop deq i2\n";
+      "do drop deq i2\n"
+      "do ige i3, #0 -> o2 tag=r deq i3\n";
   const Program p = parse_listing(text);
   EXPECT_EQ(print_listing(p), text);
-  ASSERT_EQ(p.instructions.size(), 5u);
+  ASSERT_EQ(p.instructions.size(), 6u);
   const Instruction& in = p.instructions[0];
   EXPECT_EQ(in.op, Opcode::Fmac);
   EXPECT_EQ(in.trigger.pred_true, 1u);

@@ -248,6 +248,25 @@ TEST(PePrograms, FilterByBitsFromPatternGenerator) {
   EXPECT_EQ(h.sinks[0].cycles, when);
 }
 
+// Full-rate row-id filter on two PEs: ids readable at 1.., the range PE issues 1.. (bit visible
+// 2.., linked 2.., readable in the filter at 3..), the filter forwards word k at 3+k (visible 4+k).
+TEST(PePrograms, FilterByBitsFromRowRange) {
+  PeParams params = test::test_params(8);
+  TriggeredPe rng("range", params), filt("filter", params);
+  rng.load_program(row_range_bits_program(2, 1, 4, 0));
+  filt.load_program(filter_by_bits_program(0, 1, 0));
+  test::Harness h;
+  h.pes = {&rng, &filt};
+  h.links = {{&rng, 0, &filt, 1}};
+  std::deque<Word> ids;
+  for (int i = 0; i < 12; ++i) ids.push_back(Word::from_int(i % 6));
+  h.feeders = {{&rng, 2, ids}, {&filt, 0, iota(12)}};
+  h.sinks = {{&filt, 0, {}, {}}};
+  h.run(30);
+  EXPECT_EQ(test::as_ints(h.sinks[0].words), (Ints{1, 2, 3, 4, 7, 8, 9, 10}));
+  EXPECT_EQ(h.sinks[0].cycles, (Cycles{5, 6, 7, 8, 11, 12, 13, 14}));
+}
+
 TEST(PePrograms, CounterAndAddressGenerators) {
   Solo c(counter_program(0, 5, 3, 4));
   c.h.run(10);
