@@ -3,7 +3,8 @@
 /// The DFG: a Boost.Graph bidirectional adjacency_list whose vertices are `Op`s and whose edges
 /// are `Channel`s (producer port -> consumer port), wrapped by `Dfg`, which keeps op names
 /// unique and indexed. Algorithms (topological order, strong components, ...) run directly on
-/// `Dfg::graph()`; vertex descriptors are dense indices 0..num_ops()-1 in insertion order.
+/// `Dfg::graph()`; vertex descriptors are dense indices 0..num_ops()-1 in insertion order,
+/// boost::edges() walks channels in creation order, boost::out_edges() per op in creation order.
 
 #include <cstdint>
 #include <map>

@@ -53,6 +53,17 @@ ComputeWorker1d add_compute_worker_1d(Builder& b, const ComputeWorker1dSpec& spe
   return w;
 }
 
+ComputeWorker2d add_compute_worker_2d(Builder& b, const ComputeWorker2dSpec& spec) {
+  ComputeWorker2d w;
+  w.x = add_compute_worker_1d(b, ComputeWorker1dSpec{join(spec.prefix, "x"), spec.worker, spec.x_coefs, spec.x_filters});
+  w.y = add_compute_worker_1d(b, ComputeWorker1dSpec{join(spec.prefix, "y"), spec.worker, spec.y_coefs, spec.y_filters});
+  OpHandle add = b.add(OpKind::Add, join(spec.prefix, "add")).role(Role::Compute, spec.worker);
+  b.connect(w.x.out, add.port("a"));
+  b.connect(w.y.out, add.port("b"));
+  w.out = add.port("out");
+  return w;
+}
+
 PortRef add_reader(Builder& b, std::string_view prefix, int worker, const AddrPattern& addresses) {
   OpHandle addr = b.add(OpKind::AddrGen, join(prefix, "addr")).role(Role::Control, worker);
   set_addresses(addr, addresses);

@@ -55,6 +55,27 @@ struct ComputeWorker1d {
 /// empty nor one per coefficient.
 ComputeWorker1d add_compute_worker_1d(Builder& b, const ComputeWorker1dSpec& spec);
 
+/// What a 2D compute worker needs: the x chain (as in 1D) and the y chain of 2*ry taps.
+struct ComputeWorker2dSpec {
+  std::string prefix;                               ///< e.g. `w2`; chains go to `w2.x`, `w2.y`
+  int worker = 0;
+  std::vector<double> x_coefs;                      ///< x taps, including the centre point
+  std::vector<std::optional<TapFilter>> x_filters;  ///< empty, or one per x tap
+  std::vector<double> y_coefs;                      ///< y taps (centre excluded), 2*ry of them
+  std::vector<std::optional<TapFilter>> y_filters;  ///< empty, or one per y tap
+};
+
+/// The ports of a 2D compute worker.
+struct ComputeWorker2d {
+  ComputeWorker1d x;  ///< x chain: inputs fed by different readers
+  ComputeWorker1d y;  ///< y chain: inputs all fed by one reader (paper section III-B)
+  PortRef out;        ///< `prefix.add.out` = x partial sum + y partial sum
+};
+
+/// Adds a 2D compute worker: 1D workers `prefix.x` and `prefix.y` (see add_compute_worker_1d)
+/// whose results meet in ADD `prefix.add` (role compute). Throws DfgError as the 1D helper does.
+ComputeWorker2d add_compute_worker_2d(Builder& b, const ComputeWorker2dSpec& spec);
+
 /// An address sequence (ADDR_GEN immediates).
 struct AddrPattern {
   std::int64_t base = 0;

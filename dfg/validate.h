@@ -29,8 +29,8 @@ struct Problem {
   std::string message;
 };
 
-/// All problems of `dfg`, in a deterministic order (immediates per op, then per channel, then
-/// inputs per op, then cycles).
+/// All problems of `dfg`, in a deterministic order (immediates per op, then per channel in
+/// creation order, then inputs per op, then cycles).
 /// At most 16 token-less cycles are reported.
 std::vector<Problem> find_problems(const Dfg& dfg);
 

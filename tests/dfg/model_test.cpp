@@ -24,6 +24,7 @@ struct OpRow {
   int worker;
 };
 
+// Channels in creation order (boost::edges of a bidirectional adjacency_list walks its edge list).
 std::vector<std::string> channel_texts(const Dfg& g) {
   std::vector<std::string> out;
   for (auto [it, end] = boost::edges(g.graph()); it != end; ++it) out.push_back(g.describe(*it));
@@ -306,6 +307,41 @@ TEST(DfgSubgraphs, Stencil1dPipelineFromHelpersValidates) {
   std::vector<Vertex> order;
   EXPECT_NO_THROW(boost::topological_sort(g.graph(), std::back_inserter(order)));
   EXPECT_EQ(order.size(), g.num_ops());
+}
+
+// 5-point 2D worker (rx = ry = 1): x chain of 3, y chain of 2, one ADD.
+TEST(DfgSubgraphs, TwoDimensionalComputeWorker) {
+  Dfg g;
+  Builder b(g);
+  ComputeWorker2dSpec spec;
+  spec.prefix = "w1";
+  spec.worker = 1;
+  spec.x_coefs = {0.1, 0.2, 0.3};
+  spec.y_coefs = {0.4, 0.5};
+  spec.y_filters = {TapFilter{0, 10, 2}, TapFilter{2, 10, 0}};
+  ComputeWorker2d w = add_compute_worker_2d(b, spec);
+  std::vector<std::string> names;
+  for (Vertex v = 0; v < g.num_ops(); ++v) names.push_back(g.op(v).name + ":" + std::string(to_string(g.op(v).kind)));
+  EXPECT_EQ(names, (std::vector<std::string>{"w1.x.mul0:MUL", "w1.x.mac1:MAC", "w1.x.mac2:MAC", "w1.y.mul0:MUL",
+                                             "w1.y.mac1:MAC", "w1.y.f0:FILTER", "w1.y.f1:FILTER", "w1.add:ADD"}));
+  EXPECT_EQ(channel_texts(g), (std::vector<std::string>{
+                                  "w1.x.mul0.out -> w1.x.mac1.acc",
+                                  "w1.x.mac1.out -> w1.x.mac2.acc",
+                                  "w1.y.mul0.out -> w1.y.mac1.acc",
+                                  "w1.y.f0.out -> w1.y.mul0.in",
+                                  "w1.y.f1.out -> w1.y.mac1.in",
+                                  "w1.x.mac2.out -> w1.add.a",
+                                  "w1.y.mac1.out -> w1.add.b",
+                              }));
+  EXPECT_EQ(w.x.inputs, (std::vector<PortRef>{{"w1.x.mul0", "in"}, {"w1.x.mac1", "in"}, {"w1.x.mac2", "in"}}));
+  EXPECT_EQ(w.y.inputs, (std::vector<PortRef>{{"w1.y.f0", "in"}, {"w1.y.f1", "in"}}));
+  EXPECT_EQ(w.out, (PortRef{"w1.add", "out"}));
+  EXPECT_EQ(g.op("w1.add").role, Role::Compute);
+  EXPECT_EQ(g.op("w1.y.f1").i64("m"), 2);
+  ComputeWorker2dSpec bad = spec;
+  bad.prefix = "w2";
+  bad.x_filters = {TapFilter{}};
+  EXPECT_THROW(add_compute_worker_2d(b, bad), DfgError);
 }
 
 }  // namespace
