@@ -424,7 +424,7 @@ void TriggeredPe::commit() {
   for (std::uint32_t m = dirty_in; m != 0; m &= m - 1) {
     const unsigned i = static_cast<unsigned>(std::countr_zero(m));
     TwoPhaseQueue& q = in[i];
-    q.account_idle_cycles(commits_ - q.stats().cycles);
+    if (const std::uint64_t lag = commits_ - q.stats().cycles) q.account_idle_cycles(lag);
     q.commit();
     nonempty_ = (nonempty_ & ~(1u << i)) | (static_cast<std::uint32_t>(!q.empty()) << i);
   }
@@ -432,7 +432,7 @@ void TriggeredPe::commit() {
     const unsigned i = static_cast<unsigned>(std::countr_zero(m));
     TwoPhaseQueue& q = out[i];
     if ((dirty_out >> i) & 1u) {
-      q.account_idle_cycles(commits_ - q.stats().cycles);
+      if (const std::uint64_t lag = commits_ - q.stats().cycles) q.account_idle_cycles(lag);
       q.commit();
     }
     outfree_ = (outfree_ & ~(1u << i)) | (static_cast<std::uint32_t>(q.can_push()) << i);
