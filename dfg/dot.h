@@ -18,7 +18,8 @@ struct DotOptions {
   /// Pin every node at its fabric coordinate (`pos="x,y!"`, for `neato -n`); unplaced ops go in
   /// a spare row below the fabric. Otherwise no positions (for `dot`).
   bool placed = false;
-  unsigned spacing = 100;    ///< points between neighbouring fabric positions (placed mode)
+  unsigned spacing = 150;    ///< points between neighbouring fabric positions (placed mode);
+                             ///< 150 keeps labels like `w12.x.mac16` from overlapping
   bool clusters = true;      ///< one `cluster_<role>_<worker>` subgraph per worker
   bool port_labels = true;   ///< label edge ends with the port names (taillabel/headlabel)
 };

@@ -145,6 +145,7 @@ TEST(DfgDot, NeatoNLayoutKeepsFabricPositions) {
   Dfg dfg = legend_graph();
   DotOptions placed;
   placed.placed = true;
+  placed.spacing = 120;
   Parsed laid_out(render(dfg, placed, "dot"));
   ASSERT_NE(laid_out.g, nullptr);
   auto xy = [&](const char* node) {
@@ -152,13 +153,13 @@ TEST(DfgDot, NeatoNLayoutKeepsFabricPositions) {
     EXPECT_EQ(std::sscanf(laid_out.attr(node, "pos").c_str(), "%lf,%lf", &x, &y), 2) << node;
     return std::pair{x, y};
   };
-  const auto [x0, y0] = xy("r0.addr");  // fabric (0,0): y = 4 rows * 100 above the spare row
+  const auto [x0, y0] = xy("r0.addr");  // fabric (0,0): y = 4 rows * 120 above the spare row
   for (Vertex v = 0; v < dfg.num_ops(); ++v) {
     const Op& op = dfg.op(v);
     const auto [x, y] = xy(op.name.c_str());
     const Coord at = op.place.value_or(op.name == "ctl.mux" ? Coord{4, 0} : Coord{4, 1});
-    EXPECT_NEAR(x - x0, 100.0 * at.col, 0.01) << op.name;
-    EXPECT_NEAR(y0 - y, 100.0 * at.row, 0.01) << op.name;
+    EXPECT_NEAR(x - x0, 120.0 * at.col, 0.01) << op.name;
+    EXPECT_NEAR(y0 - y, 120.0 * at.row, 0.01) << op.name;
   }
 }
 
