@@ -391,7 +391,7 @@ std::vector<std::string> check_immediates(const Op& op) {
         need("lo", why);
         need("hi", why);
         if (op.find_imm("lo") != nullptr && op.find_imm("hi") != nullptr && op.i64("lo") > op.i64("hi"))
-          complain("lo", "must be <= hi");
+          complain("lo", "must be <= hi (lo=" + std::to_string(op.i64("lo")) + ", hi=" + std::to_string(op.i64("hi")) + ")");
       }
       const std::array<std::array<std::string_view, 5>, 3> per_mode{
           {{"m", "n", "p", "", ""}, {"period", "phase", "", "", ""}, {"lo", "hi", "", "", ""}}};
