@@ -59,12 +59,12 @@ class BasicTwoPhaseQueue {
 
   // --- writer side ---
   /// Slots a writer may still claim this cycle (pops of this cycle are not counted).
-  std::size_t free_slots() const { return capacity_ - count_ - reserved_ - staged_.size(); }
+  std::size_t free_slots() const { return capacity_ - count_ - reserved_ - staged_; }
   bool can_push() const { return free_slots() > 0; }
   /// Appends `w` at commit; readable from the next cycle on.
   void push(const T& w) {
     if (!can_push()) throw std::logic_error("queue push: no free slot");
-    staged_.push_back(w);
+    stage(w);
   }
   /// Claims one slot now for a word that arrives later through push_reserved().
   void reserve() {
@@ -76,7 +76,7 @@ class BasicTwoPhaseQueue {
   void push_reserved(const T& w) {
     if (reserved_ == 0) throw std::logic_error("queue push_reserved: nothing reserved");
     --reserved_;
-    staged_.push_back(w);
+    stage(w);
   }
 
   /// Applies this cycle's pop and pushes (in that order) and accumulates statistics.
@@ -87,20 +87,15 @@ class BasicTwoPhaseQueue {
       ++stats_.pops;
       pop_pending_ = false;
     }
-    for (const T& w : staged_) {
-      std::size_t tail = head_ + count_;
-      if (tail >= capacity_) tail -= capacity_;
-      ring_[tail] = w;
-      ++count_;
-    }
-    stats_.pushes += staged_.size();
-    staged_.clear();
+    count_ += staged_;
+    stats_.pushes += staged_;
+    staged_ = 0;
     if (count_ > stats_.max_occupancy) stats_.max_occupancy = static_cast<std::uint32_t>(count_);
     stats_.occupancy_sum += count_;
     ++stats_.cycles;
   }
   /// True when commit() has something to apply this cycle.
-  bool dirty() const { return pop_pending_ || !staged_.empty(); }
+  bool dirty() const { return pop_pending_ || staged_ != 0; }
   /// Accounts `n` idle cycles (no push, no pop) in the statistics, for skip-ahead.
   void account_idle_cycles(std::uint64_t n) {
     stats_.occupancy_sum += count_ * n;
@@ -116,7 +111,17 @@ class BasicTwoPhaseQueue {
   std::size_t count_ = 0;
   std::size_t reserved_ = 0;
   bool pop_pending_ = false;
-  std::vector<T> staged_;  // pushes of this cycle, applied at commit
+  // Pushes of this cycle are written straight into the ring behind the committed entries, where
+  // the reader cannot see them (it sees `count_` entries) and where space is guaranteed
+  // (count_ + reserved_ + staged_ <= capacity_); commit() only makes them count.
+  std::size_t staged_ = 0;
+
+  void stage(const T& w) {
+    std::size_t tail = head_ + count_ + staged_;
+    if (tail >= capacity_) tail -= capacity_;
+    ring_[tail] = w;
+    ++staged_;
+  }
   QueueStats stats_;
 };
 
