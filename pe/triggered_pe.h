@@ -137,6 +137,11 @@ class TriggeredPe {
   /// Idle and nothing in flight: the last cycle issued nothing and no function-unit result is
   /// pending. Pending load replies are the memory system's in-flight work (awaiting_memory()).
   bool quiescent() const { return !issued_ && inflight_.empty(); }
+  /// True if state visible to triggers (predicates, registers, queue contents or space) changed at
+  /// the last commit. A PE that is quiescent() and not state_changed() stalls again in the next
+  /// cycle unless something outside (a route, the memory system) writes into or pops its queues:
+  /// the fabric's skip-ahead test.
+  bool state_changed() const { return changed_; }
   /// True if some load reply is still owed to an input queue of this PE.
   bool awaiting_memory() const;
   /// Earliest cycle at which an in-flight function-unit result becomes visible, or kNoCycle.

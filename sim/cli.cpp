@@ -11,11 +11,17 @@
 #include <optional>
 #include <ostream>
 
+#include <nlohmann/json.hpp>
+
+#include "dfg/error.h"
+#include "mapper/binding.h"
 #include "mapper/roofline.h"
 #include "mapper/spec_yaml.h"
 #include "mapper/stencil_spec.h"
 #include "sim/config/arch_config.h"
 #include "sim/exit_codes.h"
+#include "sim/model/asm_run.h"
+#include "sim/model/simulation.h"
 #include "sim/output_file.h"
 
 namespace cgra {
@@ -28,6 +34,7 @@ constexpr const char* kExamples = R"(Examples:
   cgrasim --stencil 2d --radius 12 --set memory.dram.bandwidth_gbps=200
   cgrasim --arch configs/paper.yaml --dump-arch           print the effective architecture
   cgrasim --list-params                                   every architecture parameter
+  cgrasim --asm-run examples/asm/fir3.asm --json stats.json   run a placed assembly program
 
 Exit codes: 0 ok, 1 bad input, 2 bad command line, 3 deadlock, 4 watchdog,
 5 output check failed, 70 internal error.)";
@@ -45,6 +52,12 @@ struct Options {
   bool dump_arch = false;
   bool quiet = false;
   std::vector<double> coeff_x, coeff_y;  // from the spec file only
+  std::string asm_run;                   // placed DFG assembly to simulate
+  std::string vcd_file;
+  std::string json_file;
+  std::string listing_file;
+  std::optional<std::uint64_t> max_cycles;
+  bool no_skip = false;
 };
 
 void list_params(std::ostream& out) {
@@ -131,6 +144,55 @@ void print_roofline(std::ostream& out, const StencilSpec& spec, const ArchConfig
              r.bound == Bound::Memory ? "memory" : "compute");
 }
 
+/// Simulates a placed assembly program with its sidecar (inputs, outputs, reference check).
+int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> sets = o.sets;
+  if (o.max_cycles) sets.push_back("run.max_cycles=" + std::to_string(*o.max_cycles));
+  const ArchConfig arch = o.arch_file.empty() ? load_default_arch(sets) : load_arch_file(o.arch_file, sets);
+  const AsmRun prog = load_asm_run(o.asm_run);
+  const FabricProgram lowered = lower(prog.program, arch);
+  if (!o.listing_file.empty()) write_file_atomic(o.listing_file, fabric_listing(lowered));
+  SimOptions so;
+  so.skip_ahead = !o.no_skip;
+  so.vcd_path = o.vcd_file;
+  const SimResult r = simulate(lowered, arch, prog.inputs, prog.outputs, so);
+  if (!o.json_file.empty()) write_file_atomic(o.json_file, r.stats.dump(2) + "\n");
+  const auto& f = r.stats["fabric"];
+  fmt::print(out, "cgrasim: program '{}' ({}): {} ops on {} PEs, {} routes\n", prog.program.name(), o.asm_run,
+             prog.program.num_ops(), r.placed_pes, lowered.routes.size());
+  fmt::print(out, "run: {} after {} cycles ({:.3f} us at {} GHz); {} cycles evaluated\n", run_status_name(r.status),
+             r.cycles, static_cast<double>(r.cycles) / (arch.clock.freq_ghz * 1e3), arch.clock.freq_ghz, r.ticks);
+  fmt::print(out, "fabric: {} instructions issued, mean PE utilisation {:.3f}; DRAM {} bytes\n",
+             f["instructions_issued"].get<std::uint64_t>(), f["mean_pe_utilization"].get<double>(),
+             r.stats["memory"]["dram"]["bytes"].get<std::uint64_t>());
+  if (r.status == RunStatus::Deadlock) {
+    out << "deadlock report (blocked PEs and routes):\n" << r.report;
+    err << "cgrasim: error: deadlock: nothing issued and nothing in flight for " << arch.run.deadlock_cycles
+        << " cycles (run stopped at cycle " << r.cycles << ")\n";
+    return kExitDeadlock;
+  }
+  if (r.status == RunStatus::Watchdog) {
+    out << "state at the watchdog (blocked PEs and routes):\n" << r.report;
+    err << "cgrasim: error: watchdog: run.max_cycles = " << arch.run.max_cycles << " reached\n";
+    return kExitWatchdog;
+  }
+  if (prog.checks.empty()) {
+    out << "check: none (no sidecar check)\n";
+    return kExitOk;
+  }
+  const auto bad = check_outputs(prog, r.outputs);
+  for (const auto& line : bad) out << "check: " << line << "\n";
+  if (!bad.empty()) {
+    err << "cgrasim: error: output check failed (" << bad.size() << " output(s) differ from the host reference)\n";
+    return kExitCheckFailed;
+  }
+  std::size_t values = 0;
+  for (const auto& c : prog.checks) values += c.expected.size();
+  fmt::print(out, "check: ok ({} output(s), {} values equal to the host reference bit for bit)\n", prog.checks.size(),
+             values);
+  return kExitOk;
+}
+
 int run(const Options& flags, std::ostream& out) {
   const Options o = with_spec_file(flags);
   const std::string arch_name = o.arch_file.empty() ? "built-in configs/paper.yaml" : o.arch_file;
@@ -173,6 +235,15 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.add_flag("--list-params", o.list_params, "list every architecture parameter with default, unit and meaning");
   app.add_flag("--dump-arch", o.dump_arch, "print the effective architecture as YAML");
   app.add_flag("--quiet", o.quiet, "print only the essentials");
+  app.add_option("--asm-run", o.asm_run,
+                 "simulate a placed DFG assembly program; inputs, outputs and the reference check come from the "
+                 "sidecar <stem>.yaml (docs/model.md)");
+  app.add_option("--vcd", o.vcd_file, "with --asm-run: write a VCD trace (per-PE state, queue occupancies)");
+  app.add_option("--json", o.json_file, "with --asm-run: write the statistics tree as JSON");
+  app.add_option("--listing", o.listing_file, "with --asm-run: write the lowered PE programs (PE listing format)");
+  app.add_option("--max-cycles", o.max_cycles, "watchdog: stop after this many cycles (same as --set run.max_cycles=N)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
+  app.add_flag("--no-skip", o.no_skip, "with --asm-run: evaluate every cycle (no skip-ahead; same results, slower)");
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
@@ -190,6 +261,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       list_params(out);
       return kExitOk;
     }
+    if (!o.asm_run.empty()) return run_asm(o, out, err);
+    if (!o.vcd_file.empty() || !o.json_file.empty() || !o.listing_file.empty() || o.no_skip) {
+      err << "cgrasim: error: --vcd, --json, --listing and --no-skip need --asm-run (see cgrasim --help)\n";
+      return kExitUsage;
+    }
     if (o.stencil.empty() && o.spec_file.empty() && !o.dump_arch) {
       err << "cgrasim: error: nothing to do: give --stencil 1d|2d, --list-params or --dump-arch (see cgrasim --help)\n";
       return kExitUsage;
@@ -201,6 +277,16 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     err << "cgrasim: error: " << e.what() << "\n";
   } catch (const FileError& e) {
     err << "cgrasim: error: " << e.what() << "\n";
+  } catch (const AsmRunError& e) {
+    err << "cgrasim: error: " << e.what() << "\n";
+  } catch (const LoweringError& e) {
+    err << "cgrasim: error: " << e.what() << "\n";
+  } catch (const BindingError& e) {
+    err << "cgrasim: error: " << e.what() << "\n";
+  } catch (const dfg::DfgError& e) {
+    std::string msg = e.what();
+    std::replace(msg.begin(), msg.end(), '\n', ';');
+    err << "cgrasim: error: " << msg << "\n";
   } catch (const std::exception& e) {
     err << "cgrasim: internal error: " << e.what() << "\n";
     return kExitInternal;

@@ -1,0 +1,203 @@
+// Loading an assembly program with its sidecar YAML, and the host references (see asm_run.h).
+
+#include "sim/model/asm_run.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <bit>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "dfg/asm.h"
+
+namespace cgra {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw AsmRunError("cannot read '" + path + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class Sidecar {
+ public:
+  explicit Sidecar(std::string path) : path_(std::move(path)) {}
+
+  void load(AsmRun& run) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(read_text(path_));
+    } catch (const YAML::ParserException& e) {
+      throw AsmRunError(at(e.mark) + ": malformed YAML: " + e.msg);
+    }
+    if (!root.IsMap()) throw AsmRunError(at(root.Mark()) + ": expected a map with inputs, outputs, check");
+    for (const auto& kv : root) {
+      const std::string key = kv.first.as<std::string>();
+      if (key == "inputs") inputs(kv.second, run);
+      else if (key == "outputs") outputs(kv.second, run);
+      else if (key != "check") throw AsmRunError(at(kv.first.Mark()) + ": unknown key '" + key + "' (inputs, outputs, check)");
+    }
+    if (root["check"]) checks(root["check"], run);
+  }
+
+ private:
+  std::string at(const YAML::Mark& m) const {
+    return m.line >= 0 ? path_ + ":" + std::to_string(m.line + 1) : path_;
+  }
+  YAML::Node map(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsMap()) throw AsmRunError(at(n.Mark()) + ": '" + what + "' must be a map");
+    return n;
+  }
+  template <typename T>
+  T get(const YAML::Node& n, const std::string& key, const std::string& what) const {
+    const YAML::Node v = n[key];
+    if (!v) throw AsmRunError(at(n.Mark()) + ": '" + what + "' needs '" + key + "'");
+    try {
+      return v.as<T>();
+    } catch (const YAML::Exception&) {
+      throw AsmRunError(at(v.Mark()) + ": '" + what + "." + key + "' has a bad value");
+    }
+  }
+  std::uint64_t address(const YAML::Node& n, const std::string& what) const {
+    const auto a = get<std::uint64_t>(n, "addr", what);
+    if (a % 8 != 0) throw AsmRunError(at(n.Mark()) + ": '" + what + ".addr' must be 8-byte aligned");
+    return a;
+  }
+  std::vector<double> doubles(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsSequence()) throw AsmRunError(at(n.Mark()) + ": '" + what + "' must be a list of numbers");
+    std::vector<double> v;
+    for (const auto& e : n) {
+      try {
+        v.push_back(e.as<double>());
+      } catch (const YAML::Exception&) {
+        throw AsmRunError(at(e.Mark()) + ": '" + what + "' holds a non-number");
+      }
+    }
+    return v;
+  }
+
+  void inputs(const YAML::Node& n, AsmRun& run) const {
+    for (const auto& kv : map(n, "inputs")) {
+      const std::string name = kv.first.as<std::string>();
+      const std::string what = "inputs." + name;
+      const YAML::Node v = map(kv.second, what);
+      HostArray a{name, address(v, what), {}};
+      if (v["values"]) {
+        a.values = doubles(v["values"], what + ".values");
+      } else if (v["ramp"]) {
+        const YAML::Node r = map(v["ramp"], what + ".ramp");
+        const auto count = get<std::uint64_t>(r, "count", what + ".ramp");
+        const auto start = get<double>(r, "start", what + ".ramp");
+        const auto step = get<double>(r, "step", what + ".ramp");
+        for (std::uint64_t i = 0; i < count; ++i) a.values.push_back(start + static_cast<double>(i) * step);
+      } else {
+        throw AsmRunError(at(v.Mark()) + ": '" + what + "' needs 'values' or 'ramp'");
+      }
+      run.inputs.push_back(std::move(a));
+    }
+  }
+
+  void outputs(const YAML::Node& n, AsmRun& run) const {
+    for (const auto& kv : map(n, "outputs")) {
+      const std::string name = kv.first.as<std::string>();
+      const YAML::Node v = map(kv.second, "outputs." + name);
+      run.outputs.push_back({name, address(v, "outputs." + name), get<std::size_t>(v, "count", "outputs." + name)});
+    }
+  }
+
+  const HostArray& input(const AsmRun& run, const YAML::Node& n, const std::string& what) const {
+    const auto name = get<std::string>(n, "input", what);
+    for (const HostArray& a : run.inputs)
+      if (a.name == name) return a;
+    throw AsmRunError(at(n.Mark()) + ": '" + what + "' names input '" + name + "', which is not in 'inputs'");
+  }
+
+  void checks(const YAML::Node& n, AsmRun& run) const {
+    for (const auto& kv : map(n, "check")) {
+      const std::string name = kv.first.as<std::string>();
+      const std::string what = "check." + name;
+      const OutputArray* out = nullptr;
+      for (const OutputArray& o : run.outputs)
+        if (o.name == name) out = &o;
+      if (out == nullptr) throw AsmRunError(at(kv.first.Mark()) + ": '" + what + "': no output named '" + name + "'");
+      const YAML::Node v = map(kv.second, what);
+      OutputCheck c{name, {}};
+      if (v["scale"]) {
+        const YAML::Node s = map(v["scale"], what + ".scale");
+        const HostArray& x = input(run, s, what + ".scale");
+        const auto coef = get<double>(s, "coef", what + ".scale");
+        if (x.values.size() < out->count) throw AsmRunError(at(s.Mark()) + ": input '" + x.name + "' is shorter than the output");
+        for (std::size_t i = 0; i < out->count; ++i) c.expected.push_back(coef * x.values[i]);
+      } else if (v["fir"]) {
+        const YAML::Node f = map(v["fir"], what + ".fir");
+        const HostArray& x = input(run, f, what + ".fir");
+        if (!f["coefs"]) throw AsmRunError(at(f.Mark()) + ": '" + what + ".fir' needs 'coefs'");
+        const std::vector<double> k = doubles(f["coefs"], what + ".fir.coefs");
+        if (k.empty()) throw AsmRunError(at(f.Mark()) + ": '" + what + ".fir.coefs' is empty");
+        if (x.values.size() + 1 < out->count + k.size())
+          throw AsmRunError(at(f.Mark()) + ": input '" + x.name + "' needs count + taps - 1 values");
+        // The fabric's chain: one MUL, then a MAC per further tap (single rounding each).
+        for (std::size_t i = 0; i < out->count; ++i) {
+          double acc = k[0] * x.values[i];
+          for (std::size_t t = 1; t < k.size(); ++t) acc = std::fma(k[t], x.values[i + t], acc);
+          c.expected.push_back(acc);
+        }
+      } else if (v["values"]) {
+        c.expected = doubles(v["values"], what + ".values");
+        if (c.expected.size() != out->count)
+          throw AsmRunError(at(v.Mark()) + ": '" + what + ".values' has " + std::to_string(c.expected.size()) +
+                            " values; the output has " + std::to_string(out->count));
+      } else {
+        throw AsmRunError(at(v.Mark()) + ": '" + what + "' needs 'scale', 'fir' or 'values'");
+      }
+      run.checks.push_back(std::move(c));
+    }
+  }
+
+  std::string path_;
+};
+
+}  // namespace
+
+AsmRun load_asm_run(const std::string& asm_path) {
+  AsmRun run;
+  run.asm_path = asm_path;
+  run.program = dfg::parse_asm(read_text(asm_path), asm_path);
+  std::filesystem::path side(asm_path);
+  side.replace_extension(".yaml");
+  if (std::filesystem::exists(side)) {
+    run.sidecar_path = side.string();
+    Sidecar(run.sidecar_path).load(run);
+  }
+  return run;
+}
+
+std::vector<std::string> check_outputs(const AsmRun& run, const std::vector<std::vector<double>>& outputs) {
+  std::vector<std::string> bad;
+  for (const OutputCheck& c : run.checks) {
+    std::size_t k = 0;
+    while (k < run.outputs.size() && run.outputs[k].name != c.output) ++k;
+    const std::vector<double>& got = outputs.at(k);
+    std::size_t mismatches = 0, first = got.size();
+    for (std::size_t i = 0; i < got.size() && i < c.expected.size(); ++i) {
+      if (std::bit_cast<std::uint64_t>(got[i]) != std::bit_cast<std::uint64_t>(c.expected[i])) {
+        if (mismatches++ == 0) first = i;
+      }
+    }
+    if (mismatches != 0) {
+      std::ostringstream s;
+      s.precision(17);
+      s << "output '" << c.output << "': " << mismatches << " of " << got.size() << " values differ from the reference; first at ["
+        << first << "]: got " << got[first] << ", expected " << c.expected[first];
+      bad.push_back(s.str());
+    }
+  }
+  return bad;
+}
+
+}  // namespace cgra

@@ -1,0 +1,207 @@
+// The fabric runtime: placed PEs, routes, done sink, PE side of the memory ports (see fabric.h).
+
+#include "sim/model/fabric.h"
+
+#include <nlohmann/json.hpp>
+
+namespace cgra {
+namespace {
+
+std::string pos_text(PePos p) { return "(" + std::to_string(p.row) + "," + std::to_string(p.col) + ")"; }
+
+PeOptions options_for(PeKind kind) {
+  PeOptions o;
+  o.fp_units = kind == PeKind::Fp;
+  o.memory_port = kind == PeKind::Memory;
+  return o;
+}
+
+nlohmann::json queue_json(const TwoPhaseQueue& q, unsigned index, const std::vector<std::string>& names) {
+  const QueueStats& s = q.stats();
+  nlohmann::json j;
+  j["queue"] = index;
+  if (index < names.size() && !names[index].empty()) j["name"] = names[index];
+  j["pushes"] = s.pushes;
+  j["max_occupancy"] = s.max_occupancy;
+  j["mean_occupancy"] = s.cycles ? static_cast<double>(s.occupancy_sum) / static_cast<double>(s.cycles) : 0.0;
+  return j;
+}
+
+}  // namespace
+
+Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program)
+    : program_(program), geometry_(arch.fabric) {
+  const PeParams& pp = arch.fabric.pe;
+  std::vector<int> index_of(geometry_.pe_count(), -1);
+  pes_.reserve(program_.pes.size());  // queue addresses must stay put: no reallocation after this
+  pos_.reserve(program_.pes.size());
+  port_pe_.assign(program_.memory_ports, nullptr);
+  for (const PeConfig& c : program_.pes) {
+    std::string name = pos_text(c.pos) + "[";
+    for (std::size_t k = 0; k < c.ops.size(); ++k) name += (k ? "," : "") + c.ops[k];
+    name += "]";
+    index_of[geometry_.index(c.pos)] = static_cast<int>(pes_.size());
+    pes_.emplace_back(std::move(name), pp, options_for(c.kind));
+    pos_.push_back(c.pos);
+    try {
+      pes_.back().load_program(c.program);
+    } catch (const std::exception& e) {
+      throw LoweringError("PE " + pos_text(c.pos) + ": " + e.what());
+    }
+    if (c.mem_port >= 0) {
+      port_pe_.at(static_cast<unsigned>(c.mem_port)) = &pes_.back();
+      used_ports_.push_back(static_cast<unsigned>(c.mem_port));
+    }
+  }
+  std::sort(used_ports_.begin(), used_ports_.end());
+  auto pe_at = [&](PePos p) -> TriggeredPe* {
+    if (!geometry_.contains(p)) return nullptr;
+    const int i = index_of[geometry_.index(p)];
+    return i < 0 ? nullptr : &pes_[static_cast<std::size_t>(i)];
+  };
+  auto out_q = [&](const Endpoint& e) -> TwoPhaseQueue* {
+    TriggeredPe* pe = pe_at(e.pe);
+    return pe != nullptr && e.queue < pe->output_count() ? &pe->output(e.queue) : nullptr;
+  };
+  auto in_q = [&](const Endpoint& e) -> TwoPhaseQueue* {
+    TriggeredPe* pe = pe_at(e.pe);
+    return pe != nullptr && e.queue < pe->input_count() ? &pe->input(e.queue) : nullptr;
+  };
+  network_ = std::make_unique<Network>(geometry_, arch.network, program_.routes, out_q, in_q);
+  if (program_.done) done_queue_ = out_q({program_.done->pe, program_.done->queue});
+  for (const InitialToken& t : program_.initial) {
+    TwoPhaseQueue* q = in_q(t.dest);
+    if (q == nullptr) throw LoweringError("initial token for " + endpoint_name(t.dest, false) + ": no such queue");
+    q->push(t.word);  // staged: committed by the PE at the end of cycle 0
+  }
+}
+
+void Fabric::evaluate(std::uint64_t cycle) {
+  cycle_ = cycle;
+  bool active = false;
+  TriggeredPe* const pes = pes_.data();
+  const std::size_t n = pes_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    pes[i].evaluate(cycle);
+    active |= !pes[i].quiescent();
+  }
+  network_->evaluate(cycle);
+  active |= !network_->idle();
+  // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
+  if (done_queue_ != nullptr && !done_queue_->empty()) {
+    done_queue_->pop();
+    if (!done_) {
+      done_ = true;
+      done_cycle_ = cycle;
+    }
+  }
+  active_ = active;
+}
+
+void Fabric::commit() {
+  bool busy = false;
+  TriggeredPe* const pes = pes_.data();
+  const std::size_t n = pes_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    pes[i].commit();
+    busy |= pes[i].state_changed() || !pes[i].quiescent();
+  }
+  busy_ = busy;
+}
+
+std::uint64_t Fabric::next_event_cycle(std::uint64_t now) const {
+  if (busy_) return now;
+  if (done_queue_ != nullptr && !done_queue_->empty()) return now;
+  for (unsigned p : used_ports_)
+    if (has_request(p)) return now;
+  return network_->next_event_cycle(now);
+}
+
+std::string Fabric::blocked_report() const {
+  std::string s;
+  for (std::size_t i = 0; i < pes_.size(); ++i) {
+    const TriggeredPe& pe = pes_[i];
+    const StallInfo& st = pe.last_stall();
+    if (st.reason == StallReason::None || st.reason == StallReason::NoTrigger) continue;
+    s += pe.describe_stall();
+    const PeConfig& c = program_.pes[i];
+    if (st.instruction >= 0) {
+      std::size_t k = 0;
+      while (k + 1 < c.op_first.size() && c.op_first[k + 1] <= static_cast<unsigned>(st.instruction)) ++k;
+      if (k < c.ops.size()) s += "; op '" + c.ops[k] + "'";
+    }
+    if (st.queue >= 0) {
+      const bool out = st.reason == StallReason::OutputFull;
+      const auto& names = out ? c.output_names : c.input_names;
+      const auto q = static_cast<std::size_t>(st.queue);
+      if (q < names.size() && !names[q].empty()) s += std::string("; ") + (out ? "o" : "i") + std::to_string(q) + " is " + names[q];
+    }
+    s += "\n";
+  }
+  s += network_->blocked_report();
+  return s;
+}
+
+nlohmann::json Fabric::stats_json(std::uint64_t cycles) {
+  using nlohmann::json;
+  json pes = json::array();
+  std::uint64_t total_issued = 0;
+  for (std::size_t i = 0; i < pes_.size(); ++i) {
+    TriggeredPe& pe = pes_[i];
+    pe.settle_statistics();
+    const PeConfig& c = program_.pes[i];
+    const PeStats& s = pe.stats();
+    json j;
+    j["pe"] = pos_text(c.pos);
+    j["kind"] = std::string(1, static_cast<char>(c.kind));
+    j["ops"] = c.ops;
+    j["cycles"] = s.cycles;
+    j["issued"] = s.issued;
+    j["utilization"] = cycles ? static_cast<double>(s.issued) / static_cast<double>(cycles) : 0.0;
+    json per_op = json::object();
+    for (unsigned o = 0; o < kOpcodeCount; ++o)
+      if (s.issued_per_op[o]) per_op[std::string(opcode_name(static_cast<Opcode>(o)))] = s.issued_per_op[o];
+    j["issued_per_op"] = per_op;
+    json stalls = json::object();
+    for (unsigned r = 1; r < kStallReasonCount; ++r)
+      stalls[std::string(stall_reason_name(static_cast<StallReason>(r)))] = s.stalls[r];
+    j["stalls"] = stalls;
+    if (c.kind == PeKind::Memory) {
+      j["loads"] = s.loads;
+      j["stores"] = s.stores;
+      j["memory_port"] = c.mem_port;
+    }
+    json in = json::array(), out = json::array();
+    for (unsigned q = 0; q < c.input_names.size() && q < pe.input_count(); ++q)
+      in.push_back(queue_json(pe.input(q), q, c.input_names));
+    for (unsigned q = 0; q < c.output_names.size() && q < pe.output_count(); ++q)
+      out.push_back(queue_json(pe.output(q), q, c.output_names));
+    j["input_queues"] = in;
+    j["output_queues"] = out;
+    total_issued += s.issued;
+    pes.push_back(std::move(j));
+  }
+  json routes = json::array();
+  for (std::size_t r = 0; r < network_->route_count(); ++r) {
+    const RouteStats& rs = network_->stats(r);
+    routes.push_back({{"route", network_->route_name(r)}, {"words", rs.busy_cycles}, {"stall_cycles", rs.stall_cycles}});
+  }
+  json links = json::array();
+  const auto words = network_->words_per_link();
+  std::uint64_t link_words = 0;
+  for (LinkId l = 0; l < words.size(); ++l) {
+    if (words[l] == 0) continue;
+    links.push_back({{"link", geometry_.link_name(l)}, {"words", words[l]}});
+    link_words += words[l];
+  }
+  json f;
+  f["placed_pes"] = pes_.size();
+  f["instructions_issued"] = total_issued;
+  f["mean_pe_utilization"] =
+      cycles && !pes_.empty() ? static_cast<double>(total_issued) / static_cast<double>(cycles * pes_.size()) : 0.0;
+  f["pes"] = std::move(pes);
+  f["network"] = {{"routes", std::move(routes)}, {"links", std::move(links)}, {"link_words", link_words}};
+  return f;
+}
+
+}  // namespace cgra

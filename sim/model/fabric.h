@@ -1,0 +1,116 @@
+#pragma once
+/// \file fabric.h
+/// The fabric runtime in plain C++: the placed PEs (a contiguous array of TriggeredPe), the
+/// static-route network between their queues, the done sink, and the PE side of the memory
+/// ports. The SystemC fabric module (fabric_module.h) steps it; tests may step it directly.
+///
+/// Phase contract, per cycle t (ARCHITECTURE.md section 3):
+///  1. evaluate(t): the owner first hands in load replies that arrived for cycle t
+///     (deliver_reply, into slots the LOAD reserved at issue) and may move memory requests out
+///     (pop_request); then evaluate() steps every PE, the network and the done sink. All of it
+///     reads only state committed at the end of t-1.
+///  2. commit(): every PE commits (its own queues included). Only commit() changes committed state.
+/// Hot path: no allocation, no strings, no virtual calls; PEs with nothing to do take the PE's own
+/// fast path (a few loads), so every placed PE is stepped every cycle and results never depend on
+/// which PEs were idle.
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "network/fabric_geometry.h"
+#include "network/network.h"
+#include "pe/triggered_pe.h"
+#include "sim/config/arch_config.h"
+#include "sim/model/lowering.h"
+
+namespace cgra {
+
+/// The running fabric of one placed program.
+class Fabric {
+ public:
+  static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+  /// Builds the placed PEs, loads their programs, binds the routes and stages the initial
+  /// channel tokens (they commit at the end of cycle 0, so they are readable from cycle 1).
+  /// Throws LoweringError naming the PE when a program does not load.
+  Fabric(const ArchConfig& arch, const FabricProgram& program);
+  Fabric(const Fabric&) = delete;
+  Fabric& operator=(const Fabric&) = delete;
+
+  // --- memory-port side (evaluate phase, before or after evaluate(); order does not matter) ---
+  /// Number of memory ports of the fabric (all 'M' PEs, used or not).
+  unsigned port_count() const { return static_cast<unsigned>(port_pe_.size()); }
+  /// True if the PE on `port` has a committed memory request at the head of its request queue.
+  bool has_request(unsigned port) const {
+    const TriggeredPe* pe = port_pe_[port];
+    return pe != nullptr && !pe->mem_requests().empty();
+  }
+  /// The head request of `port` (precondition: has_request(port)).
+  const MemRequest& request(unsigned port) const { return port_pe_[port]->mem_requests().head(); }
+  /// Pops the head request of `port` (applied at commit).
+  void pop_request(unsigned port) { port_pe_[port]->mem_requests().pop(); }
+  /// Delivers a loaded word into the reply queue the LOAD reserved on the PE of `port`.
+  void deliver_reply(unsigned port, unsigned reply_queue, const Word& w) {
+    port_pe_[port]->input(reply_queue).push_reserved(w);
+  }
+  /// Memory ports whose PE holds a program (ascending).
+  const std::vector<unsigned>& used_ports() const { return used_ports_; }
+
+  // --- the cycle ---
+  /// Evaluate phase of `cycle` (cycles increase; gaps only as allowed by next_event_cycle()).
+  void evaluate(std::uint64_t cycle);
+  /// Commit phase of the cycle last evaluated.
+  void commit();
+
+  /// True once the done token has been taken from the done sink.
+  bool done() const { return done_; }
+  /// Cycle in which the done token was taken (valid when done()).
+  std::uint64_t done_cycle() const { return done_cycle_; }
+  /// True if in the last evaluated cycle some PE issued or had a result in flight, or a word was
+  /// in flight on a route (the opposite of "nothing issued and nothing in flight").
+  bool active() const { return active_; }
+  /// After commit(): earliest cycle >= `now` in which evaluate() could change anything without a
+  /// load reply arriving: `now` unless every PE is quiescent with nothing changed at the last
+  /// commit, no memory request is waiting and the done sink is empty; then the network's next
+  /// event (kNever if none).
+  std::uint64_t next_event_cycle(std::uint64_t now) const;
+
+  /// The placed PEs, in FabricProgram order.
+  std::vector<TriggeredPe>& pes() { return pes_; }
+  const std::vector<TriggeredPe>& pes() const { return pes_; }
+  /// Position of PE `i`.
+  PePos position(std::size_t i) const { return pos_[i]; }
+  const Network& network() const { return *network_; }
+  const FabricGeometry& geometry() const { return geometry_; }
+  const FabricProgram& program() const { return program_; }
+
+  /// Deadlock diagnosis from the committed state: one line per PE that waits on something
+  /// (its name and position, the instruction it waits to fire, the queue that is empty or full),
+  /// then Network::blocked_report(). PEs whose program has nothing left to trigger are omitted.
+  std::string blocked_report() const;
+  /// Statistics tree of the fabric: per PE (issued per opcode, stalls by reason, utilisation),
+  /// per used queue (pushes, max and mean occupancy), per route and per used link. `cycles` is the
+  /// run length used for derived figures. Settles the PEs' lazy queue statistics first.
+  nlohmann::json stats_json(std::uint64_t cycles);
+
+ private:
+  FabricProgram program_;
+  FabricGeometry geometry_;
+  std::vector<TriggeredPe> pes_;
+  std::vector<PePos> pos_;
+  std::vector<TriggeredPe*> port_pe_;  // by memory port; nullptr = no program there
+  std::vector<unsigned> used_ports_;
+  std::unique_ptr<Network> network_;
+  TwoPhaseQueue* done_queue_ = nullptr;
+  bool done_ = false;
+  std::uint64_t done_cycle_ = 0;
+  bool active_ = true;
+  bool busy_ = true;  // after commit: some PE not quiescent or changed
+  std::uint64_t cycle_ = 0;
+};
+
+}  // namespace cgra

@@ -1,0 +1,153 @@
+// The SystemC modules: fabric, memory, host (see modules.h).
+
+#include "sim/model/modules.h"
+
+namespace cgra {
+
+// --- FabricModule --------------------------------------------------------------------------
+
+FabricModule::FabricModule(sc_core::sc_module_name name, const ArchConfig& arch, const FabricProgram& program,
+                           CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies)
+    : sc_core::sc_module(name), fabric_(arch, program), sched_(sched), requests_(requests), replies_(replies) {
+  SC_METHOD(step);
+  sensitive << sched_.tick_event();
+  dont_initialize();
+}
+
+void FabricModule::trace(sc_core::sc_trace_file* tf) {
+  tracing_ = true;
+  const auto& pes = fabric_.pes();
+  trace_state_.assign(pes.size(), 0);
+  trace_queue_.clear();
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < pes.size(); ++i) {
+    const PeConfig& c = fabric_.program().pes[i];
+    const std::string base = "pe_" + std::to_string(c.pos.row) + "_" + std::to_string(c.pos.col);
+    for (unsigned q = 0; q < c.input_names.size(); ++q) {
+      trace_queue_.push_back(&pes[i].input(q));
+      names.push_back(base + ".in" + std::to_string(q));
+    }
+    for (unsigned q = 0; q < c.output_names.size(); ++q) {
+      trace_queue_.push_back(&pes[i].output(q));
+      names.push_back(base + ".out" + std::to_string(q));
+    }
+  }
+  trace_occ_.assign(trace_queue_.size(), 0);
+  for (std::size_t i = 0; i < pes.size(); ++i) {
+    const PeConfig& c = fabric_.program().pes[i];
+    sc_core::sc_trace(tf, trace_state_[i],
+                      "pe_" + std::to_string(c.pos.row) + "_" + std::to_string(c.pos.col) + ".state", 3);
+  }
+  for (std::size_t k = 0; k < trace_queue_.size(); ++k) sc_core::sc_trace(tf, trace_occ_[k], names[k], 6);
+}
+
+void FabricModule::step() {
+  try {
+    const std::uint64_t t = sched_.cycle();
+    // Load replies completed by the memory system in t-1: into the slots the LOADs reserved.
+    for (const MemCompletion& c : replies_.visible()) fabric_.deliver_reply(c.port, c.reply_queue, c.word);
+    fabric_.evaluate(t);
+    // PE side of the memory ports: move committed requests into the link while it has room.
+    bool pushed = false;
+    for (unsigned p : fabric_.used_ports()) {
+      if (fabric_.has_request(p) && requests_.can_push(p)) {
+        requests_.push(p, fabric_.request(p));
+        fabric_.pop_request(p);
+        pushed = true;
+      }
+    }
+    fabric_.commit();
+    if (tracing_) {
+      const auto& pes = fabric_.pes();
+      for (std::size_t i = 0; i < pes.size(); ++i)
+        trace_state_[i] = pes[i].issued_last_cycle() ? 0u : static_cast<unsigned>(pes[i].last_stall().reason);
+      for (std::size_t k = 0; k < trace_queue_.size(); ++k)
+        trace_occ_[k] = static_cast<unsigned>(trace_queue_[k]->size());
+    }
+    CycleScheduler::Report r;
+    r.active = fabric_.active();
+    r.next_event = pushed ? t + 1 : fabric_.next_event_cycle(t + 1);
+    bool requests_left = false;
+    for (unsigned p : fabric_.used_ports()) requests_left |= fabric_.has_request(p);
+    r.drained = fabric_.done() && !requests_left && !pushed;
+    sched_.report(CycleScheduler::kFabric, r);
+  } catch (...) {
+    sched_.fail(std::current_exception());
+  }
+}
+
+// --- MemoryModule --------------------------------------------------------------------------
+
+MemoryModule::MemoryModule(sc_core::sc_module_name name, const ArchConfig& arch, unsigned ports,
+                           CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies)
+    : sc_core::sc_module(name),
+      mem_(arch.memory, ports, arch.clock.freq_ghz),
+      sched_(sched),
+      requests_(requests),
+      replies_(replies) {
+  SC_METHOD(step);
+  sensitive << sched_.tick_event();
+  dont_initialize();
+}
+
+void MemoryModule::step() {
+  try {
+    const std::uint64_t t = sched_.cycle();
+    replies_.end_cycle();
+    std::size_t left = requests_.waiting();
+    if (left != 0) {
+      const unsigned n = requests_.ports();
+      for (unsigned p = 0; p < n; ++p) {
+        if (!requests_.empty(p) && mem_.can_accept(p)) {
+          mem_.submit(p, requests_.head(p));
+          requests_.pop(p);
+          --left;
+        }
+      }
+    }
+    mem_.tick(t);
+    bool replied = false;
+    for (const MemCompletion& c : mem_.completions()) {
+      if (c.is_store) continue;
+      replies_.stage(c);
+      replied = true;
+    }
+    CycleScheduler::Report r;
+    const bool idle = mem_.idle();
+    r.active = !idle || requests_.waiting() != 0;
+    r.next_event = (replied || left != 0) ? t + 1 : mem_.next_event_cycle();
+    r.drained = idle && requests_.waiting() == 0;
+    sched_.report(CycleScheduler::kMemory, r);
+  } catch (...) {
+    sched_.fail(std::current_exception());
+  }
+}
+
+// --- HostModule ----------------------------------------------------------------------------
+
+HostModule::HostModule(sc_core::sc_module_name name, CycleScheduler& sched, MemoryModule& memory,
+                       std::vector<HostArray> inputs, std::vector<OutputArray> outputs)
+    : sc_core::sc_module(name),
+      sched_(sched),
+      memory_(memory),
+      inputs_(std::move(inputs)),
+      outputs_(std::move(outputs)) {
+  SC_THREAD(run);
+}
+
+void HostModule::run() {
+  try {
+    // Untimed preload before cycle 0 (as a DMA before the kernel starts).
+    for (const HostArray& a : inputs_) memory_.memory().memory().write_doubles(a.addr, a.values);
+    sched_.start();
+    wait(sched_.finished_event());
+    // Read back after the run: every store has been written (the run ends drained).
+    results_.clear();
+    for (const OutputArray& o : outputs_) results_.push_back(memory_.memory().memory().read_doubles(o.addr, o.count));
+    // Nothing is scheduled any more: sc_start() returns (no sc_stop(), which would print a note).
+  } catch (...) {
+    sched_.fail(std::current_exception());
+  }
+}
+
+}  // namespace cgra

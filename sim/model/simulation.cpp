@@ -1,0 +1,153 @@
+// One simulation run in its own SystemC simulation context (see simulation.h).
+
+#include "sim/model/simulation.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+
+#include "mem/stats_json.h"
+
+// libsystemc.so defines main() and needs an sc_main; cgrasim and the tests have their own main()
+// and run the model through simulate(), never through SystemC's main(). Reaching this is a bug.
+extern "C" int sc_main(int, char*[]) { return 70; }
+
+namespace cgra {
+namespace {
+
+/// Gives this run a fresh SystemC simulation context and deletes it afterwards.
+/// SystemC 2.3.4 keeps the current context in the process-wide pointer sc_curr_simcontext and
+/// creates one on demand; a context cannot start again after its simulation ended. Each run gets
+/// its own context; afterwards it is deleted (with every module of the run already destroyed) and
+/// the previous one is put back. The first context (created when the library is loaded) must stay
+/// alive: static kernel objects such as sc_event::none are registered with it and unregister at
+/// process exit. Runs must not overlap (no threads): the pointer is process-wide.
+class FreshContext {
+ public:
+  FreshContext() {
+    // The copyright banner goes to std::cout, which is the report stream of cgrasim: keep it out
+    // unless the user asked for it (does not override an existing setting).
+    ::setenv("SC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    prev_ = sc_core::sc_get_curr_simcontext();
+    prev_default_ = sc_core::sc_default_global_context;
+    ctx_ = new sc_core::sc_simcontext;
+    sc_core::sc_curr_simcontext = ctx_;
+    sc_core::sc_default_global_context = ctx_;
+  }
+  ~FreshContext() {
+    delete ctx_;
+    sc_core::sc_curr_simcontext = prev_;
+    sc_core::sc_default_global_context = prev_default_;
+  }
+  FreshContext(const FreshContext&) = delete;
+  FreshContext& operator=(const FreshContext&) = delete;
+
+ private:
+  sc_core::sc_simcontext* prev_ = nullptr;
+  sc_core::sc_simcontext* prev_default_ = nullptr;
+  sc_core::sc_simcontext* ctx_ = nullptr;
+};
+
+/// The whole model of one run: channels and modules, destroyed before the context.
+struct Model {
+  CycleScheduler sched;
+  MemRequestLink requests;
+  MemReplyLink replies;
+  FabricModule fabric;
+  MemoryModule memory;
+  HostModule host;
+
+  Model(const ArchConfig& arch, const FabricProgram& program, const std::vector<HostArray>& inputs,
+        const std::vector<OutputArray>& outputs, bool skip)
+      : sched("scheduler", sc_core::sc_time(1000.0 / arch.clock.freq_ghz, sc_core::SC_PS), arch.run.deadlock_cycles,
+              arch.run.max_cycles, skip),
+        requests("mem_requests", program.memory_ports),
+        replies("mem_replies"),
+        fabric("fabric", arch, program, sched, requests, replies),
+        memory("memory", arch, program.memory_ports, sched, requests, replies),
+        host("host", sched, memory, inputs, outputs) {}
+};
+
+nlohmann::json memory_stats(const MemorySystem& mem, std::uint64_t cycles, double ghz) {
+  nlohmann::json j = stats_json(mem);
+  const DramStats& d = mem.dram().stats();
+  const double bytes = static_cast<double>(d.bytes_read + d.bytes_written);
+  auto& dram = j["dram"];
+  dram["bytes"] = d.bytes_read + d.bytes_written;
+  dram["achieved_bytes_per_cycle"] = cycles ? bytes / static_cast<double>(cycles) : 0.0;
+  dram["achieved_gbps"] = cycles ? bytes / static_cast<double>(cycles) * ghz : 0.0;
+  dram["bus_utilization"] = cycles ? static_cast<double>(d.busy_cycles) / static_cast<double>(cycles) : 0.0;
+  auto rate = [](const CacheStats& s) {
+    const std::uint64_t a = s.hits + s.misses + s.mshr_merges;
+    return a ? static_cast<double>(s.hits) / static_cast<double>(a) : 0.0;
+  };
+  for (unsigned i = 0; i < mem.num_l1(); ++i) j["l1"][i]["hit_rate"] = rate(mem.l1(i).stats());
+  j["l2"]["hit_rate"] = rate(mem.l2().stats());
+  return j;
+}
+
+}  // namespace
+
+std::string_view run_status_name(RunStatus s) {
+  switch (s) {
+    case RunStatus::Done: return "done";
+    case RunStatus::Deadlock: return "deadlock";
+    case RunStatus::Watchdog: return "watchdog";
+  }
+  return "?";
+}
+
+SimResult simulate(const FabricProgram& program, const ArchConfig& arch, const std::vector<HostArray>& inputs,
+                   const std::vector<OutputArray>& outputs, const SimOptions& options) {
+  FreshContext context;
+  SimResult res;
+  std::exception_ptr error;
+  {
+    Model m(arch, program, inputs, outputs, options.skip_ahead);
+    sc_core::sc_trace_file* tf = nullptr;
+    if (!options.vcd_path.empty()) {
+      std::string base = options.vcd_path;
+      if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+      tf = sc_core::sc_create_vcd_trace_file(base.c_str());
+      if (tf == nullptr) throw std::runtime_error("cannot create VCD file '" + options.vcd_path + "'");
+      m.fabric.trace(tf);
+    }
+    sc_core::sc_start();
+    if (tf != nullptr) sc_core::sc_close_vcd_trace_file(tf);
+    error = m.sched.error();
+    if (!error) {
+      if (!m.sched.finished()) throw std::logic_error("simulation stopped before the run ended");
+      Fabric& f = m.fabric.fabric();
+      res.status = m.sched.status();
+      res.cycles = m.sched.cycles();
+      res.ticks = m.sched.ticks();
+      res.done_cycle = f.done() ? f.done_cycle() : 0;
+      res.placed_pes = f.pes().size();
+      res.outputs = m.host.results();
+      if (res.status != RunStatus::Done) {
+        res.report = f.blocked_report();
+        const MemorySystem& mem = m.memory.memory();
+        if (!mem.idle()) res.report += "memory system: requests in flight\n";
+      }
+      nlohmann::json& s = res.stats;
+      s["program"] = program.name;
+      s["status"] = std::string(run_status_name(res.status));
+      s["cycles"] = res.cycles;
+      s["evaluated_cycles"] = res.ticks;
+      s["clock_ghz"] = arch.clock.freq_ghz;
+      s["seconds"] = static_cast<double>(res.cycles) / (arch.clock.freq_ghz * 1e9);
+      if (f.done()) s["done_cycle"] = res.done_cycle;
+      s["fabric"] = f.stats_json(res.cycles);
+      s["memory"] = memory_stats(m.memory.memory(), res.cycles, arch.clock.freq_ghz);
+    }
+  }
+  if (error) std::rethrow_exception(error);
+  return res;
+}
+
+SimResult simulate(const dfg::Dfg& placed, const ArchConfig& arch, const std::vector<HostArray>& inputs,
+                   const std::vector<OutputArray>& outputs, const SimOptions& options) {
+  return simulate(lower(placed, arch), arch, inputs, outputs, options);
+}
+
+}  // namespace cgra

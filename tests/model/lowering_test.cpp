@@ -1,0 +1,166 @@
+// Lowering of placed DFGs: queues from QueueBinding, merged programs, PE-kind rules, done sink,
+// routes and their errors.
+
+#include "sim/model/lowering.h"
+
+#include <gtest/gtest.h>
+
+#include "dfg/asm.h"
+#include "pe/programs.h"
+
+namespace cgra {
+namespace {
+
+// The paper fabric: column 0 and 33 'M', odd columns 'F', even columns 2..32 'I'.
+const ArchConfig& arch() {
+  static const ArchConfig a = load_default_arch();
+  return a;
+}
+
+FabricProgram lower_text(const std::string& text) { return lower(dfg::parse_asm(text, "t.asm"), arch()); }
+
+std::string lowering_error(const std::string& text) {
+  try {
+    lower_text(text);
+  } catch (const LoweringError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Lowering, StreamProgramsUseTheBoundQueuesAndTheDoneSink) {
+  const FabricProgram p = lower_text(R"(
+op ag ADDR_GEN base=0 stride=8 count=4 at=(1,0)
+op ld LOAD at=(0,0)
+op m MUL coef=2.0 at=(0,1)
+op s SYNC expected=4 at=(0,2)
+edge ag.addr -> ld.addr
+edge ld.data -> m.in
+edge m.out -> s.in
+)");
+  ASSERT_EQ(p.pes.size(), 4u);
+  // Ordered by (row, col): ld (0,0), m (0,1), s (0,2), ag (1,0).
+  EXPECT_EQ(p.pes[0].ops, std::vector<std::string>{"ld"});
+  EXPECT_EQ(p.pes[0].mem_port, 0);   // (0,0) is the first 'M' PE in row-major order
+  EXPECT_EQ(p.pes[3].mem_port, 2);   // (1,0): (0,0), (0,33), (1,0)
+  EXPECT_EQ(p.pes[1].mem_port, -1);
+  // LOAD: addr in queue 0, reply in its internal queue 1, data out of queue 0.
+  Program ld = mem_load_program(0, 1, 0);
+  EXPECT_EQ(p.pes[0].program.instructions, ld.instructions);
+  EXPECT_EQ(p.pes[0].input_names, (std::vector<std::string>{"ld.addr", "ld.reply"}));
+  EXPECT_EQ(p.pes[1].program.instructions, mul_program(0, 2.0, 0).instructions);
+  // The SYNC's done output is unconnected: it becomes the done sink on the next free queue (0).
+  ASSERT_TRUE(p.done.has_value());
+  EXPECT_EQ(p.done->pe, (PePos{0, 2}));
+  EXPECT_EQ(p.done->queue, 0u);
+  EXPECT_EQ(p.done->op, "s");
+  EXPECT_EQ(p.pes[2].program.instructions, sync_program(0, 4, 0).instructions);
+  // One route per connected output port.
+  ASSERT_EQ(p.requests.size(), 3u);
+  EXPECT_EQ(p.requests[0].name, "ag.addr");
+  EXPECT_EQ(p.routes.size(), 3u);
+  EXPECT_EQ(p.memory_ports, 32u);
+}
+
+TEST(Lowering, MulticastRouteListsConsumersInEdgeOrder) {
+  const FabricProgram p = lower_text(R"(
+op c CONST value=1.5 count=3 at=(0,2)
+op a MUL coef=2.0 at=(0,3)
+op b MUL coef=3.0 at=(1,1)
+op j JOIN n=2 at=(1,2)
+edge c.out -> b.in
+edge c.out -> a.in
+edge a.out -> j.in0
+edge b.out -> j.in1
+)");
+  ASSERT_EQ(p.requests.size(), 3u);
+  const RouteRequest& r = p.requests[0];
+  EXPECT_EQ(r.name, "c.out");
+  ASSERT_EQ(r.destinations.size(), 2u);
+  EXPECT_EQ(r.destinations[0].pe, (PePos{1, 1}));
+  EXPECT_EQ(r.destinations[1].pe, (PePos{0, 3}));
+  EXPECT_EQ(p.routes[0].destinations[0].hops, 2u);
+  EXPECT_EQ(p.routes[0].destinations[1].hops, 1u);
+}
+
+TEST(Lowering, OpsSharingAPeGetDistinctPredicatesAndRegisters) {
+  const FabricProgram p = lower_text(R"(
+op c1 COUNTER start=0 count=5 at=(0,2)
+op c2 COUNTER start=10 count=5 at=(0,2)
+op add ADD type=i64 at=(0,4)
+op s SYNC expected=5 at=(0,4)
+edge c1.out -> add.a
+edge c2.out -> add.b
+edge add.out -> s.in
+)");
+  ASSERT_EQ(p.pes[0].ops, (std::vector<std::string>{"c1", "c2"}));
+  Program want = counter_program(0, 0, 1, 5, 1, {0, 0});
+  const ProgramFootprint f1 = footprint(want);
+  const unsigned pred_end = 64 - static_cast<unsigned>(std::countl_zero(f1.preds));
+  const unsigned reg_end = 64 - static_cast<unsigned>(std::countl_zero(f1.regs));
+  merge_program(want, counter_program(1, 10, 1, 5, 1, {pred_end, reg_end}));
+  EXPECT_EQ(p.pes[0].program.instructions, want.instructions);
+  EXPECT_EQ(p.pes[0].program.pred_init, want.pred_init);
+  EXPECT_EQ(p.pes[0].op_first, (std::vector<unsigned>{0, static_cast<unsigned>(counter_program(0, 0, 1, 5).instructions.size())}));
+  // ADD and SYNC share (0,4): the SYNC's done sink is output queue 1 (the ADD's out is 0).
+  EXPECT_EQ(p.done->queue, 1u);
+}
+
+TEST(Lowering, UnconnectedOutputsDropTheirWords) {
+  const FabricProgram p = lower_text(R"(
+op c CONST value=1 count=2 at=(0,2)
+op d DEMUX at=(0,4)
+op k CONST value=7 count=2 at=(0,6)
+op s SYNC expected=2 at=(0,5)
+edge c.out -> d.sel
+edge k.out -> d.in
+edge d.out1 -> s.in
+)");
+  // DEMUX: out1 is queue 0, out0 is unconnected: no instruction writes a queue other than 0.
+  for (const Instruction& in : p.pes[1].program.instructions) EXPECT_EQ(in.dest.out_mask & ~1u, 0u);
+}
+
+TEST(Lowering, PeKindRulesNameTheOpAndPosition) {
+  EXPECT_EQ(lowering_error("op m MUL coef=2.0 at=(0,2)\nop c CONST value=1.0 at=(0,4)\nedge c.out -> m.in\n"),
+            "MUL 'm' at (0,2) needs an FP PE ('F'); the PE there is 'I'");
+  EXPECT_EQ(lowering_error("op l LOAD at=(0,1)\nop c CONST value=8 at=(0,2)\nedge c.out -> l.addr\n"),
+            "LOAD 'l' at (0,1) needs a memory-port PE ('M'); the PE there is 'F'");
+  EXPECT_EQ(lowering_error("op a ADD at=(0,4)\nop c CONST value=1.0 at=(0,2)\nedge c.out -> a.a\nedge c.out -> a.b\n"),
+            "ADD 'a' at (0,4) needs an FP PE ('F'); the PE there is 'I'");
+  // Integer ADD runs anywhere.
+  EXPECT_NO_THROW(lower_text("op a ADD type=i64 at=(0,4)\nop c CONST value=1 at=(0,2)\nedge c.out -> a.a\nedge c.out -> a.b\n"));
+}
+
+TEST(Lowering, ResourceErrorsNameThePe) {
+  // Five 2D address generators need more than 16 instruction slots on one PE.
+  std::string t;
+  for (int i = 0; i < 3; ++i)
+    t += "op g" + std::to_string(i) + " ADDR_GEN base=0 count=4 rows=2 row_stride=64 at=(0,2)\n";
+  const std::string e = lowering_error(t);
+  EXPECT_NE(e.find("PE (0,2) needs"), std::string::npos) << e;
+  EXPECT_NE(e.find("g0, g1, g2"), std::string::npos) << e;
+  EXPECT_EQ(lowering_error("op s SYNC expected=1 at=(0,2)\nop t SYNC expected=1 at=(0,4)\nop c CONST value=1 at=(0,6)\n"
+                           "edge c.out -> s.in\nedge c.out -> t.in\n"),
+            "two done outputs left unconnected: 's' and 't'; combine them with a JOIN");
+  EXPECT_EQ(lowering_error("op c CONST value=1 at=(40,2)\n"), "CONST 'c' at (40,2) is off the 16x34 fabric");
+}
+
+TEST(Lowering, GivenRoutesAreUsedAndChecked) {
+  const FabricProgram p = lower_text(R"(
+op c CONST value=1.0 count=2 at=(0,2)
+op m MUL coef=2.0 at=(0,5)
+op s SYNC expected=2 at=(0,6)
+edge c.out -> m.in route=[(0,2),(1,2),(1,3),(1,4),(1,5),(0,5)]
+edge m.out -> s.in route=[(0,5),(0,6)]
+)");
+  ASSERT_EQ(p.routes.size(), 2u);
+  EXPECT_EQ(p.routes[0].destinations[0].hops, 5u);
+  EXPECT_EQ(p.routes[0].links.size(), 5u);
+  EXPECT_NE(lowering_error("op c CONST value=1.0 at=(0,2)\nop m MUL coef=2.0 at=(0,5)\nop s SYNC expected=2 at=(0,6)\n"
+                           "edge c.out -> m.in route=[(0,2),(0,3),(0,4),(0,5)]\nedge m.out -> s.in\n")
+                .find("some channels have routes and some do not"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace cgra
