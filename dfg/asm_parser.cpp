@@ -233,7 +233,7 @@ class Parser {
     return ref;
   }
 
-  // edge OP.PORT -> OP.PORT [init=[...]] [route=[(r,c),...]]
+  // edge OP.PORT -> OP.PORT [init=[...]] [route=[(r,c),...]] [capacity=N]
   void parse_edge() {
     PendingChannel p;
     p.from = parse_end("a producer 'op.port'");
@@ -243,10 +243,17 @@ class Parser {
     p.channel.dst_port = p.to.port;
     std::set<std::string, std::less<>> seen;
     while (peek().kind != TokKind::End) {
-      const Token& key = expect(TokKind::Word, "'init' or 'route'");
-      if (key.text != "init" && key.text != "route") fail(key, "unknown edge attribute '" + key.text + "' (init, route)");
+      const Token& key = expect(TokKind::Word, "'init', 'route' or 'capacity'");
+      if (key.text != "init" && key.text != "route" && key.text != "capacity")
+        fail(key, "unknown edge attribute '" + key.text + "' (init, route, capacity)");
       if (!seen.insert(key.text).second) fail(key, "'" + key.text + "' given twice");
       expect(TokKind::Equals, "'=' after '" + key.text + "'");
+      if (key.text == "capacity") {
+        const Token& c = expect(TokKind::Int, "a capacity in words");
+        if (c.i < 0) fail(c, "capacity must be >= 0");
+        p.channel.capacity = static_cast<std::uint64_t>(c.i);
+        continue;
+      }
       expect(TokKind::LBracket, "'['");
       bool first = true;
       while (peek().kind != TokKind::RBracket) {

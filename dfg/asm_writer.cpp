@@ -65,6 +65,7 @@ std::string write_asm(const Dfg& dfg) {
         for (std::size_t k = 0; k < ch.route.size(); ++k) out += (k ? "," : "") + format_coord(ch.route[k]);
         out += "]";
       }
+      if (ch.capacity != 0) out += " capacity=" + std::to_string(ch.capacity);
       out += "\n";
     }
   }

@@ -75,7 +75,7 @@ bool same_op(const Op& x, const Op& y) {
 
 bool same_channel(const Channel& x, const Channel& y) {
   if (x.src_port != y.src_port || x.dst_port != y.dst_port || x.route != y.route ||
-      x.initial.size() != y.initial.size())
+      x.capacity != y.capacity || x.initial.size() != y.initial.size())
     return false;
   for (std::size_t i = 0; i < x.initial.size(); ++i)
     if (!same_value(x.initial[i], y.initial[i])) return false;

@@ -34,6 +34,10 @@ struct Channel {
   /// included), each a mesh neighbour of the previous one; so hops = route.size() - 1, and a
   /// one-element route is a loop-back within one PE. Empty = not routed (yet).
   std::vector<Coord> route;
+  /// Words the channel must be able to hold at once (queued and in flight, initial tokens
+  /// included) for the program to run without deadlock at full rate; 0 = the PEs' own queues
+  /// suffice. A larger value asks the lowering for a deep queue (a scratchpad-backed FIFO).
+  std::uint64_t capacity = 0;
   friend bool operator==(const Channel&, const Channel&) = default;
 };
 

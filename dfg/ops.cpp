@@ -29,7 +29,7 @@ constexpr std::int64_t kMaxJoinInputs = 1024;
 constexpr std::array<std::string_view, 2> kNumTypes{"f64", "i64"};
 constexpr std::array<std::string_view, 6> kConds{"lt", "le", "eq", "ne", "ge", "gt"};
 constexpr std::array<std::string_view, 3> kDirs{"left", "right", "uright"};
-constexpr std::array<std::string_view, 3> kModes{"pattern", "period", "rowid"};
+constexpr std::array<std::string_view, 4> kModes{"pattern", "period", "rowid", "bits"};
 
 constexpr std::array<PortDecl, 0> kNone{};
 constexpr std::array kIn{port("in", VT::F64, "multiplicand")};
@@ -54,7 +54,8 @@ constexpr std::array kDemuxOut{port("out0", VT::Any, "value when sel==0"),
 constexpr std::array kCmpIn{port("a", VT::I64, "left operand"),
                             port("b", VT::I64, "right operand; only without imm rhs")};
 constexpr std::array kFilterIn{port("in", VT::Any, "values to filter"),
-                               port("id", VT::I64, "row id per value; only in mode rowid")};
+                               port("id", VT::I64, "row id per value; only in mode rowid"),
+                               port("bits", VT::I64, "one bit token (tag) per value; only in mode bits")};
 constexpr std::array kAddrOut{port("addr", VT::I64, "byte address")};
 constexpr std::array kLoadIn{port("addr", VT::I64, "byte address")};
 constexpr std::array kLoadOut{port("data", VT::F64, "loaded word")};
@@ -73,7 +74,7 @@ constexpr std::array kCmpImm{imm("cond", IT::Symbol, true, "", "comparison", kCo
 constexpr std::array kShiftImm{imm("amount", IT::I64, true, "", "bits, 0..63"),
                                imm("dir", IT::Symbol, true, "", "left, right (arithmetic) or uright (logical)", kDirs)};
 constexpr std::array kFilterImm{
-    imm("mode", IT::Symbol, true, "", "pattern, period or rowid", kModes),
+    imm("mode", IT::Symbol, true, "", "pattern, period, rowid or bits", kModes),
     imm("m", IT::I64, false, "", "pattern: values dropped at the start of each period"),
     imm("n", IT::I64, false, "", "pattern: values passed after them"),
     imm("p", IT::I64, false, "", "pattern: values dropped at the end"),
@@ -90,7 +91,12 @@ constexpr std::array kAddrImm{
     imm("stride", IT::I64, false, "8", "bytes between consecutive addresses of a row"),
     imm("count", IT::I64, true, "", "addresses per row"),
     imm("rows", IT::I64, false, "1", "rows (2D)"),
-    imm("row_stride", IT::I64, false, "0", "bytes between the starts of consecutive rows")};
+    imm("row_stride", IT::I64, false, "0", "bytes between the starts of consecutive rows"),
+    imm("blocks", IT::I64, false, "1", "blocks (3D: strip-mined 2D grids)"),
+    imm("block_stride", IT::I64, false, "0", "bytes between the starts of consecutive blocks")};
+constexpr std::array kBitsImm{imm("m", IT::I64, true, "", "zeros at the start of each period"),
+                              imm("n", IT::I64, true, "", "ones after them"),
+                              imm("p", IT::I64, true, "", "zeros at the end of each period")};
 constexpr std::array kSyncImm{imm("expected", IT::I64, true, "", "tokens to count")};
 constexpr std::array kJoinImm{imm("n", IT::I64, true, "", "number of inputs, 1..1024")};
 constexpr std::array kRawImm{imm("program", IT::String, true, "", "PE program text (pe/ listing)"),
@@ -121,6 +127,7 @@ constexpr std::array<OpInfo, kOpKindCount> kOps{{
     {OpKind::Sync, "SYNC", kAnyIn, kDoneOut, kSyncImm, "token after expected inputs"},
     {OpKind::Join, "JOIN", kJoinIn, kDoneOut, kJoinImm, "token when every input has one"},
     {OpKind::Raw, "RAW", kNone, kNone, kRawImm, "hand-written PE program"},
+    {OpKind::Bits, "BITS", kNone, kIntOut, kBitsImm, "bit stream 0^m 1^n 0^p (tags)"},
 }};
 
 constexpr std::array<std::string_view, 7> kRoleNames{"control", "reader", "compute", "filter",
@@ -162,6 +169,8 @@ std::string disabled_reason(const Op& op, const PortDecl& decl) {
     return "CMP with imm rhs takes no input b";
   if (op.kind == OpKind::Filter && decl.name == "id" && op.sym("mode") != "rowid")
     return "FILTER takes input id only in mode rowid";
+  if (op.kind == OpKind::Filter && decl.name == "bits" && op.sym("mode") != "bits")
+    return "FILTER takes input bits only in mode bits";
   return "";
 }
 
@@ -393,8 +402,8 @@ std::vector<std::string> check_immediates(const Op& op) {
         if (op.find_imm("lo") != nullptr && op.find_imm("hi") != nullptr && op.i64("lo") > op.i64("hi"))
           complain("lo", "must be <= hi (lo=" + std::to_string(op.i64("lo")) + ", hi=" + std::to_string(op.i64("hi")) + ")");
       }
-      const std::array<std::array<std::string_view, 5>, 3> per_mode{
-          {{"m", "n", "p", "", ""}, {"period", "phase", "", "", ""}, {"lo", "hi", "", "", ""}}};
+      const std::array<std::array<std::string_view, 5>, 4> per_mode{
+          {{"m", "n", "p", "", ""}, {"period", "phase", "", "", ""}, {"lo", "hi", "", "", ""}, {"", "", "", "", ""}}};
       for (std::size_t k = 0; k < kModes.size() && !mode.empty(); ++k) {
         if (kModes[k] == mode) continue;
         for (std::string_view imm_name : per_mode[k])
@@ -410,7 +419,13 @@ std::vector<std::string> check_immediates(const Op& op) {
     case OpKind::AddrGen:
       at_least("count", 1);
       at_least("rows", 1);
+      at_least("blocks", 1);
       at_least("base", 0);
+      break;
+    case OpKind::Bits:
+      at_least("m", 0);
+      at_least("n", 1);
+      at_least("p", 0);
       break;
     case OpKind::Sync: at_least("expected", 1); break;
     case OpKind::Join: {

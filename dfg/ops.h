@@ -20,19 +20,25 @@
 /// | NOT     | a:i64                  | out:i64      | -                                            | out = a==0 ? 1 : 0 (logical)                |
 /// | SHIFT   | in:i64                 | out:i64      | amount:i64 (0..63), dir:{left,right,uright}  | left: in<<amount; right: arithmetic >>; uright: logical >> |
 /// | COPY    | in:any                 | out:any      | -                                            | out = in (fan out with several edges)       |
-/// | FILTER  | in:any[, id:i64]       | out:any      | mode:{pattern,period,rowid}, m,n,p / period,phase / lo,hi | see below                      |
+/// | FILTER  | in:any[, id:i64 \| bits:i64] | out:any | mode:{pattern,period,rowid,bits}, m,n,p / period,phase / lo,hi | see below               |
 /// | COUNTER | -                      | out:i64      | start:i64=0, step:i64=1, count:i64, repeat:i64=1 | emits start+i*step, i<count (0 = forever); whole sequence `repeat` times (0 = forever) |
-/// | ADDR_GEN| -                      | addr:i64     | base:i64, stride:i64=8, count:i64, rows:i64=1, row_stride:i64=0 | emits base+r*row_stride+i*stride (bytes), r<rows, i<count |
+/// | ADDR_GEN| -                      | addr:i64     | base:i64, stride:i64=8, count:i64, rows:i64=1, row_stride:i64=0, blocks:i64=1, block_stride:i64=0 | emits base+b*block_stride+r*row_stride+i*stride (bytes), b<blocks, r<rows, i<count (i fastest) |
 /// | LOAD    | addr:i64               | data:f64     | -                                            | data = memory[addr] (8-byte word), in request order |
 /// | STORE   | addr:i64, data:any     | done:i64     | -                                            | memory[addr] = data; one done token (value: addr) per completed store |
 /// | SYNC    | in:any                 | done:i64     | expected:i64                                 | after `expected` tokens on in, emits one 1 on done |
 /// | JOIN    | in0..in(n-1):any       | done:i64     | n:i64                                        | one token from every input -> one 1 on done |
 /// | RAW     | ins (declared)         | outs         | program:string, ins:names=[], outs:names=[]  | hand-written PE program (pe/ listing text, docs/pe.md); ins[k] is input queue k, outs[k] output queue k |
+/// | BITS    | -                      | out:i64      | m:i64, n:i64, p:i64                          | bit stream 0^m 1^n 0^p repeated for ever; the bit is the token's tag (value: position) |
 ///
 /// FILTER: `pattern` passes the n values after the first m of every period of m+n+p values
 /// (the paper's 0^m 1^n 0^p); `period` passes value i iff i % period == phase (phase default 0);
-/// `rowid` reads one `in` and one `id` together and passes `in` iff lo <= id <= hi. Dropped
-/// values are dequeued and discarded. An output left unconnected discards what it would send.
+/// `rowid` reads one `in` and one `id` together and passes `in` iff lo <= id <= hi; `bits` reads
+/// one `in` and one `bits` token together and passes `in` iff the bits token's tag is 1 (the
+/// full-rate two-PE filter: a BITS generator, shared by multicast, feeding FILTER mode=bits).
+/// Dropped values are dequeued and discarded. An output left unconnected discards what it would send.
+///
+/// BITS: token k of the stream carries tag 1 iff (k mod (m+n+p)) is in [m, m+n), else tag 0; its
+/// value is the position within the period (what pe/pattern_bits_program emits). Only tags matter.
 
 #include <compare>
 #include <cstdint>
@@ -48,10 +54,10 @@ namespace cgra::dfg {
 /// What an op computes (see the table above).
 enum class OpKind : std::uint8_t {
   Const, Mul, Mac, Add, Sub, Mux, Demux, Cmp, And, Or, Xor, Not, Shift, Copy,
-  Filter, Counter, AddrGen, Load, Store, Sync, Join, Raw,
+  Filter, Counter, AddrGen, Load, Store, Sync, Join, Raw, Bits,
 };
 /// Number of op kinds (for iterating over all of them).
-inline constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Raw) + 1;
+inline constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Bits) + 1;
 
 /// Which pipeline stage (worker type) an op belongs to; together with a worker index it
 /// names the worker, which the DOT output draws as one cluster.

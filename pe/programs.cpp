@@ -359,6 +359,46 @@ Program addr_gen_2d_program(unsigned out, std::uint64_t base_addr, std::int64_t 
   return p;
 }
 
+Program addr_gen_3d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
+                            std::int64_t row_stride, std::uint64_t count_y, std::int64_t block_stride,
+                            std::uint64_t blocks, ProgramBase base) {
+  if (count_x == 0 || count_y == 0 || blocks == 0) return Program{"addr_gen_3d", {}, 0, {}};
+  if (count_x > 1 && stride == 0) throw std::invalid_argument("addr_gen_3d_program: stride 0 with count_x > 1");
+  if (count_y > 1 && row_stride == 0) throw std::invalid_argument("addr_gen_3d_program: row_stride 0 with count_y > 1");
+  // Predicates: in a row, more rows in this block, row step pending, more blocks, and the three
+  // steps of a block restart. Registers: last address, end of the current row, end of the row
+  // after the block's last one (the block sentinel), blocks left.
+  const unsigned in_row = base.pred, in_blk = base.pred + 1, advance = base.pred + 2, live = base.pred + 3;
+  const unsigned b1 = base.pred + 4, b2 = base.pred + 5, b3 = base.pred + 6;
+  const unsigned addr = base.reg, row_end = base.reg + 1, sentinel = base.reg + 2, left = base.reg + 3;
+  const std::uint64_t s = static_cast<std::uint64_t>(stride), rs = static_cast<std::uint64_t>(row_stride);
+  const std::uint64_t bs = static_cast<std::uint64_t>(block_stride);
+  const std::uint64_t end0 = base_addr + (count_x - 1) * s;
+  Program p = make("addr_gen_3d", {
+      // x loop: emit the next address; leave the row after its last address.
+      Ins(Opcode::Iadd).when(bit(in_row)).src(r(addr), imm(stride)).out(out).reg(addr).pred(in_row, PredCompare::NotEqual, r(row_end)),
+      // Row done: move the row end on; the block ends when it reaches the sentinel.
+      Ins(Opcode::Iadd).when(bit(in_blk), bit(in_row) | bit(advance)).src(r(row_end), imm(row_stride)).reg(row_end)
+          .pred(in_blk, PredCompare::NotEqual, r(sentinel)).set(bit(advance)),
+      // Next row of the block: rewind the address to one stride before the row start.
+      Ins(Opcode::Iadd).when(bit(advance) | bit(in_blk)).src(r(addr), imm(wrap(rs - count_x * s))).reg(addr)
+          .set(bit(in_row)).clr(bit(advance)),
+      // Block done: count it; stop after the last one.
+      Ins(Opcode::Isub).when(bit(advance) | bit(live), bit(in_blk) | bit(b1)).src(r(left), imm(1)).reg(left).pred(live).set(bit(b1)),
+      // Next block: sentinel, row end and address move on by one block.
+      Ins(Opcode::Iadd).when(bit(b1) | bit(live), bit(b2)).src(r(sentinel), imm(block_stride)).reg(sentinel).set(bit(b2)),
+      Ins(Opcode::Iadd).when(bit(b2), bit(b3)).src(r(row_end), imm(wrap(bs - count_y * rs))).reg(row_end).set(bit(b3)),
+      Ins(Opcode::Iadd).when(bit(b3)).src(r(addr), imm(wrap(bs - (count_y - 1) * rs - count_x * s))).reg(addr)
+          .set(bit(in_row) | bit(in_blk)).clr(bit(advance) | bit(b1) | bit(b2) | bit(b3)),
+  });
+  p.pred_init = bit(in_row) | bit(in_blk) | bit(live);
+  p.reg_init.push_back({addr, imm(wrap(base_addr - s))});
+  p.reg_init.push_back({row_end, imm(wrap(end0))});
+  p.reg_init.push_back({sentinel, imm(wrap(end0 + count_y * rs))});
+  p.reg_init.push_back({left, imm(wrap(blocks))});
+  return p;
+}
+
 Program mem_load_program(unsigned addr, unsigned reply, unsigned out, std::uint8_t reply_tag) {
   return make("load", {
       // Steady state: issue the next load and forward the oldest reply in one instruction.

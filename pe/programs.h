@@ -110,6 +110,13 @@ Program addr_gen_program(unsigned out, std::uint64_t base_addr, std::int64_t str
 /// (a repeated counter); stride 0 with count_x > 1 and several distinct rows is not supported.
 Program addr_gen_2d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
                             std::int64_t row_stride, std::uint64_t count_y, ProgramBase base = {});
+/// ADDR_GEN 3D (a strip-mined 2D grid): base + b*block_stride + y*row_stride + x*stride for
+/// b < blocks, y < count_y, x < count_x (x fastest). One address per cycle plus 2 cycles per row
+/// and 3 more per block. Uses 7 predicates and 4 registers. Throws std::invalid_argument for
+/// stride 0 with count_x > 1, or row_stride 0 with count_y > 1 (use addr_gen_2d_program).
+Program addr_gen_3d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
+                            std::int64_t row_stride, std::uint64_t count_y, std::int64_t block_stride,
+                            std::uint64_t blocks, ProgramBase base = {});
 /// LOAD: for each address on `addr`, a load request whose reply lands in input queue `reply`
 /// (tag `reply_tag`); replies are forwarded in order to `out`. Full rate: a steady-state
 /// instruction issues a load and forwards a reply in the same cycle. Outstanding loads are bounded

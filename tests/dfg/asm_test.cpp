@@ -269,7 +269,7 @@ TEST(DfgAsm, ParseErrorsReportLineAndColumn) {
       {"op a COPY\nop bb MAC coef=1\nedge a.out -> bb.acx\n", 3, 18, "MAC 'bb' has no input port 'acx' (inputs: in, acc)"},
       {"op a COPY\nedge a.in -> a.in\n", 2, 8, "COPY 'a' has no output port 'in' (outputs: out)"},
       {"op a COPY\nedge a.out -> a.in init=[1,x]\n", 2, 28, "expected a number as initial token, got 'x'"},
-      {"op a COPY\nedge a.out -> a.in colour=red\n", 2, 20, "unknown edge attribute 'colour' (init, route)"},
+      {"op a COPY\nedge a.out -> a.in colour=red\n", 2, 20, "unknown edge attribute 'colour' (init, route, capacity)"},
       {"op a COPY\nmove a\n", 2, 1, "expected 'op', 'edge' or 'program', got 'move'"},
       {"op a COPY x\n", 1, 12, "expected '=' after 'x', got end of line"},
       {"program p\nprogram q\n", 2, 1, "second 'program' line (a file holds one program)"},

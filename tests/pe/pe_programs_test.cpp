@@ -311,6 +311,21 @@ TEST(PePrograms, CounterAndAddressGenerators) {
   EXPECT_EQ(same.out(0), (Ints{64, 72, 64, 72, 64, 72}));
 }
 
+// 3D (strip-mined grid): 2 blocks 40 bytes apart, 2 rows 100 apart, 3 addresses 8 apart. Rows
+// cost 2 idle cycles (row end, rewind), a new block 3 more (count, sentinel, row end); then stop.
+TEST(PePrograms, AddrGen3dWalksBlocksRowsColumns) {
+  Solo g(addr_gen_3d_program(1, 1000, 8, 3, 100, 2, 40, 2, {1, 1}));
+  g.h.run(40);
+  EXPECT_EQ(g.out(1), (Ints{1000, 1008, 1016, 1100, 1108, 1116, 1040, 1048, 1056, 1140, 1148, 1156}));
+  EXPECT_EQ(g.cycles(1), (Cycles{1, 2, 3, 6, 7, 8, 14, 15, 16, 19, 20, 21}));
+  EXPECT_TRUE(g.pe.quiescent());
+  // One row per block, overlapping blocks (stride of a block smaller than a row).
+  Solo o(addr_gen_3d_program(0, 0, 8, 4, 800, 1, 16, 3));
+  o.h.run(40);
+  EXPECT_EQ(o.out(0), (Ints{0, 8, 16, 24, 16, 24, 32, 40, 32, 40, 48, 56}));
+  EXPECT_THROW(addr_gen_3d_program(0, 0, 8, 2, 0, 2, 16, 2), std::invalid_argument);
+}
+
 // LOAD at full rate: addresses readable from 1; loads issue 1,2,... (fill), the memory answers
 // after 3 cycles (reply readable at issue+4), from then on one load+forward per cycle.
 TEST(PePrograms, LoadStreamsRepliesInOrder) {
