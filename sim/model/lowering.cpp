@@ -160,6 +160,7 @@ class PeLowering {
         auto u = [&](const char* k) { return static_cast<std::uint64_t>(op.i64(k)); };
         if (mode == "pattern") p = filter_pattern_program(in("in"), out("out"), u("m"), u("n"), u("p"), base);
         else if (mode == "period") p = filter_period_program(in("in"), out("out"), u("period"), u("phase"), base);
+        else if (mode == "bits") p = filter_by_bits_program(in("in"), in("bits"), out("out"));
         else p = filter_row_range_program(in("in"), in("id"), op.i64("lo"), op.i64("hi"), out("out"), base);
         break;
       }
@@ -171,7 +172,11 @@ class PeLowering {
         const auto base_addr = static_cast<std::uint64_t>(op.i64("base"));
         const auto count = static_cast<std::uint64_t>(op.i64("count"));
         const auto rows = static_cast<std::uint64_t>(op.i64("rows"));
-        if (rows <= 1) p = addr_gen_program(out("addr"), base_addr, op.i64("stride"), count, base);
+        const auto blocks = static_cast<std::uint64_t>(op.i64("blocks"));
+        if (blocks > 1)
+          p = addr_gen_3d_program(out("addr"), base_addr, op.i64("stride"), count, op.i64("row_stride"), rows,
+                                  op.i64("block_stride"), blocks, base);
+        else if (rows <= 1) p = addr_gen_program(out("addr"), base_addr, op.i64("stride"), count, base);
         else p = addr_gen_2d_program(out("addr"), base_addr, op.i64("stride"), count, op.i64("row_stride"), rows, base);
         break;
       }
@@ -188,6 +193,10 @@ class PeLowering {
         p = join_program(ins, out("done"));
         break;
       }
+      case K::Bits:
+        p = pattern_bits_program(out("out"), static_cast<std::uint64_t>(op.i64("m")),
+                                 static_cast<std::uint64_t>(op.i64("n")), static_cast<std::uint64_t>(op.i64("p")), base);
+        break;
       case K::Raw: {
         Program raw;
         try {
@@ -363,6 +372,12 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
         rq.destinations.push_back({pos_of(dst->pe), dst->queue});
         paths.push_back(ch.route);
         (ch.route.empty() ? any_missing : any_given) = true;
+        // What a channel holds: the producer's output queue and the consumer's input queue (a word
+        // in flight on the route already occupies its slot in the input queue).
+        if (ch.capacity > std::uint64_t{pe.output_queue_depth} + pe.input_queue_depth)
+          throw LoweringError("channel " + g.describe(*e) + " needs capacity " + std::to_string(ch.capacity) +
+                              " words; PE queues hold " + std::to_string(pe.output_queue_depth + pe.input_queue_depth) +
+                              " and deep (scratchpad FIFO) channels are not supported by the model yet");
         if (ch.initial.size() > pe.input_queue_depth)
           throw LoweringError("channel " + g.describe(*e) + " has " + std::to_string(ch.initial.size()) +
                               " initial tokens; an input queue holds " + std::to_string(pe.input_queue_depth));

@@ -18,8 +18,10 @@
 ///    channels' own routes are used when every channel has one, otherwise all routes are placed
 ///    by RouteAllocator (a mix is an error);
 ///  - FILTER mode=pattern lowers to the one-PE pattern filter, which forwards at half rate
-///    (2 cycles per passed word); a full-rate filter needs two PEs (pattern_bits + filter_by_bits)
-///    written as RAW ops.
+///    (2 cycles per passed word); the full-rate filter is two ops on two PEs: BITS (the pattern
+///    generator, pattern_bits_program) feeding FILTER mode=bits (filter_by_bits_program);
+///  - a channel's `capacity` must fit the producer's output queue plus the consumer's input queue;
+///    deep channels (scratchpad FIFOs) are not lowered yet (LoweringError).
 /// Every error is a LoweringError whose one-line message names the op and/or PE position.
 
 #include <optional>
