@@ -1,0 +1,171 @@
+#include "mapper/stencil_dfg.h"
+
+#include <map>
+#include <utility>
+
+#include "dfg/builder.h"
+#include "dfg/subgraphs.h"
+
+namespace cgra {
+
+using dfg::Builder;
+using dfg::OpKind;
+using dfg::PortRef;
+using dfg::Role;
+
+HostLayout default_host_layout(const StencilSpec& spec) {
+  HostLayout l;
+  l.grid_bytes = spec.grid_points() * 8;
+  l.input_base = 64 * 1024;
+  const std::uint64_t end = l.input_base + l.grid_bytes;
+  l.output_base = (end + 4095) / 4096 * 4096 + 4096;
+  return l;
+}
+
+namespace {
+
+std::string num(std::uint64_t v) { return std::to_string(v); }
+
+// Builds the graph; one instance per call of build_stencil_dfg.
+class Generator {
+ public:
+  Generator(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe)
+      : plan_(plan), layout_(layout), b_(out_.dfg), native_(pe.input_queue_depth + pe.output_queue_depth) {}
+
+  StencilDfg run() {
+    const StencilSpec& spec = plan_.spec();
+    const unsigned w = plan_.workers();
+    std::string name = "stencil" + num(spec.dims) + "d_rx" + num(plan_.rx());
+    if (plan_.two_d()) name += "_ry" + num(plan_.ry());
+    out_.dfg.set_name(name + "_w" + num(w));
+    out_.slot_rows = 2 * plan_.rx() + 1 + (plan_.two_d() ? 2 * plan_.ry() + 1 : 0);
+    for (unsigned k = 0; k < w; ++k) readers_.push_back(add_reader(k));
+    std::vector<std::int64_t> expected;
+    std::vector<PortRef> done;
+    for (unsigned j = 0; j < w; ++j) {
+      PortRef result = add_compute_worker(j);
+      done.push_back(add_writer(j, result));
+      expected.push_back(static_cast<std::int64_t>(plan_.writer_total(j)));
+    }
+    dfg::SyncStage sync = dfg::add_sync_stage(b_, "sync", expected);
+    for (unsigned j = 0; j < w; ++j) b_.connect(done[j], sync.inputs[j]);
+    out_.done_op = sync.done.op;
+    return std::move(out_);
+  }
+
+ private:
+  // Address generator for `count` columns `w` apart in every row of every block.
+  void set_addresses(dfg::OpHandle& h, std::uint64_t base, std::uint64_t count, std::uint64_t rows) {
+    const BlockPlan& bp = plan_.blocking();
+    h.imm("base", static_cast<std::int64_t>(base))
+        .imm("stride", static_cast<std::int64_t>(8 * plan_.workers()))
+        .imm("count", static_cast<std::int64_t>(count));
+    if (rows > 1) h.imm("rows", static_cast<std::int64_t>(rows)).imm("row_stride", static_cast<std::int64_t>(8 * plan_.nx()));
+    if (bp.blocks > 1)
+      h.imm("blocks", static_cast<std::int64_t>(bp.blocks)).imm("block_stride", static_cast<std::int64_t>(8 * bp.stride));
+  }
+
+  PortRef add_reader(unsigned k) {
+    auto addr = b_.add(OpKind::AddrGen, "r" + num(k) + ".addr").role(Role::Control, static_cast<int>(k));
+    set_addresses(addr, layout_.input_base + 8 * k, plan_.reader_count(k), plan_.ny());
+    auto load = b_.add(OpKind::Load, "r" + num(k) + ".load").role(Role::Reader, static_cast<int>(k));
+    b_.connect(addr.port("addr"), load.port("addr"));
+    return load.port("data");
+  }
+
+  // The shared bit generator of `pat` (one per distinct pattern, multicast to its filters).
+  PortRef bits(const FilterPattern& pat, int worker) {
+    auto it = bits_.find(pat);
+    if (it != bits_.end()) return it->second;
+    auto h = b_.add(OpKind::Bits, "bits.m" + num(pat.m) + "_n" + num(pat.n) + "_p" + num(pat.p))
+                 .imm("m", static_cast<std::int64_t>(pat.m))
+                 .imm("n", static_cast<std::int64_t>(pat.n))
+                 .imm("p", static_cast<std::int64_t>(pat.p))
+                 .role(Role::Filter, worker);
+    return bits_.emplace(pat, h.port("out")).first->second;
+  }
+
+  // `src` filtered by `pat` (a FILTER mode=bits fed by the shared BITS), or `src` itself when the
+  // pattern passes everything.
+  PortRef filtered(const std::string& name, const FilterPattern& pat, const PortRef& src, int worker) {
+    if (pat.passes_all()) return src;
+    auto f = b_.add(OpKind::Filter, name).imm("mode", "bits").role(Role::Filter, worker);
+    b_.connect(src, f.port("in"));
+    b_.connect(bits(pat, worker), f.port("bits"));
+    return f.port("out");
+  }
+
+  void set_backlog(dfg::Edge e, std::uint64_t backlog) {
+    const std::uint64_t need = backlog + kRateSlack;
+    if (need > native_) out_.dfg.channel(e).capacity = need;
+  }
+
+  dfg::Edge chain_edge(dfg::Vertex from, dfg::Vertex to) {
+    return boost::edge(from, to, out_.dfg.graph()).first;
+  }
+
+  PortRef add_compute_worker(unsigned j) {
+    const StencilSpec& spec = plan_.spec();
+    const int wj = static_cast<int>(j);
+    const std::vector<double> cx = spec.x_coefficients();
+    const std::string p = "w" + num(j);
+    dfg::MacChain x = dfg::add_mac_chain(b_, p + ".x", cx, Role::Compute, wj);
+    for (unsigned a = 0; a < cx.size(); ++a) {
+      const unsigned s = j + a, k = plan_.x_reader(j, a);
+      const FilterPattern pat = plan_.x_tap(j, a);
+      // One filter per (column offset, pattern): workers whose taps need the same values share it.
+      auto key = std::make_pair(s, pat);
+      auto it = x_filters_.find(key);
+      if (it == x_filters_.end())
+        it = x_filters_.emplace(key, filtered("xf.s" + num(s) + "_n" + num(pat.n), pat, readers_[k], static_cast<int>(k))).first;
+      b_.connect(it->second, x.taps[a]);
+      out_.slots.push_back({x.ops[a], a, k});
+    }
+    if (!plan_.two_d()) return x.out;
+
+    const unsigned row0 = static_cast<unsigned>(cx.size());
+    const unsigned ky = plan_.y_reader(j);
+    PortRef xo = filtered(p + ".xo", plan_.x_out(j), x.out, wj);
+    PortRef column = filtered(p + ".ys", plan_.y_source(j), readers_[ky], wj);
+    const std::vector<double> cy = spec.y_coefficients();
+    dfg::MacChain y = dfg::add_mac_chain(b_, p + ".y", cy, Role::Compute, wj);
+    for (unsigned a = 0; a < cy.size(); ++a) {
+      b_.connect(filtered(p + ".y.f" + num(a), plan_.y_tap(j, a), column, wj), y.taps[a]);
+      if (a > 0) set_backlog(chain_edge(y.ops[a - 1], y.ops[a]), plan_.y_acc_backlog(j, a));
+      out_.slots.push_back({y.ops[a], row0 + a, ky});
+    }
+    auto add = b_.add(OpKind::Add, p + ".add").role(Role::Compute, wj);
+    set_backlog(b_.connect(xo, add.port("a")), plan_.x_out_backlog(j));
+    b_.connect(y.out, add.port("b"));
+    out_.slots.push_back({add.vertex(), row0 + static_cast<unsigned>(cy.size()), ky});
+    return add.port("out");
+  }
+
+  PortRef add_writer(unsigned j, const PortRef& data) {
+    const std::string p = "wr" + num(j);
+    auto addr = b_.add(OpKind::AddrGen, p + ".addr").role(Role::Control, static_cast<int>(j));
+    const std::uint64_t first = plan_.ry() * plan_.nx() + plan_.rx() + j;
+    set_addresses(addr, layout_.output_base + 8 * first, plan_.worker_count(j), plan_.out_rows());
+    auto store = b_.add(OpKind::Store, p + ".store").role(Role::Writer, static_cast<int>(j));
+    b_.connect(addr.port("addr"), store.port("addr"));
+    b_.connect(data, store.port("data"));
+    return store.port("done");
+  }
+
+  const StencilPlan& plan_;
+  HostLayout layout_;
+  StencilDfg out_;
+  Builder b_;
+  std::uint64_t native_;
+  std::vector<PortRef> readers_;
+  std::map<FilterPattern, PortRef> bits_;
+  std::map<std::pair<unsigned, FilterPattern>, PortRef> x_filters_;
+};
+
+}  // namespace
+
+StencilDfg build_stencil_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe) {
+  return Generator(plan, layout, pe).run();
+}
+
+}  // namespace cgra

@@ -1,0 +1,52 @@
+#pragma once
+/// \file stencil_dfg.h
+/// The worker generators of the stencil mapping (paper sections III-A, III-B; docs/stencil.md):
+/// from a StencilPlan, the unplaced DFG of control units, w readers, the data filters (BITS
+/// generators shared by multicast + FILTER mode=bits), w compute workers, w writers and the sync
+/// stage, with every deep channel's capacity set.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dfg/graph.h"
+#include "mapper/stencil_plan.h"
+#include "pe/pe_params.h"
+
+namespace cgra {
+
+/// Where the grids live in the simulated memory. The host writes the input grid at input_base
+/// and, before the run, copies it to output_base too: the fabric stores only interior points, so
+/// the boundary cells of the output keep the input's values.
+struct HostLayout {
+  std::uint64_t input_base = 0;
+  std::uint64_t output_base = 0;
+  std::uint64_t grid_bytes = 0;  ///< bytes of each grid (8 per point, x contiguous, row-major)
+};
+
+/// The default layout: input at 64 KiB, output after it on the next 4 KiB boundary plus 4 KiB.
+HostLayout default_host_layout(const StencilSpec& spec);
+
+/// A MUL/MAC/ADD in the paper's Fig. 4 arrangement: `row` is the tap (rows share a coefficient),
+/// `col` the reader whose column it sits in (columns share a reader). x taps come first (rows
+/// 0..2rx), then in 2D the y taps (2ry rows) and the row of ADDs.
+struct ComputeSlot {
+  dfg::Vertex op = 0;
+  unsigned row = 0;
+  unsigned col = 0;
+};
+
+/// The generated graph and what the placer needs to know about it.
+struct StencilDfg {
+  dfg::Dfg dfg;
+  std::vector<ComputeSlot> slots;  ///< every MUL, MAC and ADD
+  unsigned slot_rows = 0;          ///< rows of the logical Fig. 4 array
+  std::string done_op;             ///< the op whose unconnected `done` output is the run's done
+};
+
+/// Builds the DFG of `plan` (ops named hierarchically, each with its role and worker index).
+/// Channels whose backlog plus kRateSlack exceeds a PE's queues (input + output depth of `pe`)
+/// get that as their capacity.
+StencilDfg build_stencil_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe);
+
+}  // namespace cgra

@@ -1,0 +1,81 @@
+#include "mapper/stencil_plan.h"
+
+namespace cgra {
+
+namespace {
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+}  // namespace
+
+BlockPlan StencilPlan::make_blocks(const StencilSpec& spec, unsigned blocks) {
+  const std::uint64_t rx = spec.radius[0];
+  const std::uint64_t width = spec.grid[0] - 2 * rx;
+  if (blocks == 0 || blocks > width)
+    throw SpecError("cannot split " + std::to_string(width) + " interior columns into " + std::to_string(blocks) +
+                    " blocks");
+  BlockPlan b;
+  b.blocks = blocks;
+  // Equal widths: (blocks-1)*stride + out_width = width with stride <= out_width < stride + blocks.
+  b.stride = blocks == 1 ? width : width / blocks;
+  b.out_width = width - (blocks - 1) * b.stride;
+  b.in_width = b.out_width + 2 * rx;
+  return b;
+}
+
+StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks)
+    : spec_(spec), w_(workers), blocks_(blocks) {
+  spec_.validate();
+  rx_ = spec.radius[0];
+  ry_ = spec.dims >= 2 ? spec.radius[1] : 0;
+  nx_ = spec.grid[0];
+  ny_ = spec.dims >= 2 ? spec.grid[1] : 1;
+  if (w_ == 0) throw SpecError("workers must be at least 1");
+  if (blocks_.out_width < w_)
+    throw SpecError(spec.describe() + " with w=" + std::to_string(w_) + ": a block of " +
+                    std::to_string(blocks_.out_width) + " output columns leaves workers without a column");
+}
+
+std::uint64_t StencilPlan::reader_count(unsigned k) const { return ceil_div(blocks_.in_width - k, w_); }
+
+std::uint64_t StencilPlan::worker_count(unsigned j) const { return ceil_div(blocks_.out_width - j, w_); }
+
+FilterPattern StencilPlan::x_tap(unsigned j, unsigned a) const {
+  // Output column rx+j+t*w needs relative column j+a+t*w: reader (j+a) mod w, position
+  // (j+a)/w + t within the reader's row.
+  const unsigned s = j + a;
+  const std::uint64_t m = s / w_, n = worker_count(j);
+  return {m, n, reader_count(s % w_) - m - n};
+}
+
+FilterPattern StencilPlan::x_out(unsigned j) const {
+  const std::uint64_t n = worker_count(j);
+  return {ry_ * n, out_rows() * n, ry_ * n};
+}
+
+FilterPattern StencilPlan::y_source(unsigned j) const {
+  const unsigned s = rx_ + j;
+  const std::uint64_t m = s / w_, n = worker_count(j);
+  return {m, n, reader_count(s % w_) - m - n};
+}
+
+int StencilPlan::y_offset(unsigned a) const {
+  const int r = static_cast<int>(ry_);
+  const int i = static_cast<int>(a);
+  return i < r ? i - r : i - r + 1;
+}
+
+FilterPattern StencilPlan::y_tap(unsigned j, unsigned a) const {
+  // Output row y needs row y+o of the column stream: rows [ry+o, ny-ry+o) of every block.
+  const std::uint64_t n = worker_count(j);
+  const std::int64_t o = y_offset(a);
+  const std::uint64_t before = static_cast<std::uint64_t>(static_cast<std::int64_t>(ry_) + o);
+  const std::uint64_t after = static_cast<std::uint64_t>(static_cast<std::int64_t>(ry_) - o);
+  return {before * n, out_rows() * n, after * n};
+}
+
+std::uint64_t StencilPlan::y_acc_backlog(unsigned j, unsigned a) const {
+  if (a == 0) return 0;
+  const std::int64_t rows = y_offset(a) - y_offset(a - 1);
+  return static_cast<std::uint64_t>(rows) * worker_count(j);
+}
+
+}  // namespace cgra

@@ -1,0 +1,111 @@
+#pragma once
+/// \file stencil_plan.h
+/// The analytic part of the stencil mapping (docs/stencil.md): how the grid is strip-mined into
+/// vertical blocks, what each reader loads, what each compute worker computes, the 0^m 1^n 0^p
+/// pattern of every data filter, how many stores each sync worker expects, and how many words
+/// each deep channel of the 2D y chain must hold. Everything here is a closed formula of the spec,
+/// the worker count and the block choice; the DFG generator (stencil_dfg.h) only wires it up.
+///
+/// Indexing (per block, per row): the block reads columns [0, in_width) relative to its first
+/// column. Reader k loads relative columns k, k+w, ... (reader_count(k) = ceil((in_width-k)/w) of
+/// them) of every row, rows in order, blocks in order. Compute worker j computes the block's output
+/// columns rx+j, rx+j+w, ... (worker_count(j) = ceil((out_width-j)/w) of them).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mapper/stencil_spec.h"
+
+namespace cgra {
+
+/// A data-filter pattern: of every m+n+p values, drop m, pass n, drop p (the paper's 0^m 1^n 0^p).
+struct FilterPattern {
+  std::uint64_t m = 0;
+  std::uint64_t n = 0;
+  std::uint64_t p = 0;
+  /// Length of one period.
+  std::uint64_t period() const { return m + n + p; }
+  /// True when the pattern passes everything (no filter needed).
+  bool passes_all() const { return m == 0 && p == 0; }
+  friend auto operator<=>(const FilterPattern&, const FilterPattern&) = default;
+};
+
+/// How the interior columns are strip-mined into vertical blocks. Block b computes output columns
+/// [rx + b*stride, rx + b*stride + out_width) and reads [b*stride, b*stride + out_width + 2rx).
+/// All blocks have the same width, so every filter pattern is the same in every block; when the
+/// interior width is not a multiple of the stride the blocks overlap by fewer than `blocks`
+/// columns, which are computed (and stored, with identical values) twice.
+struct BlockPlan {
+  unsigned blocks = 1;
+  std::uint64_t out_width = 0;  ///< output columns per block
+  std::uint64_t stride = 0;     ///< columns between the starts of consecutive blocks
+  std::uint64_t in_width = 0;   ///< columns read per block: out_width + 2rx
+};
+
+/// Words a channel must hold beyond its steady-state backlog so that producer and consumer can
+/// both run at one word per cycle (assumed: covers route and queue latencies).
+inline constexpr std::uint64_t kRateSlack = 4;
+
+/// The analytic plan of one mapping.
+class StencilPlan {
+ public:
+  /// Plans `spec` with `workers` workers and the given blocking. Throws SpecError when a block is
+  /// narrower than the worker count (a worker would get no column).
+  StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks);
+
+  /// Blocking for `spec`: `blocks` equal-width blocks covering the interior (see BlockPlan).
+  static BlockPlan make_blocks(const StencilSpec& spec, unsigned blocks);
+
+  const StencilSpec& spec() const { return spec_; }
+  unsigned workers() const { return w_; }
+  unsigned rx() const { return rx_; }
+  unsigned ry() const { return ry_; }
+  bool two_d() const { return spec_.dims >= 2; }
+  std::uint64_t nx() const { return nx_; }
+  /// Rows (1 in 1D).
+  std::uint64_t ny() const { return ny_; }
+  /// Interior rows computed (ny - 2ry).
+  std::uint64_t out_rows() const { return ny_ - 2 * ry_; }
+  const BlockPlan& blocking() const { return blocks_; }
+
+  /// Columns reader k loads per row of a block.
+  std::uint64_t reader_count(unsigned k) const;
+  /// Output columns worker j computes per row of a block.
+  std::uint64_t worker_count(unsigned j) const;
+  /// Words reader k loads in the whole run.
+  std::uint64_t reader_total(unsigned k) const { return blocks_.blocks * ny_ * reader_count(k); }
+  /// Stores writer j makes in the whole run (what sync worker j expects).
+  std::uint64_t writer_total(unsigned j) const { return blocks_.blocks * out_rows() * worker_count(j); }
+
+  /// x taps a = 0..2rx (offset a - rx) of worker j read reader (j + a) mod w.
+  unsigned x_reader(unsigned j, unsigned a) const { return (j + a) % w_; }
+  /// Filter of x tap a of worker j over its reader's stream (period: one row of that reader).
+  /// In 2D the x chain computes every row; the x output filter drops the non-interior rows.
+  FilterPattern x_tap(unsigned j, unsigned a) const;
+  /// 2D: filter of worker j's x partial sums keeping the interior rows (period: one block).
+  FilterPattern x_out(unsigned j) const;
+  /// 2D: the reader feeding worker j's y chain: the one that loads column rx + j of each row.
+  unsigned y_reader(unsigned j) const { return (rx_ + j) % w_; }
+  /// 2D: filter of the y reader's stream keeping worker j's columns (period: one row).
+  FilterPattern y_source(unsigned j) const;
+  /// y tap a = 0..2ry-1: offset -ry..-1 for a < ry, 1..ry after.
+  int y_offset(unsigned a) const;
+  /// 2D: filter of worker j's column stream for y tap a (period: one block).
+  FilterPattern y_tap(unsigned j, unsigned a) const;
+
+  /// 2D: backlog of the channel feeding y tap a's accumulator (a >= 1): the rows between tap a-1
+  /// and tap a, times the worker's columns — the paper's "mandatory buffering".
+  std::uint64_t y_acc_backlog(unsigned j, unsigned a) const;
+  /// 2D: backlog of worker j's x partial sums waiting for the y partial sums (ry rows).
+  std::uint64_t x_out_backlog(unsigned j) const { return std::uint64_t{ry_} * worker_count(j); }
+
+ private:
+  StencilSpec spec_;
+  unsigned w_;
+  unsigned rx_, ry_;
+  std::uint64_t nx_, ny_;
+  BlockPlan blocks_;
+};
+
+}  // namespace cgra

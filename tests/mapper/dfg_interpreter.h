@@ -1,0 +1,250 @@
+#pragma once
+// Test code: a token-level interpreter of a DFG, written from the op semantics in dfg/ops.h and
+// independent of pe/ and sim/. Every channel is a bounded FIFO (its capacity attribute, or the
+// PE queues' size); an op fires when every input it reads holds a token and every channel it
+// writes has room — the fabric's own firing rule, so a run that deadlocks here would deadlock on
+// the fabric with at least these capacities (the firing rule is persistent: an enabled op stays
+// enabled until it fires, so the outcome does not depend on the order ops are tried).
+// Memory is a map of 8-byte words. Tokens carry a value and a tag (BITS puts the bit in the tag).
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dfg/graph.h"
+
+namespace cgra::test {
+
+struct Token {
+  std::uint64_t bits = 0;
+  std::uint8_t tag = 0;
+};
+
+inline std::uint64_t dbits(double d) {
+  std::uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+inline double bdouble(std::uint64_t b) {
+  double d;
+  std::memcpy(&d, &b, 8);
+  return d;
+}
+
+struct InterpResult {
+  bool done = false;                 // the unconnected done output fired
+  std::uint64_t firings = 0;
+  std::string blocked;               // when not done: the ops that could not fire and why
+  std::vector<std::string> leftovers;  // channels (not fed by BITS) still holding tokens at the end
+  std::uint64_t max_backlog = 0;     // most tokens ever held by one channel with a capacity attribute
+};
+
+class DfgInterpreter {
+ public:
+  // `native` is the capacity of a channel without a capacity attribute; `multicast_native` that of
+  // a channel whose output port feeds several channels (their output queue is shared).
+  DfgInterpreter(const dfg::Dfg& g, std::uint64_t native, std::uint64_t multicast_native) : g_(g) {
+    const dfg::Graph& gr = g.graph();
+    ops_.resize(g.num_ops());
+    for (auto [e, end] = boost::edges(gr); e != end; ++e) {
+      const dfg::Channel& ch = gr[*e];
+      const dfg::Vertex s = boost::source(*e, gr), t = boost::target(*e, gr);
+      Chan c;
+      c.name = g.describe(*e);
+      unsigned fan = 0;
+      for (auto [o, oend] = boost::out_edges(s, gr); o != oend; ++o) fan += gr[*o].src_port == ch.src_port;
+      c.cap = ch.capacity ? ch.capacity : (fan > 1 ? multicast_native : native);
+      c.from_bits = g.op(s).kind == dfg::OpKind::Bits;
+      c.deep = ch.capacity != 0;
+      for (const auto& lit : ch.initial) {
+        if (const auto* d = std::get_if<double>(&lit)) c.q.push_back({dbits(*d), 0});
+        else c.q.push_back({static_cast<std::uint64_t>(std::get<std::int64_t>(lit)), 0});
+      }
+      const std::size_t id = chans_.size();
+      chans_.push_back(std::move(c));
+      ops_[s].outs[ch.src_port].push_back(id);
+      ops_[t].ins[ch.dst_port] = id;
+    }
+  }
+
+  std::map<std::uint64_t, std::uint64_t>& memory() { return mem_; }
+
+  InterpResult run(std::uint64_t max_sweeps = 100000000) {
+    InterpResult r;
+    for (std::uint64_t sweep = 0; sweep < max_sweeps; ++sweep) {
+      bool any = false;
+      for (dfg::Vertex v = 0; v < g_.num_ops(); ++v) {
+        // Fire each op as often as it can in one sweep (bounded so sources do not run away).
+        for (int k = 0; k < 64 && fire(v, r); ++k) any = true;
+      }
+      if (!any) break;
+    }
+    for (const Chan& c : chans_)
+      if (!c.q.empty() && !c.from_bits) r.leftovers.push_back(c.name + " (" + std::to_string(c.q.size()) + ")");
+    if (!r.done) r.blocked = describe_blocked();
+    return r;
+  }
+
+ private:
+  struct Chan {
+    std::string name;
+    std::deque<Token> q;
+    std::uint64_t cap = 0;
+    std::uint64_t high = 0;
+    bool from_bits = false;
+    bool deep = false;
+  };
+  struct OpState {
+    std::map<std::string, std::size_t> ins;
+    std::map<std::string, std::vector<std::size_t>> outs;
+    std::uint64_t pos = 0;  // sources: next index; filters/sync: tokens seen
+    bool finished = false;
+  };
+
+  bool has(const OpState& s, const char* port) const {
+    auto it = s.ins.find(port);
+    return it != s.ins.end() && !chans_[it->second].q.empty();
+  }
+  Token take(OpState& s, const char* port) {
+    Chan& c = chans_[s.ins.at(port)];
+    Token t = c.q.front();
+    c.q.pop_front();
+    return t;
+  }
+  bool room(const OpState& s, const char* port) const {
+    auto it = s.outs.find(port);
+    if (it == s.outs.end()) return true;  // unconnected: dropped
+    for (std::size_t id : it->second)
+      if (chans_[id].q.size() >= chans_[id].cap) return false;
+    return true;
+  }
+  void put(OpState& s, const char* port, Token t, InterpResult& r, bool is_done_port = false) {
+    auto it = s.outs.find(port);
+    if (it == s.outs.end()) {
+      if (is_done_port) r.done = true;
+      return;
+    }
+    for (std::size_t id : it->second) {
+      Chan& c = chans_[id];
+      c.q.push_back(t);
+      if (c.q.size() > c.high) c.high = c.q.size();
+      if (c.deep && c.high > r.max_backlog) r.max_backlog = c.high;
+    }
+  }
+
+  bool fire(dfg::Vertex v, InterpResult& r) {
+    const dfg::Op& op = g_.op(v);
+    OpState& s = ops_[v];
+    using K = dfg::OpKind;
+    auto i64 = [&](const char* k) { return static_cast<std::uint64_t>(op.i64(k)); };
+    switch (op.kind) {
+      case K::AddrGen: {
+        const std::uint64_t count = i64("count"), rows = i64("rows"), blocks = i64("blocks");
+        if (s.pos >= count * rows * blocks || !room(s, "addr")) return false;
+        const std::uint64_t i = s.pos % count, row = (s.pos / count) % rows, b = s.pos / (count * rows);
+        const std::uint64_t a = i64("base") + b * i64("block_stride") + row * i64("row_stride") + i * i64("stride");
+        put(s, "addr", {a, 0}, r);
+        ++s.pos;
+        break;
+      }
+      case K::Bits: {
+        if (!room(s, "out")) return false;
+        const std::uint64_t m = i64("m"), n = i64("n"), period = m + n + i64("p");
+        const std::uint64_t k = s.pos % period;
+        put(s, "out", {k + 1, static_cast<std::uint8_t>(k >= m && k < m + n ? 1 : 0)}, r);
+        ++s.pos;
+        break;
+      }
+      case K::Load: {
+        if (!has(s, "addr") || !room(s, "data")) return false;
+        const std::uint64_t a = take(s, "addr").bits;
+        auto it = mem_.find(a);
+        if (it == mem_.end()) throw std::runtime_error(op.name + " loads unmapped address " + std::to_string(a));
+        put(s, "data", {it->second, 0}, r);
+        break;
+      }
+      case K::Store: {
+        if (!has(s, "addr") || !has(s, "data") || !room(s, "done")) return false;
+        const std::uint64_t a = take(s, "addr").bits;
+        auto it = mem_.find(a);
+        if (it == mem_.end()) throw std::runtime_error(op.name + " stores to unmapped address " + std::to_string(a));
+        it->second = take(s, "data").bits;
+        put(s, "done", {a, 0}, r);
+        break;
+      }
+      case K::Filter: {
+        if (op.sym("mode") != "bits") throw std::runtime_error(op.name + ": the interpreter knows FILTER mode=bits only");
+        if (!has(s, "in") || !has(s, "bits")) return false;
+        const bool pass = chans_[s.ins.at("bits")].q.front().tag == 1;
+        if (pass && !room(s, "out")) return false;
+        Token t = take(s, "in");
+        take(s, "bits");
+        if (pass) put(s, "out", t, r);
+        break;
+      }
+      case K::Mul: {
+        if (!has(s, "in") || !room(s, "out")) return false;
+        put(s, "out", {dbits(op.f64("coef") * bdouble(take(s, "in").bits)), 0}, r);
+        break;
+      }
+      case K::Mac: {
+        if (!has(s, "in") || !has(s, "acc") || !room(s, "out")) return false;
+        const double in = bdouble(take(s, "in").bits), acc = bdouble(take(s, "acc").bits);
+        put(s, "out", {dbits(std::fma(op.f64("coef"), in, acc)), 0}, r);
+        break;
+      }
+      case K::Add: {
+        if (!has(s, "a") || !has(s, "b") || !room(s, "out")) return false;
+        const double a = bdouble(take(s, "a").bits), b = bdouble(take(s, "b").bits);
+        put(s, "out", {dbits(a + b), 0}, r);
+        break;
+      }
+      case K::Sync: {
+        if (s.finished || !has(s, "in")) return false;
+        const bool last = s.pos + 1 == i64("expected");
+        if (last && !room(s, "done")) return false;
+        take(s, "in");
+        ++s.pos;
+        if (last) {
+          put(s, "done", {1, 0}, r, true);
+          s.finished = true;
+        }
+        break;
+      }
+      case K::Join: {
+        for (const auto& [port, id] : s.ins)
+          if (chans_[id].q.empty()) return false;
+        if (!room(s, "done")) return false;
+        for (auto& [port, id] : s.ins) chans_[id].q.pop_front();
+        put(s, "done", {1, 0}, r, true);
+        break;
+      }
+      default:
+        throw std::runtime_error(op.name + ": the interpreter does not know " + std::string(dfg::to_string(op.kind)));
+    }
+    ++r.firings;
+    return true;
+  }
+
+  std::string describe_blocked() const {
+    std::string out;
+    for (dfg::Vertex v = 0; v < g_.num_ops() && out.size() < 2000; ++v) {
+      const OpState& s = ops_[v];
+      for (const auto& [port, id] : s.ins)
+        if (chans_[id].q.size() >= chans_[id].cap) out += g_.op(v).name + " has full input " + port + "; ";
+    }
+    return out.empty() ? "nothing full" : out;
+  }
+
+  const dfg::Dfg& g_;
+  std::vector<OpState> ops_;
+  std::vector<Chan> chans_;
+  std::map<std::uint64_t, std::uint64_t> mem_;
+};
+
+}  // namespace cgra::test
