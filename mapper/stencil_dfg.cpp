@@ -1,5 +1,6 @@
 #include "mapper/stencil_dfg.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -30,7 +31,8 @@ std::string num(std::uint64_t v) { return std::to_string(v); }
 class Generator {
  public:
   Generator(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe)
-      : plan_(plan), layout_(layout), b_(out_.dfg), native_(pe.input_queue_depth + pe.output_queue_depth) {}
+      : plan_(plan), layout_(layout), b_(out_.dfg), native_(pe.input_queue_depth + pe.output_queue_depth),
+        fan_in_(std::max(2u, pe.input_queues)) {}
 
   StencilDfg run() {
     const StencilSpec& spec = plan_.spec();
@@ -47,9 +49,7 @@ class Generator {
       done.push_back(add_writer(j, result));
       expected.push_back(static_cast<std::int64_t>(plan_.writer_total(j)));
     }
-    dfg::SyncStage sync = dfg::add_sync_stage(b_, "sync", expected);
-    for (unsigned j = 0; j < w; ++j) b_.connect(done[j], sync.inputs[j]);
-    out_.done_op = sync.done.op;
+    add_sync(done, expected);
     return std::move(out_);
   }
 
@@ -152,11 +152,35 @@ class Generator {
     return store.port("done");
   }
 
+  // One SYNC per writer, then a tree of JOINs with at most `fan_in_` inputs each (a JOIN's inputs
+  // are input queues of one PE); the root's `done` is left unconnected: the run's done.
+  void add_sync(const std::vector<PortRef>& stores, const std::vector<std::int64_t>& expected) {
+    std::vector<PortRef> level;
+    for (unsigned j = 0; j < stores.size(); ++j) {
+      auto s = b_.add(OpKind::Sync, "sync.s" + num(j)).imm("expected", expected[j]).role(Role::Sync, static_cast<int>(j));
+      b_.connect(stores[j], s.port("in"));
+      level.push_back(s.port("done"));
+    }
+    unsigned joins = 0;
+    do {
+      std::vector<PortRef> next;
+      for (std::size_t i = 0; i < level.size(); i += fan_in_) {
+        const std::size_t n = std::min<std::size_t>(fan_in_, level.size() - i);
+        auto jn = b_.add(OpKind::Join, "sync.join" + num(joins++)).imm("n", static_cast<std::int64_t>(n)).role(Role::Sync, -1);
+        for (std::size_t k = 0; k < n; ++k) b_.connect(level[i + k], jn.port("in" + num(k)));
+        next.push_back(jn.port("done"));
+      }
+      level = std::move(next);
+    } while (level.size() > 1);
+    out_.done_op = level.front().op;
+  }
+
   const StencilPlan& plan_;
   HostLayout layout_;
   StencilDfg out_;
   Builder b_;
   std::uint64_t native_;
+  unsigned fan_in_;
   std::vector<PortRef> readers_;
   std::map<FilterPattern, PortRef> bits_;
   std::map<std::pair<unsigned, FilterPattern>, PortRef> x_filters_;

@@ -1,0 +1,76 @@
+#pragma once
+/// \file map_stencil.h
+/// The stencil mapper's entry point: spec + architecture -> a placed, routed, validated DFG that
+/// describes itself (host memory layout, where "done" leaves, what the mapping uses).
+/// docs/stencil.md explains the design; the simulator (sim/model) lowers and runs the result.
+///
+///     MappedStencil m = map_stencil(spec, load_default_arch());
+///     // host: write the input grid at m.layout.input_base and a copy of it at m.layout.output_base
+///     // (boundary cells keep the input), run m.dfg until m.done_op emits m.done_tokens token(s),
+///     // read the output grid at m.layout.output_base.
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "dfg/graph.h"
+#include "mapper/placement.h"
+#include "mapper/stencil_dfg.h"
+#include "mapper/stencil_plan.h"
+#include "sim/config/arch_config.h"
+
+namespace cgra {
+
+/// Storage and throughput figures of one blocking choice (see choose_blocking).
+struct BufferEstimate {
+  BlockPlan blocks;
+  unsigned deep_channels = 0;         ///< channels whose capacity exceeds a PE's queues
+  std::uint64_t deep_words = 0;       ///< sum of their capacities [words]
+  std::uint64_t scratchpad_bytes = 0; ///< what their FIFOs take from the scratchpad [bytes]
+  double scratchpad_rate = 1;         ///< min(1, ports / (2 accesses per word x deep channels))
+  double reader_cycles = 0;           ///< the longest reader stream / scratchpad_rate [cycles]
+  double memory_cycles = 0;           ///< bytes read (halo included) and written / DRAM bytes per cycle [cycles]
+  double cycles() const { return reader_cycles > memory_cycles ? reader_cycles : memory_cycles; }
+};
+
+/// Buffering of `workers` workers with `blocks` blocks on `arch` (no DFG is built).
+BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, const ArchConfig& arch);
+
+/// The paper's blocking: among the block counts whose deep channels fit in the scratchpad, the one
+/// with the fewest estimated cycles (fewest blocks on a tie). 1D and small 2D grids: one block.
+/// Throws MapError when no block count fits.
+BufferEstimate choose_blocking(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
+
+/// What a mapping uses, for reports and tests.
+struct MappingSummary {
+  unsigned workers = 0;
+  std::string workers_reason;               ///< why this w ("given", or the roofline argument)
+  BufferEstimate buffering;                 ///< block choice, deep channels, scratchpad bytes
+  PlacementStats placement;                 ///< PEs used per kind, routes
+  std::map<std::string, unsigned> ops_by_role;  ///< role name -> ops
+  std::map<std::string, unsigned> ops_by_kind;  ///< op mnemonic -> ops
+  unsigned bit_generators = 0;
+  unsigned filters = 0;
+  /// Multi-line text (one figure per line).
+  std::string text() const;
+};
+
+/// A placed, routed, validated stencil program and how to run it.
+struct MappedStencil {
+  StencilSpec spec;             ///< with workers filled in
+  dfg::Dfg dfg;                 ///< every op placed, every channel routed
+  HostLayout layout;            ///< input/output regions; the host copies the input to the output first
+  std::string done_op;          ///< the JOIN whose unconnected `done` is the run's done
+  std::uint64_t done_tokens = 1;///< tokens it emits (once every store has completed)
+  MappingSummary summary;
+};
+
+/// Maps `spec` on `arch`. spec.workers == 0 chooses w with choose_workers (the roofline) and
+/// lowers it until the mapping also fits the other PE kinds and the routes. Throws SpecError for a
+/// bad spec and MapError (one line, with the numbers) when the stencil does not fit.
+MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch);
+
+/// MAC-capable PEs one compute worker takes: 2rx+1 MUL/MACs, in 2D also 2ry and one f64 ADD.
+unsigned fp_pes_per_mapped_worker(const StencilSpec& spec);
+
+}  // namespace cgra

@@ -1,0 +1,219 @@
+#include "mapper/placement.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "mapper/binding.h"
+#include "network/route_allocator.h"
+
+namespace cgra {
+
+namespace {
+
+using dfg::OpKind;
+using dfg::Vertex;
+
+PePos pos_of(dfg::Coord c) { return {c.row, c.col}; }
+dfg::Coord coord_of(PePos p) { return {p.row, p.col}; }
+
+bool needs_fp(const dfg::Op& op) {
+  return op.kind == OpKind::Mul || op.kind == OpKind::Mac ||
+         ((op.kind == OpKind::Add || op.kind == OpKind::Sub) && op.sym("type") != "i64");
+}
+bool needs_mem(const dfg::Op& op) { return op.kind == OpKind::Load || op.kind == OpKind::Store; }
+
+// An op that could run anywhere prefers an 'I' PE unless another kind is two hops closer, so that
+// spare F and M PEs stay free for what only they can run.
+unsigned kind_penalty(PeKind k) { return k == PeKind::Int ? 0 : k == PeKind::Fp ? 8 : 12; }
+
+// The Fig. 4 arrangement of the compute slots on the F PEs (see placement.h).
+void place_compute(StencilDfg& sd, const FabricGeometry& geo, std::vector<std::vector<Vertex>>& occ) {
+  std::map<unsigned, std::vector<PePos>> by_col;
+  for (PePos p : geo.positions(PeKind::Fp)) by_col[p.col].push_back(p);
+  std::vector<std::vector<PePos>> fcols;
+  for (auto& [c, v] : by_col) fcols.push_back(v);
+  unsigned w = 0;
+  for (const ComputeSlot& s : sd.slots) w = std::max(w, s.col + 1);
+  std::set<PePos> used;
+  std::vector<const ComputeSlot*> leftover;
+  // Bands of w F-columns; logical rows run down a band, snaking back up the next one.
+  std::vector<unsigned> band_rows;
+  for (std::size_t b = 0; w > 0 && (b + 1) * w <= fcols.size(); ++b) {
+    std::size_t rows = std::numeric_limits<std::size_t>::max();
+    for (unsigned k = 0; k < w; ++k) rows = std::min(rows, fcols[b * w + k].size());
+    band_rows.push_back(static_cast<unsigned>(rows));
+  }
+  std::vector<const ComputeSlot*> order;
+  for (const ComputeSlot& s : sd.slots) order.push_back(&s);
+  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return std::tie(a->row, a->col) < std::tie(b->row, b->col); });
+  for (const ComputeSlot* s : order) {
+    unsigned row = s->row, band = 0;
+    while (band < band_rows.size() && row >= band_rows[band]) row -= band_rows[band++];
+    if (band == band_rows.size()) {
+      leftover.push_back(s);
+      continue;
+    }
+    if (band % 2 == 1) row = band_rows[band] - 1 - row;
+    const PePos p = fcols[band * w + s->col][row];
+    sd.dfg.place(s->op, coord_of(p));
+    occ[geo.index(p)].push_back(s->op);
+    used.insert(p);
+  }
+  // Whatever does not fit in whole bands: the remaining F PEs, column by column.
+  std::size_t next = 0;
+  std::vector<PePos> rest;
+  for (const auto& col : fcols)
+    for (PePos p : col)
+      if (!used.count(p)) rest.push_back(p);
+  for (const ComputeSlot* s : leftover) {
+    const PePos p = rest.at(next++);
+    sd.dfg.place(s->op, coord_of(p));
+    occ[geo.index(p)].push_back(s->op);
+  }
+}
+
+}  // namespace
+
+void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
+  const FabricGeometry geo(arch.fabric);
+  dfg::Dfg& g = sd.dfg;
+  const dfg::Graph& gr = g.graph();
+  const std::size_t n = g.num_ops();
+  // Up-front counts, so that a misfit is one line with the numbers.
+  unsigned fp = 0, mem = 0, other = 0, shareable = 0;
+  for (Vertex v = 0; v < n; ++v) {
+    const dfg::Op& op = g.op(v);
+    if (needs_fp(op)) ++fp;
+    else if (needs_mem(op)) ++mem;
+    else if (op.kind == OpKind::Join) ++shareable;
+    else ++other;
+  }
+  const unsigned nf = static_cast<unsigned>(geo.positions(PeKind::Fp).size());
+  const unsigned nm = static_cast<unsigned>(geo.positions(PeKind::Memory).size());
+  if (fp > nf) throw MapError("needs " + std::to_string(fp) + " MAC-capable PEs; the fabric has " + std::to_string(nf));
+  if (mem > nm) throw MapError("needs " + std::to_string(mem) + " memory-port PEs; the fabric has " + std::to_string(nm));
+  if (fp + mem + other > geo.pe_count())
+    throw MapError("needs " + std::to_string(fp + mem + other) + " PEs (" + std::to_string(fp) + " MAC-capable, " +
+                   std::to_string(mem) + " memory-port, " + std::to_string(other) +
+                   " filters, bit generators and control); the fabric has " + std::to_string(geo.pe_count()));
+
+  std::vector<std::vector<Vertex>> occ(geo.pe_count());
+  place_compute(sd, geo, occ);
+  std::vector<std::vector<Vertex>> nbrs(n);
+  for (auto [e, end] = boost::edges(gr); e != end; ++e) {
+    const Vertex s = boost::source(*e, gr), t = boost::target(*e, gr);
+    nbrs[s].push_back(t);
+    nbrs[t].push_back(s);
+  }
+  for (auto& v : nbrs) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  }
+  // Greedy: the op with the most placed neighbours next, on the free PE nearest to them.
+  std::vector<unsigned> placed_nbrs(n, 0);
+  std::vector<char> done(n, 0);
+  for (Vertex v = 0; v < n; ++v)
+    if (g.op(v).place) done[v] = 1;
+  for (Vertex v = 0; v < n; ++v)
+    if (done[v])
+      for (Vertex u : nbrs[v]) ++placed_nbrs[u];
+  for (;;) {
+    Vertex best = n;
+    for (Vertex v = 0; v < n; ++v)
+      if (!done[v] && (best == n || placed_nbrs[v] > placed_nbrs[best])) best = v;
+    if (best == n) break;
+    const dfg::Op& op = g.op(best);
+    const bool mem_op = needs_mem(op);
+    std::uint64_t best_cost = std::numeric_limits<std::uint64_t>::max();
+    unsigned best_pe = geo.pe_count();
+    for (unsigned i = 0; i < geo.pe_count(); ++i) {
+      const PePos p = geo.position(i);
+      const PeKind k = geo.kind(p);
+      if (mem_op && k != PeKind::Memory) continue;
+      if (needs_fp(op) && k != PeKind::Fp) continue;
+      if (!occ[i].empty()) {
+        // A JOIN fires once: it may share the PE of a single SYNC.
+        const bool sync_pe = occ[i].size() == 1 && g.op(occ[i][0]).kind == OpKind::Sync;
+        const bool fits = op.kind == OpKind::Join && op.i64("n") + 1 <= arch.fabric.pe.input_queues;
+        if (!(fits && sync_pe)) continue;
+      }
+      std::uint64_t cost = kind_penalty(k);
+      for (Vertex u : nbrs[best])
+        if (done[u]) cost += 4 * FabricGeometry::manhattan(p, pos_of(*g.op(u).place));
+      if (cost < best_cost) best_cost = cost, best_pe = i;
+    }
+    if (best_pe == geo.pe_count())
+      throw MapError("no free " + std::string(mem_op ? "memory-port " : "") + "PE left for " +
+                     std::string(dfg::to_string(op.kind)) + " '" + op.name + "' (the fabric has " +
+                     std::to_string(geo.pe_count()) + " PEs; the mapping needs " + std::to_string(fp + mem + other) + ")");
+    g.place(best, coord_of(geo.position(best_pe)));
+    occ[best_pe].push_back(best);
+    done[best] = 1;
+    for (Vertex u : nbrs[best]) ++placed_nbrs[u];
+  }
+}
+
+PlacementStats route_dfg(dfg::Dfg& g, const ArchConfig& arch) {
+  const FabricGeometry geo(arch.fabric);
+  std::optional<QueueBinding> bind;
+  try {
+    bind.emplace(g, arch.fabric.pe);
+  } catch (const BindingError& e) {
+    throw MapError(e.what());
+  }
+  const dfg::Graph& gr = g.graph();
+  std::vector<RouteRequest> reqs;
+  std::vector<std::vector<dfg::Edge>> req_edges;
+  for (Vertex v = 0; v < g.num_ops(); ++v) {
+    const dfg::Op& op = g.op(v);
+    for (const dfg::PortInfo& port : dfg::output_ports(op)) {
+      std::vector<dfg::Edge> edges;
+      for (auto [e, end] = boost::out_edges(v, gr); e != end; ++e)
+        if (gr[*e].src_port == port.name) edges.push_back(*e);
+      if (edges.empty()) continue;
+      RouteRequest r;
+      r.name = op.name + "." + port.name;
+      const QueueRef src = *bind->output(v, port.name);
+      r.source = {pos_of(src.pe), src.queue};
+      for (dfg::Edge e : edges) {
+        const QueueRef dst = *bind->input(boost::target(e, gr), gr[e].dst_port);
+        r.destinations.push_back({pos_of(dst.pe), dst.queue});
+      }
+      reqs.push_back(std::move(r));
+      req_edges.push_back(std::move(edges));
+    }
+  }
+  RouteAllocator alloc(geo, arch.network);
+  try {
+    alloc.allocate(reqs);
+  } catch (const RouteAllocationError& e) {
+    std::string what = e.what();
+    const std::size_t nl = what.find('\n');
+    throw MapError("routes do not fit (" + std::to_string(e.failures().size()) + " of " + std::to_string(reqs.size()) +
+                   " failed, " + std::to_string(arch.network.routes_per_link) + " routes per link): " +
+                   what.substr(0, nl));
+  }
+  PlacementStats st;
+  const std::vector<Route>& routes = alloc.routes();
+  for (std::size_t i = 0; i < routes.size(); ++i) {
+    st.total_hops += static_cast<unsigned>(routes[i].links.size());
+    for (std::size_t d = 0; d < routes[i].destinations.size(); ++d) {
+      std::vector<dfg::Coord> path{coord_of(routes[i].source.pe)};
+      for (LinkId l : routes[i].destinations[d].path) path.push_back(coord_of(geo.link(l).to));
+      g.channel(req_edges[i][d]).route = std::move(path);
+    }
+  }
+  st.routes = static_cast<unsigned>(routes.size());
+  st.max_link_usage = alloc.max_link_usage();
+  for (const PeBinding& pb : bind->pes()) {
+    ++st.pes_used;
+    const PeKind k = geo.kind(pos_of(pb.pe));
+    (k == PeKind::Fp ? st.fp_pes : k == PeKind::Int ? st.int_pes : st.mem_pes)++;
+    if (pb.ops.size() > 1) ++st.shared_pes;
+  }
+  return st;
+}
+
+}  // namespace cgra
