@@ -3,6 +3,7 @@
 // program, interpreted token by token, reproduces reference_stencil bit for bit.
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <set>
 
 #include "mapper/map_stencil.h"
@@ -97,6 +98,129 @@ TEST(MapperMapStencil, TwoDimensionalPlacedRoutedBitExact) {
   for (unsigned r : {1u, 2u, 4u})
     for (unsigned w : {1u, 2u, 3u, 5u}) check_mapping(make_spec(2, r, 29 + 2 * r, 17 + r), w);
   check_mapping(make_spec(2, 12, 41, 31), 5);
+  check_mapping(make_spec(2, 1, 37, 12), 6);
+  check_mapping(make_spec(2, 2, 45, 10), 6);
+}
+
+// A medium 1D grid of the paper's radius and workers, interpreted in full.
+TEST(MapperMapStencil, PaperRadiusOneDimensionalMediumGrid) { check_mapping(make_spec(1, 8, 3001), 6); }
+
+}  // namespace
+}  // namespace cgra
+
+namespace cgra {
+namespace {
+
+StencilSpec paper_1d() {
+  StencilSpec s;
+  s.dims = 1;
+  s.radius = {8, 0, 0};
+  s.grid = {194400, 1, 1};
+  s.workers = 6;
+  return s;
+}
+
+StencilSpec paper_2d() {
+  StencilSpec s;
+  s.dims = 2;
+  s.radius = {12, 12, 0};
+  s.grid = {960, 449, 1};
+  s.workers = 5;
+  return s;
+}
+
+// The paper's 1D case: 6 workers of 17 MUL/MACs, one block, no deep channel.
+TEST(MapperPaperCases, OneDimensional) {
+  MappedStencil m = map_stencil(paper_1d(), load_default_arch());
+  std::cout << m.summary.text();
+  EXPECT_EQ(m.summary.ops_by_role, analytic_roles(m.spec, 6, m.summary.buffering.blocks));
+  EXPECT_EQ(m.summary.ops_by_role.at("compute"), 102u);
+  EXPECT_EQ(m.summary.buffering.blocks.blocks, 1u);
+  EXPECT_EQ(m.summary.buffering.deep_channels, 0u);
+  EXPECT_EQ(m.summary.placement.fp_pes, 102u);
+  EXPECT_LE(m.summary.placement.max_link_usage, 8u);
+  EXPECT_EQ(m.done_op, "sync.join2");  // 6 syncs -> joins of 4 and 2 -> root
+  EXPECT_EQ(m.layout.input_base, 65536u);
+  EXPECT_EQ(m.layout.grid_bytes, 194400u * 8);
+  EXPECT_EQ(m.layout.output_base % 4096, 0u);
+  EXPECT_GE(m.layout.output_base, m.layout.input_base + m.layout.grid_bytes);
+}
+
+// The paper's 2D case: 5 workers of 49 MUL/MACs and an ADD (250 of 256 F PEs), strip-mined so that
+// the deep channels fit the scratchpad and its ports.
+TEST(MapperPaperCases, TwoDimensional) {
+  MappedStencil m = map_stencil(paper_2d(), load_default_arch());
+  std::cout << m.summary.text();
+  EXPECT_EQ(m.summary.ops_by_role, analytic_roles(m.spec, 5, m.summary.buffering.blocks));
+  EXPECT_EQ(m.summary.ops_by_role.at("compute"), 250u);
+  EXPECT_GT(m.summary.buffering.blocks.blocks, 1u);
+  EXPECT_LE(m.summary.buffering.scratchpad_bytes, 256u * 1024);
+  EXPECT_LE(m.summary.placement.pes_used, 16u * 34);
+  const BlockPlan& b = m.summary.buffering.blocks;
+  EXPECT_EQ((b.blocks - 1) * b.stride + b.out_width, 960u - 24);  // the blocks cover the interior
+}
+
+TEST(MapperPaperCases, WorkersThatDoNotFitAreRefusedWithTheNumbers) {
+  StencilSpec s = paper_2d();
+  s.workers = 6;
+  try {
+    map_stencil(s, load_default_arch());
+    FAIL() << "w=6 mapped";
+  } catch (const MapError& e) {
+    EXPECT_STREQ(e.what(), "2d, rx=12 ry=12, grid 960x449 with w=6 needs 294 MAC-capable PEs; the fabric has 256");
+  }
+  s.workers = 2;
+  try {
+    map_stencil(s, load_default_arch({"fabric.rows=6"}));  // 96 F PEs: the roofline count (98) already fails
+    FAIL() << "mapped";
+  } catch (const MapError& e) {
+    EXPECT_STREQ(e.what(), "2d, rx=12 ry=12, grid 960x449 with w=2 needs 98 MAC-capable PEs; the fabric has 96");
+  }
+}
+
+TEST(MapperPaperCases, AutoWorkersFollowTheRoofline) {
+  StencilSpec s = paper_1d();
+  s.workers = 0;
+  MappedStencil m = map_stencil(s, load_default_arch());
+  EXPECT_EQ(m.spec.workers, 6u);
+  EXPECT_EQ(m.summary.workers_reason.rfind("auto: roofline 206.", 0), 0u) << m.summary.workers_reason;
+  StencilSpec t = paper_2d();
+  t.workers = 0;
+  EXPECT_EQ(map_stencil(t, load_default_arch()).spec.workers, 5u);
+}
+
+// With scratchpad ports to spare one block is best; a small scratchpad then forces strip-mining,
+// and the blocks overlap when the interior width does not divide.
+TEST(MapperMapStencil, SmallScratchpadForcesStripMining) {
+  StencilSpec s = make_spec(2, 2, 83, 12);
+  s.workers = 3;
+  MappedStencil one = map_stencil(s, load_default_arch({"memory.scratchpad.ports=64"}));
+  EXPECT_EQ(one.summary.buffering.blocks.blocks, 1u);
+  EXPECT_EQ(one.summary.buffering.deep_channels, 3u * 4);
+  MappedStencil m = map_stencil(s, load_default_arch({"memory.scratchpad.ports=64", "memory.scratchpad.size_bytes=1024"}));
+  const BlockPlan& b = m.summary.buffering.blocks;
+  EXPECT_GT(b.blocks, 1u);
+  EXPECT_LE(m.summary.buffering.scratchpad_bytes, 1024u);
+  EXPECT_EQ((b.blocks - 1) * b.stride + b.out_width, 79u);
+  const std::vector<double> in = test::random_grid(s.grid_points(), 11);
+  test::InterpResult res;
+  const std::vector<double> out = test::interpret(m.dfg, m.spec, m.layout, in, res);
+  ASSERT_TRUE(res.done) << res.blocked;
+  EXPECT_TRUE(res.leftovers.empty());
+  const std::vector<double> ref = reference_stencil(m.spec, in);
+  for (std::uint64_t i = 0; i < ref.size(); ++i) ASSERT_EQ(test::dbits(ref[i]), test::dbits(out[i])) << i;
+}
+
+// ry = 12 needs 12 rows of x partial sums per worker even with 6 columns per block (2+1+1+1+1):
+// (24+4) + 4 x (12+4) words = 736 bytes.
+TEST(MapperPaperCases, ScratchpadTooSmallForAnyBlockingIsRefused) {
+  try {
+    map_stencil(paper_2d(), load_default_arch({"memory.scratchpad.size_bytes=512"}));
+    FAIL() << "mapped";
+  } catch (const MapError& e) {
+    EXPECT_STREQ(e.what(), "2d, rx=12 ry=12, grid 960x449 with w=5 needs 736 bytes of deep queues even with 187 blocks; "
+                           "the scratchpad has 512");
+  }
 }
 
 }  // namespace
