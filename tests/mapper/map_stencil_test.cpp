@@ -6,7 +6,9 @@
 #include <iostream>
 #include <set>
 
+#include "dfg/dot.h"
 #include "mapper/map_stencil.h"
+#include "mapper/spec_yaml.h"
 #include "mapper/reference.h"
 #include "network/fabric_geometry.h"
 #include "sim/config/arch_config.h"
@@ -221,6 +223,40 @@ TEST(MapperPaperCases, ScratchpadTooSmallForAnyBlockingIsRefused) {
     EXPECT_STREQ(e.what(), "2d, rx=12 ry=12, grid 960x449 with w=5 needs 736 bytes of deep queues even with 187 blocks; "
                            "the scratchpad has 512");
   }
+}
+
+// The placed picture (the paper's Fig. 7): one cluster per worker and role, nodes pinned at their
+// PEs, the paper's colours (MUL orange, MAC red, ADD green, address generators cyan).
+TEST(MapperPaperCases, PlacedDotHasWorkerClustersAndPaperColours) {
+  MappedStencil m = map_stencil(paper_1d(), load_default_arch());
+  dfg::DotOptions o;
+  o.placed = true;
+  const std::string dot = dfg::to_dot(m.dfg, o);
+  for (unsigned j = 0; j < 6; ++j) {
+    EXPECT_NE(dot.find("subgraph cluster_compute_" + std::to_string(j)), std::string::npos) << j;
+    EXPECT_NE(dot.find("subgraph cluster_reader_" + std::to_string(j)), std::string::npos) << j;
+    EXPECT_NE(dot.find("subgraph cluster_writer_" + std::to_string(j)), std::string::npos) << j;
+  }
+  const dfg::Op& mul = m.dfg.op("w0.x.mul0");
+  const std::string pos = std::to_string(mul.place->col * o.spacing) + "," + std::to_string((16 - 1 - mul.place->row) * o.spacing) + "!";
+  EXPECT_NE(dot.find("\"w0.x.mul0\"\t[fillcolor=orange"), std::string::npos);
+  EXPECT_NE(dot.find(pos), std::string::npos) << pos;
+  EXPECT_NE(dot.find("fillcolor=red"), std::string::npos);
+  EXPECT_NE(dot.find("fillcolor=cyan"), std::string::npos);
+}
+
+// The example spec files parse and describe the paper cases.
+TEST(MapperPaperCases, ExampleSpecFilesParse) {
+  const SpecFile one = load_spec_file(std::string(CGRA_SOURCE_DIR) + "/examples/specs/paper_1d.yaml");
+  EXPECT_EQ(one.dims, 1u);
+  EXPECT_EQ(one.radius, 8u);
+  EXPECT_EQ(one.grid, "194400");
+  const SpecFile two = load_spec_file(std::string(CGRA_SOURCE_DIR) + "/examples/specs/paper_2d.yaml");
+  EXPECT_EQ(two.grid, "960x449");
+  EXPECT_EQ(two.workers, "5");
+  const SpecFile j = load_spec_file(std::string(CGRA_SOURCE_DIR) + "/examples/specs/jacobi_2d_5pt.yaml");
+  EXPECT_EQ(j.coeff_x, (std::vector<double>{0.125, 0.5, 0.125}));
+  EXPECT_EQ(j.workers, "auto");
 }
 
 }  // namespace
