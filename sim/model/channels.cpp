@@ -91,4 +91,26 @@ void MemRequestLink::update() {
   dirty_.clear();
 }
 
+DeepLinks::DeepLinks(const char* name, std::size_t channels)
+    : sc_core::sc_prim_channel(name), credits_(channels, 0), staged_credits_(channels, 0) {
+  in_.reserve(channels);
+  out_.reserve(channels);
+  for (std::size_t d = 0; d < channels; ++d) {
+    in_.emplace_back(2);
+    out_.emplace_back(2);
+  }
+}
+
+void DeepLinks::update() {
+  bool busy = false;
+  for (std::size_t d = 0; d < in_.size(); ++d) {
+    if (in_[d].dirty()) in_[d].commit();
+    if (out_[d].dirty()) out_[d].commit();
+    credits_[d] += staged_credits_[d];
+    staged_credits_[d] = 0;
+    busy |= !in_[d].empty() || !out_[d].empty() || credits_[d] != 0;
+  }
+  busy_ = busy;
+}
+
 }  // namespace cgra

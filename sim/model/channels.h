@@ -129,6 +129,49 @@ class MemRequestLink : public sc_core::sc_prim_channel {
   std::size_t waiting_ = 0;
 };
 
+/// The links of the deep channels (DeepChannel), one set per channel: words fabric -> memory
+/// (into the scratchpad FIFO), words memory -> fabric (out of it, into the consumer's input
+/// queue), and credits fabric -> memory (slots the consumer freed in its input queue). Each word
+/// queue has 2 entries (one word per cycle with a one-cycle credit loop); credits are counts.
+class DeepLinks : public sc_core::sc_prim_channel {
+ public:
+  DeepLinks(const char* name, std::size_t channels);
+  std::size_t size() const { return in_.size(); }
+  // fabric -> memory words
+  bool in_can_push(std::size_t d) const { return in_[d].can_push(); }
+  void in_push(std::size_t d, const Word& w) { in_[d].push(w); mark(); }
+  bool in_empty(std::size_t d) const { return in_[d].empty(); }
+  const Word& in_head(std::size_t d) const { return in_[d].head(); }
+  void in_pop(std::size_t d) { in_[d].pop(); mark(); }
+  // memory -> fabric words
+  bool out_can_push(std::size_t d) const { return out_[d].can_push(); }
+  void out_push(std::size_t d, const Word& w) { out_[d].push(w); mark(); }
+  bool out_empty(std::size_t d) const { return out_[d].empty(); }
+  const Word& out_head(std::size_t d) const { return out_[d].head(); }
+  void out_pop(std::size_t d) { out_[d].pop(); mark(); }
+  // fabric -> memory credits
+  void give_credits(std::size_t d, std::uint64_t n) { staged_credits_[d] += n; mark(); }
+  /// Credits given in the previous cycle (the memory side takes them once).
+  std::uint64_t take_credits(std::size_t d) {
+    const std::uint64_t n = credits_[d];
+    if (n != 0) {
+      credits_[d] = 0;
+      mark();
+    }
+    return n;
+  }
+  /// True if some word or credit is committed in any link (someone must act next cycle).
+  bool busy() const { return busy_; }
+
+ private:
+  void mark() { request_update(); }
+  void update() override;
+
+  std::vector<BasicTwoPhaseQueue<Word>> in_, out_;
+  std::vector<std::uint64_t> credits_, staged_credits_;
+  bool busy_ = false;
+};
+
 /// Memory -> fabric load completions of one cycle.
 class MemReplyLink : public sc_core::sc_prim_channel {
  public:

@@ -67,7 +67,19 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program)
     TriggeredPe* pe = pe_at(e.pe);
     return pe != nullptr && e.queue < pe->input_count() ? &pe->input(e.queue) : nullptr;
   };
-  network_ = std::make_unique<Network>(geometry_, arch.network, program_.routes, out_q, in_q);
+  deep_.reserve(program_.deep.size());
+  for (const DeepChannel& d : program_.deep) {
+    TwoPhaseQueue* consumer = in_q(d.consumer);
+    if (consumer == nullptr) throw LoweringError("deep channel " + d.name + ": no consumer queue");
+    deep_.push_back({TwoPhaseQueue(pp.input_queue_depth), consumer, 0});
+  }
+  // Routes into a deep channel's consumer end at the channel's ingress queue instead.
+  auto route_in_q = [&](const Endpoint& e) -> TwoPhaseQueue* {
+    for (std::size_t d = 0; d < deep_.size(); ++d)
+      if (program_.deep[d].consumer == e) return &deep_[d].ingress;
+    return in_q(e);
+  };
+  network_ = std::make_unique<Network>(geometry_, arch.network, program_.routes, out_q, route_in_q);
   if (program_.done) done_queue_ = out_q({program_.done->pe, program_.done->queue});
   for (const InitialToken& t : program_.initial) {
     TwoPhaseQueue* q = in_q(t.dest);
@@ -106,12 +118,16 @@ void Fabric::commit() {
     pes[i].commit();
     busy |= pes[i].state_changed() || !pes[i].quiescent();
   }
+  for (Deep& d : deep_)
+    if (d.ingress.dirty()) d.ingress.commit();
   busy_ = busy;
 }
 
 std::uint64_t Fabric::next_event_cycle(std::uint64_t now) const {
   if (busy_) return now;
   if (done_queue_ != nullptr && !done_queue_->empty()) return now;
+  for (const Deep& d : deep_)
+    if (!d.ingress.empty()) return now;
   for (unsigned p : used_ports_)
     if (has_request(p)) return now;
   return network_->next_event_cycle(now);

@@ -60,6 +60,24 @@ class Fabric {
   /// Memory ports whose PE holds a program (ascending).
   const std::vector<unsigned>& used_ports() const { return used_ports_; }
 
+  // --- deep channels (FabricProgram::deep), fabric side ---
+  /// Number of deep channels.
+  std::size_t deep_count() const { return deep_.size(); }
+  /// True if deep channel `d` has a committed word from its route, waiting to go to its FIFO.
+  bool deep_ready(std::size_t d) const { return !deep_[d].ingress.empty(); }
+  const Word& deep_head(std::size_t d) const { return deep_[d].ingress.head(); }
+  void deep_pop(std::size_t d) { deep_[d].ingress.pop(); }
+  /// Pushes a word out of the FIFO into the consumer's input queue (space guaranteed by credits).
+  void deep_deliver(std::size_t d, const Word& w) { deep_[d].consumer->push(w); }
+  /// After commit(): slots the consumer freed in its input queue since the last call (credits).
+  std::uint64_t deep_freed(std::size_t d) {
+    Deep& x = deep_[d];
+    const std::uint64_t pops = x.consumer->stats().pops;
+    const std::uint64_t n = pops - x.pops_seen;
+    x.pops_seen = pops;
+    return n;
+  }
+
   // --- the cycle ---
   /// Evaluate phase of `cycle` (cycles increase; gaps only as allowed by next_event_cycle()).
   void evaluate(std::uint64_t cycle);
@@ -104,6 +122,14 @@ class Fabric {
   std::vector<PePos> pos_;
   std::vector<TriggeredPe*> port_pe_;  // by memory port; nullptr = no program there
   std::vector<unsigned> used_ports_;
+  // A deep channel's route ends in `ingress` (the fabric's end of the link to its FIFO); words
+  // coming back from the FIFO go into the consumer's input queue.
+  struct Deep {
+    TwoPhaseQueue ingress;
+    TwoPhaseQueue* consumer = nullptr;
+    std::uint64_t pops_seen = 0;
+  };
+  std::vector<Deep> deep_;  // reserved once: ingress addresses are bound into the network
   std::unique_ptr<Network> network_;
   TwoPhaseQueue* done_queue_ = nullptr;
   bool done_ = false;

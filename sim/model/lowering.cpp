@@ -372,12 +372,11 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
         rq.destinations.push_back({pos_of(dst->pe), dst->queue});
         paths.push_back(ch.route);
         (ch.route.empty() ? any_missing : any_given) = true;
-        // What a channel holds: the producer's output queue and the consumer's input queue (a word
-        // in flight on the route already occupies its slot in the input queue).
+        // What a channel holds without help: the producer's output queue and the consumer's input
+        // queue (a word in flight on the route already occupies its slot in the input queue).
         if (ch.capacity > std::uint64_t{pe.output_queue_depth} + pe.input_queue_depth)
-          throw LoweringError("channel " + g.describe(*e) + " needs capacity " + std::to_string(ch.capacity) +
-                              " words; PE queues hold " + std::to_string(pe.output_queue_depth + pe.input_queue_depth) +
-                              " and deep (scratchpad FIFO) channels are not supported by the model yet");
+          fp.deep.push_back({g.describe(*e), rq.destinations.back(), ch.capacity,
+                             pe.input_queue_depth - std::min<std::uint64_t>(ch.initial.size(), pe.input_queue_depth)});
         if (ch.initial.size() > pe.input_queue_depth)
           throw LoweringError("channel " + g.describe(*e) + " has " + std::to_string(ch.initial.size()) +
                               " initial tokens; an input queue holds " + std::to_string(pe.input_queue_depth));

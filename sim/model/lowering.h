@@ -20,8 +20,9 @@
 ///  - FILTER mode=pattern lowers to the one-PE pattern filter, which forwards at half rate
 ///    (2 cycles per passed word); the full-rate filter is two ops on two PEs: BITS (the pattern
 ///    generator, pattern_bits_program) feeding FILTER mode=bits (filter_by_bits_program);
-///  - a channel's `capacity` must fit the producer's output queue plus the consumer's input queue;
-///    deep channels (scratchpad FIFOs) are not lowered yet (LoweringError).
+///  - a channel whose `capacity` exceeds the producer's output queue plus the consumer's input
+///    queue becomes a DeepChannel: a scratchpad FIFO of `capacity` words in front of the
+///    consumer's input queue.
 /// Every error is a LoweringError whose one-line message names the op and/or PE position.
 
 #include <optional>
@@ -69,6 +70,16 @@ struct DoneSink {
   std::string op;      ///< the SYNC/JOIN whose `done` output it is
 };
 
+/// A channel deeper than the PE queues (`capacity` beyond output + input queue): the words bound
+/// for `consumer` go through a FIFO of `depth` words in the scratchpad (docs/model.md, "Deep
+/// channels").
+struct DeepChannel {
+  std::string name;    ///< the channel, "producer.port -> consumer.port"
+  Endpoint consumer;   ///< the consumer's input queue the FIFO feeds
+  std::uint64_t depth = 0;
+  std::uint64_t credits = 0;  ///< consumer input-queue slots free at the start (depth minus initial tokens)
+};
+
 /// Everything the fabric needs to run a placed program.
 struct FabricProgram {
   std::string name;
@@ -77,6 +88,7 @@ struct FabricProgram {
   std::vector<Route> routes;             ///< placed routes, parallel to `requests`
   std::vector<InitialToken> initial;     ///< initial channel tokens, in channel order
   std::optional<DoneSink> done;          ///< absent: the program never signals done
+  std::vector<DeepChannel> deep;         ///< channels through scratchpad FIFOs, in channel order
   unsigned memory_ports = 0;             ///< memory-port PEs on the fabric (ports of the memory system)
 };
 

@@ -7,8 +7,13 @@ namespace cgra {
 // --- FabricModule --------------------------------------------------------------------------
 
 FabricModule::FabricModule(sc_core::sc_module_name name, const ArchConfig& arch, const FabricProgram& program,
-                           CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies)
-    : sc_core::sc_module(name), fabric_(arch, program), sched_(sched), requests_(requests), replies_(replies) {
+                           CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep)
+    : sc_core::sc_module(name),
+      fabric_(arch, program),
+      sched_(sched),
+      requests_(requests),
+      replies_(replies),
+      deep_(deep) {
   SC_METHOD(step);
   sensitive << sched_.tick_event();
   dont_initialize();
@@ -46,7 +51,24 @@ void FabricModule::step() {
     const std::uint64_t t = sched_.cycle();
     // Load replies completed by the memory system in t-1: into the slots the LOADs reserved.
     for (const MemCompletion& c : replies_.visible()) fabric_.deliver_reply(c.port, c.reply_queue, c.word);
+    // Deep channels: words out of the FIFOs into the consumers' input queues (credited slots).
+    bool moved = false;
+    const std::size_t nd = fabric_.deep_count();
+    for (std::size_t d = 0; d < nd; ++d) {
+      if (!deep_.out_empty(d)) {
+        fabric_.deep_deliver(d, deep_.out_head(d));
+        deep_.out_pop(d);
+        moved = true;
+      }
+    }
     fabric_.evaluate(t);
+    for (std::size_t d = 0; d < nd; ++d) {
+      if (fabric_.deep_ready(d) && deep_.in_can_push(d)) {
+        deep_.in_push(d, fabric_.deep_head(d));
+        fabric_.deep_pop(d);
+        moved = true;
+      }
+    }
     // PE side of the memory ports: move committed requests into the link while it has room.
     bool pushed = false;
     for (unsigned p : fabric_.used_ports()) {
@@ -57,6 +79,12 @@ void FabricModule::step() {
       }
     }
     fabric_.commit();
+    for (std::size_t d = 0; d < nd; ++d) {
+      if (const std::uint64_t n = fabric_.deep_freed(d)) {
+        deep_.give_credits(d, n);
+        moved = true;
+      }
+    }
     if (tracing_) {
       const auto& pes = fabric_.pes();
       for (std::size_t i = 0; i < pes.size(); ++i)
@@ -65,8 +93,8 @@ void FabricModule::step() {
         trace_occ_[k] = static_cast<unsigned>(trace_queue_[k]->size());
     }
     CycleScheduler::Report r;
-    r.active = fabric_.active();
-    r.next_event = pushed ? t + 1 : fabric_.next_event_cycle(t + 1);
+    r.active = fabric_.active() || moved;
+    r.next_event = (pushed || moved || deep_.busy()) ? t + 1 : fabric_.next_event_cycle(t + 1);
     bool requests_left = false;
     for (unsigned p : fabric_.used_ports()) requests_left |= fabric_.has_request(p);
     r.drained = fabric_.done() && !requests_left && !pushed;
@@ -79,12 +107,22 @@ void FabricModule::step() {
 // --- MemoryModule --------------------------------------------------------------------------
 
 MemoryModule::MemoryModule(sc_core::sc_module_name name, const ArchConfig& arch, unsigned ports,
-                           CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies)
+                           const std::vector<DeepChannel>& deep, CycleScheduler& sched, MemRequestLink& requests,
+                           MemReplyLink& replies, DeepLinks& deep_links)
     : sc_core::sc_module(name),
       mem_(arch.memory, ports, arch.clock.freq_ghz),
       sched_(sched),
       requests_(requests),
-      replies_(replies) {
+      replies_(replies),
+      deep_links_(deep_links) {
+  for (const DeepChannel& d : deep) {
+    try {
+      fifos_.push_back(&mem_.make_fifo(d.depth, d.name));
+    } catch (const std::exception& e) {
+      throw LoweringError("deep channel " + d.name + " (capacity " + std::to_string(d.depth) + "): " + e.what());
+    }
+    credits_.push_back(d.credits);
+  }
   SC_METHOD(step);
   sensitive << sched_.tick_event();
   dont_initialize();
@@ -105,6 +143,24 @@ void MemoryModule::step() {
         }
       }
     }
+    // Deep channels: words from the fabric into the FIFOs, and out of them while the consumer
+    // queue has credit (applied by the FIFO's tick below).
+    bool moved = false;
+    for (std::size_t d = 0; d < fifos_.size(); ++d) {
+      ScratchpadFifo& f = *fifos_[d];
+      credits_[d] += deep_links_.take_credits(d);
+      if (!deep_links_.in_empty(d) && f.can_push()) {
+        f.push(deep_links_.in_head(d));
+        deep_links_.in_pop(d);
+        moved = true;
+      }
+      if (!f.empty() && credits_[d] != 0 && deep_links_.out_can_push(d)) {
+        deep_links_.out_push(d, f.head());
+        f.pop();
+        --credits_[d];
+        moved = true;
+      }
+    }
     mem_.tick(t);
     bool replied = false;
     for (const MemCompletion& c : mem_.completions()) {
@@ -114,8 +170,13 @@ void MemoryModule::step() {
     }
     CycleScheduler::Report r;
     const bool idle = mem_.idle();
-    r.active = !idle || requests_.waiting() != 0;
-    r.next_event = (replied || left != 0) ? t + 1 : mem_.next_event_cycle();
+    r.active = !idle || requests_.waiting() != 0 || moved;
+    // A FIFO holding words with credit left may show a new head next cycle (a read completing in
+    // cycle c is the head from c+1, which is no event of the FIFO itself): run every cycle then.
+    // A FIFO waiting only for credit is woken by the credit (the links are busy then).
+    bool deliverable = false;
+    for (std::size_t d = 0; d < fifos_.size(); ++d) deliverable |= fifos_[d]->size() != 0 && credits_[d] != 0;
+    r.next_event = (replied || left != 0 || moved || deliverable || deep_links_.busy()) ? t + 1 : mem_.next_event_cycle();
     r.drained = idle && requests_.waiting() == 0;
     sched_.report(CycleScheduler::kMemory, r);
   } catch (...) {

@@ -31,7 +31,7 @@ class FabricModule : public sc_core::sc_module {
   /// Elaborates the fabric from the lowered program (PEs built, programs loaded, routes bound:
   /// the configuration is static for the whole run, like a bitstream).
   FabricModule(sc_core::sc_module_name name, const ArchConfig& arch, const FabricProgram& program,
-               CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies);
+               CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep);
 
   Fabric& fabric() { return fabric_; }
   /// Registers per-PE state (0 = issued, else the StallReason code) and the occupancy of every
@@ -45,6 +45,7 @@ class FabricModule : public sc_core::sc_module {
   CycleScheduler& sched_;
   MemRequestLink& requests_;
   MemReplyLink& replies_;
+  DeepLinks& deep_;
   // Trace mirrors (only touched when tracing_): one state per PE, one occupancy per used queue.
   bool tracing_ = false;
   std::vector<unsigned> trace_state_;
@@ -56,8 +57,10 @@ class FabricModule : public sc_core::sc_module {
 class MemoryModule : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(MemoryModule);
-  MemoryModule(sc_core::sc_module_name name, const ArchConfig& arch, unsigned ports, CycleScheduler& sched,
-               MemRequestLink& requests, MemReplyLink& replies);
+  /// Builds the memory system with `ports` ports and one scratchpad FIFO per deep channel.
+  MemoryModule(sc_core::sc_module_name name, const ArchConfig& arch, unsigned ports,
+               const std::vector<DeepChannel>& deep, CycleScheduler& sched, MemRequestLink& requests,
+               MemReplyLink& replies, DeepLinks& deep_links);
 
   /// The memory system (the host writes inputs and reads outputs through memory()).
   MemorySystem& memory() { return mem_; }
@@ -69,7 +72,9 @@ class MemoryModule : public sc_core::sc_module {
   CycleScheduler& sched_;
   MemRequestLink& requests_;
   MemReplyLink& replies_;
-  std::uint64_t waiting_ = 0;
+  DeepLinks& deep_links_;
+  std::vector<ScratchpadFifo*> fifos_;  // by deep channel
+  std::vector<std::uint64_t> credits_;  // by deep channel: words the consumer queue can still take
 };
 
 /// One array of doubles the host writes into simulated memory before the run.

@@ -53,6 +53,7 @@ struct Model {
   CycleScheduler sched;
   MemRequestLink requests;
   MemReplyLink replies;
+  DeepLinks deep;
   FabricModule fabric;
   MemoryModule memory;
   HostModule host;
@@ -63,8 +64,9 @@ struct Model {
               arch.run.max_cycles, skip),
         requests("mem_requests", program.memory_ports),
         replies("mem_replies"),
-        fabric("fabric", arch, program, sched, requests, replies),
-        memory("memory", arch, program.memory_ports, sched, requests, replies),
+        deep("deep_links", program.deep.size()),
+        fabric("fabric", arch, program, sched, requests, replies, deep),
+        memory("memory", arch, program.memory_ports, program.deep, sched, requests, replies, deep),
         host("host", sched, memory, inputs, outputs) {}
 };
 
