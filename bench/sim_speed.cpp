@@ -2,19 +2,20 @@
 //
 // Workload (until the stencil mapper exists): on the paper fabric (16 x 34), every row runs one
 // reader (ADDR_GEN + LOAD on the west memory port), a 16-deep compute chain on the row's 16 FP PEs
-// (16 MULs, each scaling the previous one's result, one word per cycle per stage), and one writer (ADDR_GEN + STORE on the east memory port). Each row streams a
-// 64-double window `passes` times (L1-resident after the first pass, so the fabric is busy, not
-// waiting on DRAM); a SYNC per row and a JOIN tree signal done. The output is checked against a
-// host reference. Prints simulated cycles, wall seconds, simulated cycles per second and
-// nanoseconds per placed-PE-cycle, with and without skip-ahead.
+// (16 MULs, each scaling the previous one's result, one word per cycle per stage), and one writer
+// (ADDR_GEN + STORE on the east memory port). Each row streams a 64-double window `passes` times
+// (L1-resident after the first pass, so the fabric is busy, not waiting on DRAM); a SYNC per row
+// and a JOIN tree signal done. The output is checked against a host reference. Prints simulated
+// cycles, wall seconds, simulated cycles per second and nanoseconds per placed-PE-cycle, with and
+// without skip-ahead.
 //
 // Usage: sim_speed [passes [stats.json]]   (default 1000 passes; the JSON of the skip-ahead run)
 
 #include <chrono>
-#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -28,18 +29,22 @@ constexpr unsigned kRows = 16;
 constexpr unsigned kWindow = 64;  // doubles per row window
 constexpr std::uint64_t kIn = 1 << 20, kOut = 1 << 22, kRowBytes = 4096;
 
-double coef(unsigned k) { return 0.5 + 0.03125 * k; }
+double coef(unsigned k) {
+  return 0.5 + 0.03125 * k;
+}
 
 std::string workload(std::uint64_t passes) {
   std::string t = "program sim_speed\n";
   auto op = [&](const std::string& s) { t += "op " + s + "\n"; };
-  auto edge = [&](const std::string& a, const std::string& b) { t += "edge " + a + " -> " + b + "\n"; };
+  auto edge = [&](const std::string& a, const std::string& b) {
+    t += "edge " + a + " -> " + b + "\n";
+  };
   const std::string n = std::to_string(kWindow), rows = std::to_string(passes);
   for (unsigned r = 0; r < kRows; ++r) {
     const std::string R = std::to_string(r), p = "r" + R + ".";
     auto at = [&](unsigned c) { return " at=(" + R + "," + std::to_string(c) + ")"; };
-    op(p + "ag_in ADDR_GEN base=" + std::to_string(kIn + r * kRowBytes) + " count=" + n + " rows=" + rows +
-       " row_stride=0" + at(2));
+    op(p + "ag_in ADDR_GEN base=" + std::to_string(kIn + r * kRowBytes) + " count=" + n +
+       " rows=" + rows + " row_stride=0" + at(2));
     op(p + "ld LOAD" + at(0));
     edge(p + "ag_in.addr", p + "ld.addr");
     for (unsigned k = 0; k < 16; ++k) {
@@ -49,8 +54,8 @@ std::string workload(std::uint64_t passes) {
       op(name + " MUL coef=" + c + at(1 + 2 * k));
       edge(k == 0 ? p + "ld.data" : p + "c" + std::to_string(k - 1) + ".out", name + ".in");
     }
-    op(p + "ag_out ADDR_GEN base=" + std::to_string(kOut + r * kRowBytes) + " count=" + n + " rows=" + rows +
-       " row_stride=0" + at(32));
+    op(p + "ag_out ADDR_GEN base=" + std::to_string(kOut + r * kRowBytes) + " count=" + n +
+       " rows=" + rows + " row_stride=0" + at(32));
     op(p + "st STORE" + at(33));
     edge(p + "c15.out", p + "st.data");
     edge(p + "ag_out.addr", p + "st.addr");
@@ -61,7 +66,8 @@ std::string workload(std::uint64_t passes) {
   for (unsigned j = 0; j < 4; ++j) {
     const std::string J = "join" + std::to_string(j);
     op(J + " JOIN n=4 at=(" + std::to_string(4 * j + 1) + ",28)");
-    for (unsigned i = 0; i < 4; ++i) edge("r" + std::to_string(4 * j + i) + ".sync.done", J + ".in" + std::to_string(i));
+    for (unsigned i = 0; i < 4; ++i)
+      edge("r" + std::to_string(4 * j + i) + ".sync.done", J + ".in" + std::to_string(i));
     edge(J + ".done", "done.in" + std::to_string(j));
   }
   op("done JOIN n=4 at=(5,26)");
@@ -84,11 +90,12 @@ int main(int argc, char** argv) {
     in.push_back(std::move(a));
     out.push_back({"y" + std::to_string(r), kOut + r * kRowBytes, kWindow});
   }
-  std::printf("sim_speed: %u rows x (reader + 16 MUL + writer), %u-double window streamed %llu times; "
-              "%zu placed PEs (ns/PE-cycle = seconds / (cycles x placed PEs))\n",
-              kRows, kWindow, static_cast<unsigned long long>(passes), prog.pes.size());
-  std::printf("%-12s %10s %10s %8s %8s %12s %12s %12s\n", "mode", "cycles", "evaluated", "wall s", "cpu s",
-              "cycles/s", "ns/PE-cycle", "(cpu-based)");
+  std::printf(
+      "sim_speed: %u rows x (reader + 16 MUL + writer), %u-double window streamed %llu times; "
+      "%zu placed PEs (ns/PE-cycle = seconds / (cycles x placed PEs))\n",
+      kRows, kWindow, static_cast<unsigned long long>(passes), prog.pes.size());
+  std::printf("%-12s %10s %10s %8s %8s %12s %12s %12s\n", "mode", "cycles", "evaluated", "wall s",
+              "cpu s", "cycles/s", "ns/PE-cycle", "(cpu-based)");
   int rc = 0;
   for (bool skip : {true, false}) {
     SimOptions o;
@@ -96,10 +103,12 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::clock_t c0 = std::clock();
     const SimResult res = simulate(prog, arch, in, out, o);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
     if (res.status != RunStatus::Done) {
-      std::printf("run ended with %s:\n%s", std::string(run_status_name(res.status)).c_str(), res.report.c_str());
+      std::printf("run ended with %s:\n%s", std::string(run_status_name(res.status)).c_str(),
+                  res.report.c_str());
       return 1;
     }
     // Host reference: the chain of 16 MULs, one rounding per step.
@@ -115,9 +124,11 @@ int main(int argc, char** argv) {
       }
     if (skip && argc > 2) std::ofstream(argv[2]) << res.stats.dump(1) << "\n";
     const double pe_cycles = static_cast<double>(res.cycles) * static_cast<double>(res.placed_pes);
-    std::printf("%-12s %10llu %10llu %8.3f %8.3f %12.0f %12.2f %12.2f\n", skip ? "skip-ahead" : "every-cycle",
-                static_cast<unsigned long long>(res.cycles), static_cast<unsigned long long>(res.ticks), wall, cpu,
-                static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles, cpu * 1e9 / pe_cycles);
+    std::printf("%-12s %10llu %10llu %8.3f %8.3f %12.0f %12.2f %12.2f\n",
+                skip ? "skip-ahead" : "every-cycle", static_cast<unsigned long long>(res.cycles),
+                static_cast<unsigned long long>(res.ticks), wall, cpu,
+                static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
+                cpu * 1e9 / pe_cycles);
   }
   return rc;
 }

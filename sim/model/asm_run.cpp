@@ -35,12 +35,17 @@ class Sidecar {
     } catch (const YAML::ParserException& e) {
       throw AsmRunError(at(e.mark) + ": malformed YAML: " + e.msg);
     }
-    if (!root.IsMap()) throw AsmRunError(at(root.Mark()) + ": expected a map with inputs, outputs, check");
+    if (!root.IsMap())
+      throw AsmRunError(at(root.Mark()) + ": expected a map with inputs, outputs, check");
     for (const auto& kv : root) {
       const std::string key = kv.first.as<std::string>();
-      if (key == "inputs") inputs(kv.second, run);
-      else if (key == "outputs") outputs(kv.second, run);
-      else if (key != "check") throw AsmRunError(at(kv.first.Mark()) + ": unknown key '" + key + "' (inputs, outputs, check)");
+      if (key == "inputs")
+        inputs(kv.second, run);
+      else if (key == "outputs")
+        outputs(kv.second, run);
+      else if (key != "check")
+        throw AsmRunError(at(kv.first.Mark()) + ": unknown key '" + key +
+                          "' (inputs, outputs, check)");
     }
     if (root["check"]) checks(root["check"], run);
   }
@@ -65,11 +70,13 @@ class Sidecar {
   }
   std::uint64_t address(const YAML::Node& n, const std::string& what) const {
     const auto a = get<std::uint64_t>(n, "addr", what);
-    if (a % 8 != 0) throw AsmRunError(at(n.Mark()) + ": '" + what + ".addr' must be 8-byte aligned");
+    if (a % 8 != 0)
+      throw AsmRunError(at(n.Mark()) + ": '" + what + ".addr' must be 8-byte aligned");
     return a;
   }
   std::vector<double> doubles(const YAML::Node& n, const std::string& what) const {
-    if (!n.IsSequence()) throw AsmRunError(at(n.Mark()) + ": '" + what + "' must be a list of numbers");
+    if (!n.IsSequence())
+      throw AsmRunError(at(n.Mark()) + ": '" + what + "' must be a list of numbers");
     std::vector<double> v;
     for (const auto& e : n) {
       try {
@@ -94,7 +101,8 @@ class Sidecar {
         const auto count = get<std::uint64_t>(r, "count", what + ".ramp");
         const auto start = get<double>(r, "start", what + ".ramp");
         const auto step = get<double>(r, "step", what + ".ramp");
-        for (std::uint64_t i = 0; i < count; ++i) a.values.push_back(start + static_cast<double>(i) * step);
+        for (std::uint64_t i = 0; i < count; ++i)
+          a.values.push_back(start + static_cast<double>(i) * step);
       } else {
         throw AsmRunError(at(v.Mark()) + ": '" + what + "' needs 'values' or 'ramp'");
       }
@@ -106,7 +114,8 @@ class Sidecar {
     for (const auto& kv : map(n, "outputs")) {
       const std::string name = kv.first.as<std::string>();
       const YAML::Node v = map(kv.second, "outputs." + name);
-      run.outputs.push_back({name, address(v, "outputs." + name), get<std::size_t>(v, "count", "outputs." + name)});
+      run.outputs.push_back(
+          {name, address(v, "outputs." + name), get<std::size_t>(v, "count", "outputs." + name)});
     }
   }
 
@@ -114,7 +123,8 @@ class Sidecar {
     const auto name = get<std::string>(n, "input", what);
     for (const HostArray& a : run.inputs)
       if (a.name == name) return a;
-    throw AsmRunError(at(n.Mark()) + ": '" + what + "' names input '" + name + "', which is not in 'inputs'");
+    throw AsmRunError(at(n.Mark()) + ": '" + what + "' names input '" + name +
+                      "', which is not in 'inputs'");
   }
 
   void checks(const YAML::Node& n, AsmRun& run) const {
@@ -124,14 +134,16 @@ class Sidecar {
       const OutputArray* out = nullptr;
       for (const OutputArray& o : run.outputs)
         if (o.name == name) out = &o;
-      if (out == nullptr) throw AsmRunError(at(kv.first.Mark()) + ": '" + what + "': no output named '" + name + "'");
+      if (out == nullptr)
+        throw AsmRunError(at(kv.first.Mark()) + ": '" + what + "': no output named '" + name + "'");
       const YAML::Node v = map(kv.second, what);
       OutputCheck c{name, {}};
       if (v["scale"]) {
         const YAML::Node s = map(v["scale"], what + ".scale");
         const HostArray& x = input(run, s, what + ".scale");
         const auto coef = get<double>(s, "coef", what + ".scale");
-        if (x.values.size() < out->count) throw AsmRunError(at(s.Mark()) + ": input '" + x.name + "' is shorter than the output");
+        if (x.values.size() < out->count)
+          throw AsmRunError(at(s.Mark()) + ": input '" + x.name + "' is shorter than the output");
         for (std::size_t i = 0; i < out->count; ++i) c.expected.push_back(coef * x.values[i]);
       } else if (v["fir"]) {
         const YAML::Node f = map(v["fir"], what + ".fir");
@@ -140,7 +152,8 @@ class Sidecar {
         const std::vector<double> k = doubles(f["coefs"], what + ".fir.coefs");
         if (k.empty()) throw AsmRunError(at(f.Mark()) + ": '" + what + ".fir.coefs' is empty");
         if (x.values.size() + 1 < out->count + k.size())
-          throw AsmRunError(at(f.Mark()) + ": input '" + x.name + "' needs count + taps - 1 values");
+          throw AsmRunError(at(f.Mark()) + ": input '" + x.name +
+                            "' needs count + taps - 1 values");
         // The fabric's chain: one MUL, then a MAC per further tap (single rounding each).
         for (std::size_t i = 0; i < out->count; ++i) {
           double acc = k[0] * x.values[i];
@@ -150,8 +163,9 @@ class Sidecar {
       } else if (v["values"]) {
         c.expected = doubles(v["values"], what + ".values");
         if (c.expected.size() != out->count)
-          throw AsmRunError(at(v.Mark()) + ": '" + what + ".values' has " + std::to_string(c.expected.size()) +
-                            " values; the output has " + std::to_string(out->count));
+          throw AsmRunError(at(v.Mark()) + ": '" + what + ".values' has " +
+                            std::to_string(c.expected.size()) + " values; the output has " +
+                            std::to_string(out->count));
       } else {
         throw AsmRunError(at(v.Mark()) + ": '" + what + "' needs 'scale', 'fir' or 'values'");
       }
@@ -177,7 +191,8 @@ AsmRun load_asm_run(const std::string& asm_path) {
   return run;
 }
 
-std::vector<std::string> check_outputs(const AsmRun& run, const std::vector<std::vector<double>>& outputs) {
+std::vector<std::string> check_outputs(const AsmRun& run,
+                                       const std::vector<std::vector<double>>& outputs) {
   std::vector<std::string> bad;
   for (const OutputCheck& c : run.checks) {
     std::size_t k = 0;
@@ -192,8 +207,9 @@ std::vector<std::string> check_outputs(const AsmRun& run, const std::vector<std:
     if (mismatches != 0) {
       std::ostringstream s;
       s.precision(17);
-      s << "output '" << c.output << "': " << mismatches << " of " << got.size() << " values differ from the reference; first at ["
-        << first << "]: got " << got[first] << ", expected " << c.expected[first];
+      s << "output '" << c.output << "': " << mismatches << " of " << got.size()
+        << " values differ from the reference; first at [" << first << "]: got " << got[first]
+        << ", expected " << c.expected[first];
       bad.push_back(s.str());
     }
   }

@@ -7,8 +7,8 @@
 ///   inputs:  {NAME: {addr: A, values: [..]} | {addr: A, ramp: {count: N, start: S, step: D}}}
 ///   outputs: {NAME: {addr: A, count: N}}
 ///   check:   {OUTPUT: {scale: {input: X, coef: C}}            y[i] = C * x[i]
-///                    | {fir: {input: X, coefs: [c0, c1, ...]}} y[i] = fma(c_k, x[i+k], ...(c0 * x[i]))
-///                    | {values: [..]}}                          literal expected values
+///                    | {fir: {input: X, coefs: [c0, c1, ...]}} y[i] = fma(c_k, x[i+k], ...(c0 *
+///                    x[i])) | {values: [..]}}                          literal expected values
 
 #include <cstddef>
 #include <stdexcept>
@@ -49,6 +49,7 @@ AsmRun load_asm_run(const std::string& asm_path);
 /// Compares outputs (in AsmRun::outputs order) with the checks, bit for bit (NaNs by bits too).
 /// Returns one line per mismatching output naming the first differing index, both values and
 /// the number of mismatches; empty when everything matches.
-std::vector<std::string> check_outputs(const AsmRun& run, const std::vector<std::vector<double>>& outputs);
+std::vector<std::string> check_outputs(const AsmRun& run,
+                                       const std::vector<std::vector<double>>& outputs);
 
 }  // namespace cgra

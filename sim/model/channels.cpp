@@ -6,8 +6,8 @@
 
 namespace cgra {
 
-CycleScheduler::CycleScheduler(const char* name, sc_core::sc_time period, std::uint64_t deadlock_cycles,
-                               std::uint64_t max_cycles, bool skip)
+CycleScheduler::CycleScheduler(const char* name, sc_core::sc_time period,
+                               std::uint64_t deadlock_cycles, std::uint64_t max_cycles, bool skip)
     : sc_core::sc_prim_channel(name),
       tick_((std::string(name) + "_tick").c_str()),
       finished_((std::string(name) + "_finished").c_str()),

@@ -42,7 +42,8 @@ class CycleScheduler : public sc_core::sc_prim_channel {
   struct Report {
     std::uint64_t next_event = 0;  ///< earliest cycle it must run again (kNever: only on input)
     bool active = true;            ///< something issued or in flight this cycle
-    bool drained = false;          ///< fabric: done token taken and no request left; memory: idle, link empty
+    bool drained =
+        false;  ///< fabric: done token taken and no request left; memory: idle, link empty
   };
 
   /// `period`: one fabric cycle. Run limits: deadlock after `deadlock_cycles` inactive cycles,
@@ -84,7 +85,7 @@ class CycleScheduler : public sc_core::sc_prim_channel {
   std::uint64_t cycle_ = 0;
   std::uint64_t inactive_from_ = 0;  // first cycle of the current run of inactive cycles
   Report reports_[kClients];
-  unsigned reported_ = 0;            // bit per client that reported this tick
+  unsigned reported_ = 0;  // bit per client that reported this tick
   bool finished_flag_ = false;
   RunStatus status_ = RunStatus::Done;
   std::uint64_t cycles_ = 0;
@@ -139,18 +140,33 @@ class DeepLinks : public sc_core::sc_prim_channel {
   std::size_t size() const { return in_.size(); }
   // fabric -> memory words
   bool in_can_push(std::size_t d) const { return in_[d].can_push(); }
-  void in_push(std::size_t d, const Word& w) { in_[d].push(w); mark(); }
+  void in_push(std::size_t d, const Word& w) {
+    in_[d].push(w);
+    mark();
+  }
   bool in_empty(std::size_t d) const { return in_[d].empty(); }
   const Word& in_head(std::size_t d) const { return in_[d].head(); }
-  void in_pop(std::size_t d) { in_[d].pop(); mark(); }
+  void in_pop(std::size_t d) {
+    in_[d].pop();
+    mark();
+  }
   // memory -> fabric words
   bool out_can_push(std::size_t d) const { return out_[d].can_push(); }
-  void out_push(std::size_t d, const Word& w) { out_[d].push(w); mark(); }
+  void out_push(std::size_t d, const Word& w) {
+    out_[d].push(w);
+    mark();
+  }
   bool out_empty(std::size_t d) const { return out_[d].empty(); }
   const Word& out_head(std::size_t d) const { return out_[d].head(); }
-  void out_pop(std::size_t d) { out_[d].pop(); mark(); }
+  void out_pop(std::size_t d) {
+    out_[d].pop();
+    mark();
+  }
   // fabric -> memory credits
-  void give_credits(std::size_t d, std::uint64_t n) { staged_credits_[d] += n; mark(); }
+  void give_credits(std::size_t d, std::uint64_t n) {
+    staged_credits_[d] += n;
+    mark();
+  }
   /// Credits given in the previous cycle (the memory side takes them once).
   std::uint64_t take_credits(std::size_t d) {
     const std::uint64_t n = credits_[d];

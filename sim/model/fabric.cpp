@@ -7,7 +7,9 @@
 namespace cgra {
 namespace {
 
-std::string pos_text(PePos p) { return "(" + std::to_string(p.row) + "," + std::to_string(p.col) + ")"; }
+std::string pos_text(PePos p) {
+  return "(" + std::to_string(p.row) + "," + std::to_string(p.col) + ")";
+}
 
 PeOptions options_for(PeKind kind) {
   PeOptions o;
@@ -16,14 +18,16 @@ PeOptions options_for(PeKind kind) {
   return o;
 }
 
-nlohmann::json queue_json(const TwoPhaseQueue& q, unsigned index, const std::vector<std::string>& names) {
+nlohmann::json queue_json(const TwoPhaseQueue& q, unsigned index,
+                          const std::vector<std::string>& names) {
   const QueueStats& s = q.stats();
   nlohmann::json j;
   j["queue"] = index;
   if (index < names.size() && !names[index].empty()) j["name"] = names[index];
   j["pushes"] = s.pushes;
   j["max_occupancy"] = s.max_occupancy;
-  j["mean_occupancy"] = s.cycles ? static_cast<double>(s.occupancy_sum) / static_cast<double>(s.cycles) : 0.0;
+  j["mean_occupancy"] =
+      s.cycles ? static_cast<double>(s.occupancy_sum) / static_cast<double>(s.cycles) : 0.0;
   return j;
 }
 
@@ -83,7 +87,8 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program)
   if (program_.done) done_queue_ = out_q({program_.done->pe, program_.done->queue});
   for (const InitialToken& t : program_.initial) {
     TwoPhaseQueue* q = in_q(t.dest);
-    if (q == nullptr) throw LoweringError("initial token for " + endpoint_name(t.dest, false) + ": no such queue");
+    if (q == nullptr)
+      throw LoweringError("initial token for " + endpoint_name(t.dest, false) + ": no such queue");
     q->push(t.word);  // staged: committed by the PE at the end of cycle 0
   }
 }
@@ -143,14 +148,17 @@ std::string Fabric::blocked_report() const {
     const PeConfig& c = program_.pes[i];
     if (st.instruction >= 0) {
       std::size_t k = 0;
-      while (k + 1 < c.op_first.size() && c.op_first[k + 1] <= static_cast<unsigned>(st.instruction)) ++k;
+      while (k + 1 < c.op_first.size() &&
+             c.op_first[k + 1] <= static_cast<unsigned>(st.instruction))
+        ++k;
       if (k < c.ops.size()) s += "; op '" + c.ops[k] + "'";
     }
     if (st.queue >= 0) {
       const bool out = st.reason == StallReason::OutputFull;
       const auto& names = out ? c.output_names : c.input_names;
       const auto q = static_cast<std::size_t>(st.queue);
-      if (q < names.size() && !names[q].empty()) s += std::string("; ") + (out ? "o" : "i") + std::to_string(q) + " is " + names[q];
+      if (q < names.size() && !names[q].empty())
+        s += std::string("; ") + (out ? "o" : "i") + std::to_string(q) + " is " + names[q];
     }
     s += "\n";
   }
@@ -176,7 +184,8 @@ nlohmann::json Fabric::stats_json(std::uint64_t cycles) {
     j["utilization"] = cycles ? static_cast<double>(s.issued) / static_cast<double>(cycles) : 0.0;
     json per_op = json::object();
     for (unsigned o = 0; o < kOpcodeCount; ++o)
-      if (s.issued_per_op[o]) per_op[std::string(opcode_name(static_cast<Opcode>(o)))] = s.issued_per_op[o];
+      if (s.issued_per_op[o])
+        per_op[std::string(opcode_name(static_cast<Opcode>(o)))] = s.issued_per_op[o];
     j["issued_per_op"] = per_op;
     json stalls = json::object();
     for (unsigned r = 1; r < kStallReasonCount; ++r)
@@ -200,7 +209,9 @@ nlohmann::json Fabric::stats_json(std::uint64_t cycles) {
   json routes = json::array();
   for (std::size_t r = 0; r < network_->route_count(); ++r) {
     const RouteStats& rs = network_->stats(r);
-    routes.push_back({{"route", network_->route_name(r)}, {"words", rs.busy_cycles}, {"stall_cycles", rs.stall_cycles}});
+    routes.push_back({{"route", network_->route_name(r)},
+                      {"words", rs.busy_cycles},
+                      {"stall_cycles", rs.stall_cycles}});
   }
   json links = json::array();
   const auto words = network_->words_per_link();
@@ -213,10 +224,12 @@ nlohmann::json Fabric::stats_json(std::uint64_t cycles) {
   json f;
   f["placed_pes"] = pes_.size();
   f["instructions_issued"] = total_issued;
-  f["mean_pe_utilization"] =
-      cycles && !pes_.empty() ? static_cast<double>(total_issued) / static_cast<double>(cycles * pes_.size()) : 0.0;
+  f["mean_pe_utilization"] = cycles && !pes_.empty() ? static_cast<double>(total_issued) /
+                                                           static_cast<double>(cycles * pes_.size())
+                                                     : 0.0;
   f["pes"] = std::move(pes);
-  f["network"] = {{"routes", std::move(routes)}, {"links", std::move(links)}, {"link_words", link_words}};
+  f["network"] = {
+      {"routes", std::move(routes)}, {"links", std::move(links)}, {"link_words", link_words}};
   return f;
 }
 

@@ -2,9 +2,9 @@
 
 #include "sim/model/lowering.h"
 
+#include <algorithm>
 #include <bit>
 #include <boost/graph/adjacency_list.hpp>
-#include <algorithm>
 #include <map>
 
 #include "dfg/validate.h"
@@ -16,11 +16,15 @@
 namespace cgra {
 namespace {
 
-std::string at_text(dfg::Coord c) { return "(" + std::to_string(c.row) + "," + std::to_string(c.col) + ")"; }
+std::string at_text(dfg::Coord c) {
+  return "(" + std::to_string(c.row) + "," + std::to_string(c.col) + ")";
+}
 std::string op_text(const dfg::Op& op) {
   return std::string(dfg::to_string(op.kind)) + " '" + op.name + "' at " + at_text(*op.place);
 }
-PePos pos_of(dfg::Coord c) { return {c.row, c.col}; }
+PePos pos_of(dfg::Coord c) {
+  return {c.row, c.col};
+}
 
 bool program_uses(const Program& p, bool (*pred)(Opcode)) {
   for (const Instruction& in : p.instructions)
@@ -29,7 +33,9 @@ bool program_uses(const Program& p, bool (*pred)(Opcode)) {
 }
 
 /// Highest set bit + 1 (0 for none).
-unsigned end_of(std::uint64_t mask) { return mask == 0 ? 0 : 64 - static_cast<unsigned>(std::countl_zero(mask)); }
+unsigned end_of(std::uint64_t mask) {
+  return mask == 0 ? 0 : 64 - static_cast<unsigned>(std::countl_zero(mask));
+}
 
 Opcode cmp_opcode(const std::string& cond) {
   if (cond == "lt") return Opcode::Ilt;
@@ -41,12 +47,12 @@ Opcode cmp_opcode(const std::string& cond) {
 }
 
 /// Rewrites the queue, predicate and register numbers of a hand-written (RAW) program.
-Program remap_raw(const Program& src, const std::vector<unsigned>& in_map, const std::vector<unsigned>& out_map,
-                  ProgramBase base, const std::string& who) {
+Program remap_raw(const Program& src, const std::vector<unsigned>& in_map,
+                  const std::vector<unsigned>& out_map, ProgramBase base, const std::string& who) {
   auto in_q = [&](unsigned q) -> unsigned {
     if (q >= in_map.size())
-      throw LoweringError(who + ": program reads input queue " + std::to_string(q) + " but declares " +
-                          std::to_string(in_map.size()) + " inputs (ins)");
+      throw LoweringError(who + ": program reads input queue " + std::to_string(q) +
+                          " but declares " + std::to_string(in_map.size()) + " inputs (ins)");
     return in_map[q];
   };
   auto in_mask = [&](std::uint32_t m) {
@@ -59,8 +65,8 @@ Program remap_raw(const Program& src, const std::vector<unsigned>& in_map, const
     for (; m != 0; m &= m - 1) {
       const unsigned q = static_cast<unsigned>(std::countr_zero(m));
       if (q >= out_map.size())
-        throw LoweringError(who + ": program writes output queue " + std::to_string(q) + " but declares " +
-                            std::to_string(out_map.size()) + " outputs (outs)");
+        throw LoweringError(who + ": program writes output queue " + std::to_string(q) +
+                            " but declares " + std::to_string(out_map.size()) + " outputs (outs)");
       r |= 1u << out_map[q];
     }
     return r;
@@ -86,7 +92,8 @@ Program remap_raw(const Program& src, const std::vector<unsigned>& in_map, const
     in.deq = in_mask(in.deq);
     in.pred_set = preds(in.pred_set);
     in.pred_clear = preds(in.pred_clear);
-    if (in.reply_queue >= 0) in.reply_queue = static_cast<int>(in_q(static_cast<unsigned>(in.reply_queue)));
+    if (in.reply_queue >= 0)
+      in.reply_queue = static_cast<int>(in_q(static_cast<unsigned>(in.reply_queue)));
   }
   return p;
 }
@@ -94,7 +101,8 @@ Program remap_raw(const Program& src, const std::vector<unsigned>& in_map, const
 /// Lowers the ops of one PE.
 class PeLowering {
  public:
-  PeLowering(const dfg::Dfg& g, const QueueBinding& b, const PeParams& pe) : g_(g), b_(b), pe_(pe) {}
+  PeLowering(const dfg::Dfg& g, const QueueBinding& b, const PeParams& pe)
+      : g_(g), b_(b), pe_(pe) {}
 
   /// Program of the op at `v`. `done_queue` >= 0: the op's unconnected `done` output goes there.
   Program lower(dfg::Vertex v, ProgramBase base, int done_queue) {
@@ -126,46 +134,75 @@ class PeLowering {
         p = const_program(out("out"), imm, static_cast<std::uint64_t>(op.i64("count")), 0, base);
         break;
       }
-      case K::Mul: p = mul_program(in("in"), op.f64("coef"), out("out")); break;
-      case K::Mac: p = mac_program(in("in"), op.f64("coef"), in("acc"), out("out")); break;
+      case K::Mul:
+        p = mul_program(in("in"), op.f64("coef"), out("out"));
+        break;
+      case K::Mac:
+        p = mac_program(in("in"), op.f64("coef"), in("acc"), out("out"));
+        break;
       case K::Add:
       case K::Sub: {
         const bool fp = op.sym("type") != "i64";
         const bool add = op.kind == K::Add;
-        if (fp) p = add ? add_program(in("a"), in("b"), out("out")) : sub_program(in("a"), in("b"), out("out"));
-        else p = alu_program(add ? Opcode::Iadd : Opcode::Isub, in("a"), in("b"), out("out"));
+        if (fp)
+          p = add ? add_program(in("a"), in("b"), out("out"))
+                  : sub_program(in("a"), in("b"), out("out"));
+        else
+          p = alu_program(add ? Opcode::Iadd : Opcode::Isub, in("a"), in("b"), out("out"));
         break;
       }
-      case K::Mux: p = mux_program(in("sel"), in("a"), in("b"), out("out"), base); break;
-      case K::Demux: p = demux_program(in("sel"), in("in"), out("out0"), out("out1"), base); break;
+      case K::Mux:
+        p = mux_program(in("sel"), in("a"), in("b"), out("out"), base);
+        break;
+      case K::Demux:
+        p = demux_program(in("sel"), in("in"), out("out0"), out("out1"), base);
+        break;
       case K::Cmp: {
         const Opcode c = cmp_opcode(op.sym("cond"));
-        if (op.find_imm("rhs") != nullptr) p = cmp_imm_program(c, in("a"), op.i64("rhs"), out("out"));
-        else p = cmp_program(c, in("a"), in("b"), out("out"));
+        if (op.find_imm("rhs") != nullptr)
+          p = cmp_imm_program(c, in("a"), op.i64("rhs"), out("out"));
+        else
+          p = cmp_program(c, in("a"), in("b"), out("out"));
         break;
       }
-      case K::And: p = alu_program(Opcode::And, in("a"), in("b"), out("out")); break;
-      case K::Or: p = alu_program(Opcode::Or, in("a"), in("b"), out("out")); break;
-      case K::Xor: p = alu_program(Opcode::Xor, in("a"), in("b"), out("out")); break;
-      case K::Not: p = not_program(in("a"), out("out")); break;
+      case K::And:
+        p = alu_program(Opcode::And, in("a"), in("b"), out("out"));
+        break;
+      case K::Or:
+        p = alu_program(Opcode::Or, in("a"), in("b"), out("out"));
+        break;
+      case K::Xor:
+        p = alu_program(Opcode::Xor, in("a"), in("b"), out("out"));
+        break;
+      case K::Not:
+        p = not_program(in("a"), out("out"));
+        break;
       case K::Shift: {
         const std::string dir = op.sym("dir");
         const Opcode s = dir == "left" ? Opcode::Shl : dir == "uright" ? Opcode::Shr : Opcode::Sra;
         p = shift_program(s, in("in"), static_cast<unsigned>(op.i64("amount")), out("out"));
         break;
       }
-      case K::Copy: p = copy_program(in("in"), {out("out")}); break;
+      case K::Copy:
+        p = copy_program(in("in"), {out("out")});
+        break;
       case K::Filter: {
         const std::string mode = op.sym("mode");
         auto u = [&](const char* k) { return static_cast<std::uint64_t>(op.i64(k)); };
-        if (mode == "pattern") p = filter_pattern_program(in("in"), out("out"), u("m"), u("n"), u("p"), base);
-        else if (mode == "period") p = filter_period_program(in("in"), out("out"), u("period"), u("phase"), base);
-        else if (mode == "bits") p = filter_by_bits_program(in("in"), in("bits"), out("out"));
-        else p = filter_row_range_program(in("in"), in("id"), op.i64("lo"), op.i64("hi"), out("out"), base);
+        if (mode == "pattern")
+          p = filter_pattern_program(in("in"), out("out"), u("m"), u("n"), u("p"), base);
+        else if (mode == "period")
+          p = filter_period_program(in("in"), out("out"), u("period"), u("phase"), base);
+        else if (mode == "bits")
+          p = filter_by_bits_program(in("in"), in("bits"), out("out"));
+        else
+          p = filter_row_range_program(in("in"), in("id"), op.i64("lo"), op.i64("hi"), out("out"),
+                                       base);
         break;
       }
       case K::Counter:
-        p = counter_program(out("out"), op.i64("start"), op.i64("step"), static_cast<std::uint64_t>(op.i64("count")),
+        p = counter_program(out("out"), op.i64("start"), op.i64("step"),
+                            static_cast<std::uint64_t>(op.i64("count")),
                             static_cast<std::uint64_t>(op.i64("repeat")), base);
         break;
       case K::AddrGen: {
@@ -174,19 +211,27 @@ class PeLowering {
         const auto rows = static_cast<std::uint64_t>(op.i64("rows"));
         const auto blocks = static_cast<std::uint64_t>(op.i64("blocks"));
         if (blocks > 1)
-          p = addr_gen_3d_program(out("addr"), base_addr, op.i64("stride"), count, op.i64("row_stride"), rows,
-                                  op.i64("block_stride"), blocks, base);
-        else if (rows <= 1) p = addr_gen_program(out("addr"), base_addr, op.i64("stride"), count, base);
-        else p = addr_gen_2d_program(out("addr"), base_addr, op.i64("stride"), count, op.i64("row_stride"), rows, base);
+          p = addr_gen_3d_program(out("addr"), base_addr, op.i64("stride"), count,
+                                  op.i64("row_stride"), rows, op.i64("block_stride"), blocks, base);
+        else if (rows <= 1)
+          p = addr_gen_program(out("addr"), base_addr, op.i64("stride"), count, base);
+        else
+          p = addr_gen_2d_program(out("addr"), base_addr, op.i64("stride"), count,
+                                  op.i64("row_stride"), rows, base);
         break;
       }
-      case K::Load: p = mem_load_program(in("addr"), b_.op(v).internal_inputs.at(0), out("data")); break;
+      case K::Load:
+        p = mem_load_program(in("addr"), b_.op(v).internal_inputs.at(0), out("data"));
+        break;
       case K::Store: {
         auto d = b_.output(v, "done");
         p = mem_store_program(in("addr"), in("data"), d ? static_cast<int>(d->queue) : done_queue);
         break;
       }
-      case K::Sync: p = sync_program(in("in"), static_cast<std::uint64_t>(op.i64("expected")), out("done"), 0, base); break;
+      case K::Sync:
+        p = sync_program(in("in"), static_cast<std::uint64_t>(op.i64("expected")), out("done"), 0,
+                         base);
+        break;
       case K::Join: {
         std::vector<unsigned> ins;
         for (const auto& port : dfg::input_ports(op)) ins.push_back(in(port.name));
@@ -195,7 +240,8 @@ class PeLowering {
       }
       case K::Bits:
         p = pattern_bits_program(out("out"), static_cast<std::uint64_t>(op.i64("m")),
-                                 static_cast<std::uint64_t>(op.i64("n")), static_cast<std::uint64_t>(op.i64("p")), base);
+                                 static_cast<std::uint64_t>(op.i64("n")),
+                                 static_cast<std::uint64_t>(op.i64("p")), base);
         break;
       case K::Raw: {
         Program raw;
@@ -235,12 +281,15 @@ void check_kind(const dfg::Op& op, const Program& p, PeKind kind) {
   const bool fp = op.kind == K::Mul || op.kind == K::Mac ||
                   ((op.kind == K::Add || op.kind == K::Sub) && op.sym("type") != "i64") ||
                   (op.kind == K::Raw && program_uses(p, is_fp_op));
-  const bool mem = op.kind == K::Load || op.kind == K::Store || (op.kind == K::Raw && program_uses(p, is_mem_op));
+  const bool mem = op.kind == K::Load || op.kind == K::Store ||
+                   (op.kind == K::Raw && program_uses(p, is_mem_op));
   const char have = static_cast<char>(kind);
   if (fp && kind != PeKind::Fp)
-    throw LoweringError(op_text(op) + " needs an FP PE ('F'); the PE there is '" + std::string(1, have) + "'");
+    throw LoweringError(op_text(op) + " needs an FP PE ('F'); the PE there is '" +
+                        std::string(1, have) + "'");
   if (mem && kind != PeKind::Memory)
-    throw LoweringError(op_text(op) + " needs a memory-port PE ('M'); the PE there is '" + std::string(1, have) + "'");
+    throw LoweringError(op_text(op) + " needs a memory-port PE ('M'); the PE there is '" +
+                        std::string(1, have) + "'");
 }
 
 void name_queue(std::vector<std::string>& names, unsigned q, std::string name) {
@@ -261,7 +310,9 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
   const PeParams& pe = arch.fabric.pe;
   for (dfg::Vertex v = 0; v < g.num_ops(); ++v) {
     const dfg::Op& op = g.op(v);
-    if (!op.place) throw LoweringError(std::string(dfg::to_string(op.kind)) + " '" + op.name + "' is not placed");
+    if (!op.place)
+      throw LoweringError(std::string(dfg::to_string(op.kind)) + " '" + op.name +
+                          "' is not placed");
     if (!geo.contains(pos_of(*op.place)))
       throw LoweringError(op_text(op) + " is off the " + std::to_string(geo.rows()) + "x" +
                           std::to_string(geo.cols()) + " fabric");
@@ -285,8 +336,8 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
     const dfg::Op& op = g.op(v);
     if ((op.kind == dfg::OpKind::Sync || op.kind == dfg::OpKind::Join) && !b.output(v, "done")) {
       if (done_op)
-        throw LoweringError("two done outputs left unconnected: '" + g.op(*done_op).name + "' and '" + op.name +
-                            "'; combine them with a JOIN");
+        throw LoweringError("two done outputs left unconnected: '" + g.op(*done_op).name +
+                            "' and '" + op.name + "'; combine them with a JOIN");
       done_op = v;
     }
   }
@@ -297,7 +348,8 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
     cfg.kind = geo.kind(cfg.pos);
     if (cfg.kind == PeKind::Memory) {
       const auto& ports = geo.positions(PeKind::Memory);
-      cfg.mem_port = static_cast<int>(std::lower_bound(ports.begin(), ports.end(), cfg.pos) - ports.begin());
+      cfg.mem_port =
+          static_cast<int>(std::lower_bound(ports.begin(), ports.end(), cfg.pos) - ports.begin());
     }
     PeLowering pl(g, b, pe);
     ProgramBase base;
@@ -306,8 +358,9 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
       int done_queue = -1;
       if (done_op && *done_op == v) {
         if (pb.outputs_used >= pe.output_queues)
-          throw LoweringError(op_text(op) + ": no free output queue for the done signal (PE " + at_text(pb.pe) +
-                              " uses all " + std::to_string(pe.output_queues) + ")");
+          throw LoweringError(op_text(op) + ": no free output queue for the done signal (PE " +
+                              at_text(pb.pe) + " uses all " + std::to_string(pe.output_queues) +
+                              ")");
         done_queue = static_cast<int>(pb.outputs_used);
         fp.done = DoneSink{cfg.pos, pb.outputs_used, op.name};
       }
@@ -324,8 +377,10 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
       const OpQueues& oq = b.op(v);
       for (const auto& [port, q] : oq.inputs) name_queue(cfg.input_names, q, op.name + "." + port);
       for (unsigned q : oq.internal_inputs) name_queue(cfg.input_names, q, op.name + ".reply");
-      for (const auto& [port, q] : oq.outputs) name_queue(cfg.output_names, q, op.name + "." + port);
-      if (done_queue >= 0) name_queue(cfg.output_names, static_cast<unsigned>(done_queue), op.name + ".done (host)");
+      for (const auto& [port, q] : oq.outputs)
+        name_queue(cfg.output_names, q, op.name + "." + port);
+      if (done_queue >= 0)
+        name_queue(cfg.output_names, static_cast<unsigned>(done_queue), op.name + ".done (host)");
       const ProgramFootprint f = footprint(part);
       try {
         merge_program(cfg.program, part);
@@ -342,14 +397,18 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
       return s;
     };
     if (cfg.program.instructions.size() > pe.instruction_slots)
-      throw LoweringError("PE " + at_text(pb.pe) + " needs " + std::to_string(cfg.program.instructions.size()) +
-                          " instruction slots for " + ops_text() + "; a PE has " + std::to_string(pe.instruction_slots));
+      throw LoweringError("PE " + at_text(pb.pe) + " needs " +
+                          std::to_string(cfg.program.instructions.size()) +
+                          " instruction slots for " + ops_text() + "; a PE has " +
+                          std::to_string(pe.instruction_slots));
     if (base.pred > pe.predicates)
-      throw LoweringError("PE " + at_text(pb.pe) + " needs " + std::to_string(base.pred) + " predicates for " +
-                          ops_text() + "; a PE has " + std::to_string(pe.predicates));
+      throw LoweringError("PE " + at_text(pb.pe) + " needs " + std::to_string(base.pred) +
+                          " predicates for " + ops_text() + "; a PE has " +
+                          std::to_string(pe.predicates));
     if (base.reg > pe.registers)
-      throw LoweringError("PE " + at_text(pb.pe) + " needs " + std::to_string(base.reg) + " registers for " +
-                          ops_text() + "; a PE has " + std::to_string(pe.registers));
+      throw LoweringError("PE " + at_text(pb.pe) + " needs " + std::to_string(base.reg) +
+                          " registers for " + ops_text() + "; a PE has " +
+                          std::to_string(pe.registers));
     cfg.program.name = "pe_" + std::to_string(pb.pe.row) + "_" + std::to_string(pb.pe.col);
     fp.pes.push_back(std::move(cfg));
   }
@@ -376,11 +435,14 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
         // queue (a word in flight on the route already occupies its slot in the input queue).
         if (ch.capacity > std::uint64_t{pe.output_queue_depth} + pe.input_queue_depth)
           fp.deep.push_back({g.describe(*e), rq.destinations.back(), ch.capacity,
-                             pe.input_queue_depth - std::min<std::uint64_t>(ch.initial.size(), pe.input_queue_depth)});
+                             pe.input_queue_depth -
+                                 std::min<std::uint64_t>(ch.initial.size(), pe.input_queue_depth)});
         if (ch.initial.size() > pe.input_queue_depth)
-          throw LoweringError("channel " + g.describe(*e) + " has " + std::to_string(ch.initial.size()) +
-                              " initial tokens; an input queue holds " + std::to_string(pe.input_queue_depth));
-        for (const dfg::Literal& l : ch.initial) fp.initial.push_back({rq.destinations.back(), literal_word(l)});
+          throw LoweringError(
+              "channel " + g.describe(*e) + " has " + std::to_string(ch.initial.size()) +
+              " initial tokens; an input queue holds " + std::to_string(pe.input_queue_depth));
+        for (const dfg::Literal& l : ch.initial)
+          fp.initial.push_back({rq.destinations.back(), literal_word(l)});
       }
       fp.requests.push_back(std::move(rq));
       given.push_back(std::move(paths));
@@ -399,15 +461,16 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
         for (std::size_t k = 1; k < path.size(); ++k) {
           const LinkId l = geo.link_between(pos_of(path[k - 1]), pos_of(path[k]));
           if (l == kNoLink)
-            throw LoweringError("route of " + route.name + ": " + at_text(path[k - 1]) + " -> " + at_text(path[k]) +
-                                " is not a mesh hop");
+            throw LoweringError("route of " + route.name + ": " + at_text(path[k - 1]) + " -> " +
+                                at_text(path[k]) + " is not a mesh hop");
           rd.path.push_back(l);
           if (!in_tree[l]) {
             in_tree[l] = 1;
             route.links.push_back(l);
             if (++usage[l] > arch.network.routes_per_link)
               throw LoweringError("link " + geo.link_name(l) + " carries more than " +
-                                  std::to_string(arch.network.routes_per_link) + " routes (at route " + route.name + ")");
+                                  std::to_string(arch.network.routes_per_link) +
+                                  " routes (at route " + route.name + ")");
           }
         }
         rd.hops = static_cast<unsigned>(rd.path.size());

@@ -49,11 +49,12 @@ class LoweringError : public std::runtime_error {
 struct PeConfig {
   PePos pos;
   PeKind kind = PeKind::Int;
-  Program program;                ///< merged program of the ops below
-  std::vector<std::string> ops;   ///< names of the ops on this PE, in graph order
-  int mem_port = -1;              ///< memory port index ('M' PEs: rank in row-major order), else -1
-  std::vector<unsigned> op_first; ///< index of the first instruction of each op in `program`
-  std::vector<std::string> input_names;   ///< per used input queue: "op.port" ("op.reply" for a LOAD reply)
+  Program program;               ///< merged program of the ops below
+  std::vector<std::string> ops;  ///< names of the ops on this PE, in graph order
+  int mem_port = -1;             ///< memory port index ('M' PEs: rank in row-major order), else -1
+  std::vector<unsigned> op_first;  ///< index of the first instruction of each op in `program`
+  std::vector<std::string>
+      input_names;  ///< per used input queue: "op.port" ("op.reply" for a LOAD reply)
   std::vector<std::string> output_names;  ///< per used output queue: "op.port"
 };
 
@@ -74,22 +75,23 @@ struct DoneSink {
 /// for `consumer` go through a FIFO of `depth` words in the scratchpad (docs/model.md, "Deep
 /// channels").
 struct DeepChannel {
-  std::string name;    ///< the channel, "producer.port -> consumer.port"
-  Endpoint consumer;   ///< the consumer's input queue the FIFO feeds
+  std::string name;   ///< the channel, "producer.port -> consumer.port"
+  Endpoint consumer;  ///< the consumer's input queue the FIFO feeds
   std::uint64_t depth = 0;
-  std::uint64_t credits = 0;  ///< consumer input-queue slots free at the start (depth minus initial tokens)
+  std::uint64_t credits =
+      0;  ///< consumer input-queue slots free at the start (depth minus initial tokens)
 };
 
 /// Everything the fabric needs to run a placed program.
 struct FabricProgram {
   std::string name;
-  std::vector<PeConfig> pes;             ///< PEs holding ops, ordered by (row, col)
-  std::vector<RouteRequest> requests;    ///< one per connected output port, in op order
-  std::vector<Route> routes;             ///< placed routes, parallel to `requests`
-  std::vector<InitialToken> initial;     ///< initial channel tokens, in channel order
-  std::optional<DoneSink> done;          ///< absent: the program never signals done
-  std::vector<DeepChannel> deep;         ///< channels through scratchpad FIFOs, in channel order
-  unsigned memory_ports = 0;             ///< memory-port PEs on the fabric (ports of the memory system)
+  std::vector<PeConfig> pes;           ///< PEs holding ops, ordered by (row, col)
+  std::vector<RouteRequest> requests;  ///< one per connected output port, in op order
+  std::vector<Route> routes;           ///< placed routes, parallel to `requests`
+  std::vector<InitialToken> initial;   ///< initial channel tokens, in channel order
+  std::optional<DoneSink> done;        ///< absent: the program never signals done
+  std::vector<DeepChannel> deep;       ///< channels through scratchpad FIFOs, in channel order
+  unsigned memory_ports = 0;  ///< memory-port PEs on the fabric (ports of the memory system)
 };
 
 /// Lowers a placed DFG for the fabric of `arch`. Validates the DFG first (dfg::validate), then

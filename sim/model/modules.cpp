@@ -6,8 +6,9 @@ namespace cgra {
 
 // --- FabricModule --------------------------------------------------------------------------
 
-FabricModule::FabricModule(sc_core::sc_module_name name, const ArchConfig& arch, const FabricProgram& program,
-                           CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep)
+FabricModule::FabricModule(sc_core::sc_module_name name, const ArchConfig& arch,
+                           const FabricProgram& program, CycleScheduler& sched,
+                           MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep)
     : sc_core::sc_module(name),
       fabric_(arch, program),
       sched_(sched),
@@ -40,17 +41,20 @@ void FabricModule::trace(sc_core::sc_trace_file* tf) {
   trace_occ_.assign(trace_queue_.size(), 0);
   for (std::size_t i = 0; i < pes.size(); ++i) {
     const PeConfig& c = fabric_.program().pes[i];
-    sc_core::sc_trace(tf, trace_state_[i],
-                      "pe_" + std::to_string(c.pos.row) + "_" + std::to_string(c.pos.col) + ".state", 3);
+    sc_core::sc_trace(
+        tf, trace_state_[i],
+        "pe_" + std::to_string(c.pos.row) + "_" + std::to_string(c.pos.col) + ".state", 3);
   }
-  for (std::size_t k = 0; k < trace_queue_.size(); ++k) sc_core::sc_trace(tf, trace_occ_[k], names[k], 6);
+  for (std::size_t k = 0; k < trace_queue_.size(); ++k)
+    sc_core::sc_trace(tf, trace_occ_[k], names[k], 6);
 }
 
 void FabricModule::step() {
   try {
     const std::uint64_t t = sched_.cycle();
     // Load replies completed by the memory system in t-1: into the slots the LOADs reserved.
-    for (const MemCompletion& c : replies_.visible()) fabric_.deliver_reply(c.port, c.reply_queue, c.word);
+    for (const MemCompletion& c : replies_.visible())
+      fabric_.deliver_reply(c.port, c.reply_queue, c.word);
     // Deep channels: words out of the FIFOs into the consumers' input queues (credited slots).
     bool moved = false;
     const std::size_t nd = fabric_.deep_count();
@@ -88,7 +92,8 @@ void FabricModule::step() {
     if (tracing_) {
       const auto& pes = fabric_.pes();
       for (std::size_t i = 0; i < pes.size(); ++i)
-        trace_state_[i] = pes[i].issued_last_cycle() ? 0u : static_cast<unsigned>(pes[i].last_stall().reason);
+        trace_state_[i] =
+            pes[i].issued_last_cycle() ? 0u : static_cast<unsigned>(pes[i].last_stall().reason);
       for (std::size_t k = 0; k < trace_queue_.size(); ++k)
         trace_occ_[k] = static_cast<unsigned>(trace_queue_[k]->size());
     }
@@ -107,8 +112,8 @@ void FabricModule::step() {
 // --- MemoryModule --------------------------------------------------------------------------
 
 MemoryModule::MemoryModule(sc_core::sc_module_name name, const ArchConfig& arch, unsigned ports,
-                           const std::vector<DeepChannel>& deep, CycleScheduler& sched, MemRequestLink& requests,
-                           MemReplyLink& replies, DeepLinks& deep_links)
+                           const std::vector<DeepChannel>& deep, CycleScheduler& sched,
+                           MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep_links)
     : sc_core::sc_module(name),
       mem_(arch.memory, ports, arch.clock.freq_ghz),
       sched_(sched),
@@ -119,7 +124,8 @@ MemoryModule::MemoryModule(sc_core::sc_module_name name, const ArchConfig& arch,
     try {
       fifos_.push_back(&mem_.make_fifo(d.depth, d.name));
     } catch (const std::exception& e) {
-      throw LoweringError("deep channel " + d.name + " (capacity " + std::to_string(d.depth) + "): " + e.what());
+      throw LoweringError("deep channel " + d.name + " (capacity " + std::to_string(d.depth) +
+                          "): " + e.what());
     }
     credits_.push_back(d.credits);
   }
@@ -175,8 +181,11 @@ void MemoryModule::step() {
     // cycle c is the head from c+1, which is no event of the FIFO itself): run every cycle then.
     // A FIFO waiting only for credit is woken by the credit (the links are busy then).
     bool deliverable = false;
-    for (std::size_t d = 0; d < fifos_.size(); ++d) deliverable |= fifos_[d]->size() != 0 && credits_[d] != 0;
-    r.next_event = (replied || left != 0 || moved || deliverable || deep_links_.busy()) ? t + 1 : mem_.next_event_cycle();
+    for (std::size_t d = 0; d < fifos_.size(); ++d)
+      deliverable |= fifos_[d]->size() != 0 && credits_[d] != 0;
+    r.next_event = (replied || left != 0 || moved || deliverable || deep_links_.busy())
+                       ? t + 1
+                       : mem_.next_event_cycle();
     r.drained = idle && requests_.waiting() == 0;
     sched_.report(CycleScheduler::kMemory, r);
   } catch (...) {
@@ -204,7 +213,8 @@ void HostModule::run() {
     wait(sched_.finished_event());
     // Read back after the run: every store has been written (the run ends drained).
     results_.clear();
-    for (const OutputArray& o : outputs_) results_.push_back(memory_.memory().memory().read_doubles(o.addr, o.count));
+    for (const OutputArray& o : outputs_)
+      results_.push_back(memory_.memory().memory().read_doubles(o.addr, o.count));
     // Nothing is scheduled any more: sc_start() returns (no sc_stop(), which would print a note).
   } catch (...) {
     sched_.fail(std::current_exception());

@@ -31,7 +31,8 @@ class FabricModule : public sc_core::sc_module {
   /// Elaborates the fabric from the lowered program (PEs built, programs loaded, routes bound:
   /// the configuration is static for the whole run, like a bitstream).
   FabricModule(sc_core::sc_module_name name, const ArchConfig& arch, const FabricProgram& program,
-               CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep);
+               CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies,
+               DeepLinks& deep);
 
   Fabric& fabric() { return fabric_; }
   /// Registers per-PE state (0 = issued, else the StallReason code) and the occupancy of every
@@ -59,8 +60,8 @@ class MemoryModule : public sc_core::sc_module {
   SC_HAS_PROCESS(MemoryModule);
   /// Builds the memory system with `ports` ports and one scratchpad FIFO per deep channel.
   MemoryModule(sc_core::sc_module_name name, const ArchConfig& arch, unsigned ports,
-               const std::vector<DeepChannel>& deep, CycleScheduler& sched, MemRequestLink& requests,
-               MemReplyLink& replies, DeepLinks& deep_links);
+               const std::vector<DeepChannel>& deep, CycleScheduler& sched,
+               MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep_links);
 
   /// The memory system (the host writes inputs and reads outputs through memory()).
   MemorySystem& memory() { return mem_; }

@@ -10,7 +10,9 @@
 
 // libsystemc.so defines main() and needs an sc_main; cgrasim and the tests have their own main()
 // and run the model through simulate(), never through SystemC's main(). Reaching this is a bug.
-extern "C" int sc_main(int, char*[]) { return 70; }
+extern "C" int sc_main(int, char*[]) {
+  return 70;
+}
 
 namespace cgra {
 namespace {
@@ -60,8 +62,8 @@ struct Model {
 
   Model(const ArchConfig& arch, const FabricProgram& program, const std::vector<HostArray>& inputs,
         const std::vector<OutputArray>& outputs, bool skip)
-      : sched("scheduler", sc_core::sc_time(1000.0 / arch.clock.freq_ghz, sc_core::SC_PS), arch.run.deadlock_cycles,
-              arch.run.max_cycles, skip),
+      : sched("scheduler", sc_core::sc_time(1000.0 / arch.clock.freq_ghz, sc_core::SC_PS),
+              arch.run.deadlock_cycles, arch.run.max_cycles, skip),
         requests("mem_requests", program.memory_ports),
         replies("mem_replies"),
         deep("deep_links", program.deep.size()),
@@ -78,7 +80,8 @@ nlohmann::json memory_stats(const MemorySystem& mem, std::uint64_t cycles, doubl
   dram["bytes"] = d.bytes_read + d.bytes_written;
   dram["achieved_bytes_per_cycle"] = cycles ? bytes / static_cast<double>(cycles) : 0.0;
   dram["achieved_gbps"] = cycles ? bytes / static_cast<double>(cycles) * ghz : 0.0;
-  dram["bus_utilization"] = cycles ? static_cast<double>(d.busy_cycles) / static_cast<double>(cycles) : 0.0;
+  dram["bus_utilization"] =
+      cycles ? static_cast<double>(d.busy_cycles) / static_cast<double>(cycles) : 0.0;
   auto rate = [](const CacheStats& s) {
     const std::uint64_t a = s.hits + s.misses + s.mshr_merges;
     return a ? static_cast<double>(s.hits) / static_cast<double>(a) : 0.0;
@@ -92,15 +95,19 @@ nlohmann::json memory_stats(const MemorySystem& mem, std::uint64_t cycles, doubl
 
 std::string_view run_status_name(RunStatus s) {
   switch (s) {
-    case RunStatus::Done: return "done";
-    case RunStatus::Deadlock: return "deadlock";
-    case RunStatus::Watchdog: return "watchdog";
+    case RunStatus::Done:
+      return "done";
+    case RunStatus::Deadlock:
+      return "deadlock";
+    case RunStatus::Watchdog:
+      return "watchdog";
   }
   return "?";
 }
 
-SimResult simulate(const FabricProgram& program, const ArchConfig& arch, const std::vector<HostArray>& inputs,
-                   const std::vector<OutputArray>& outputs, const SimOptions& options) {
+SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
+                   const std::vector<HostArray>& inputs, const std::vector<OutputArray>& outputs,
+                   const SimOptions& options) {
   FreshContext context;
   SimResult res;
   std::exception_ptr error;
@@ -109,9 +116,11 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch, const s
     sc_core::sc_trace_file* tf = nullptr;
     if (!options.vcd_path.empty()) {
       std::string base = options.vcd_path;
-      if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+      if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+        base.resize(base.size() - 4);
       tf = sc_core::sc_create_vcd_trace_file(base.c_str());
-      if (tf == nullptr) throw std::runtime_error("cannot create VCD file '" + options.vcd_path + "'");
+      if (tf == nullptr)
+        throw std::runtime_error("cannot create VCD file '" + options.vcd_path + "'");
       m.fabric.trace(tf);
     }
     sc_core::sc_start();
@@ -147,8 +156,9 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch, const s
   return res;
 }
 
-SimResult simulate(const dfg::Dfg& placed, const ArchConfig& arch, const std::vector<HostArray>& inputs,
-                   const std::vector<OutputArray>& outputs, const SimOptions& options) {
+SimResult simulate(const dfg::Dfg& placed, const ArchConfig& arch,
+                   const std::vector<HostArray>& inputs, const std::vector<OutputArray>& outputs,
+                   const SimOptions& options) {
   return simulate(lower(placed, arch), arch, inputs, outputs, options);
 }
 

@@ -28,14 +28,14 @@ struct SimOptions {
 /// What a run produced.
 struct SimResult {
   RunStatus status = RunStatus::Done;
-  std::uint64_t cycles = 0;          ///< cycles simulated (done: up to and including the cycle the
-                                     ///< done token was taken and the memory system drained)
-  std::uint64_t done_cycle = 0;      ///< cycle the done token left the fabric (status Done)
-  std::uint64_t ticks = 0;           ///< cycles actually evaluated (< cycles with skip-ahead)
-  std::size_t placed_pes = 0;        ///< PEs holding a program
-  std::string report;                ///< deadlock/watchdog: blocked PEs, queues and routes
+  std::uint64_t cycles = 0;      ///< cycles simulated (done: up to and including the cycle the
+                                 ///< done token was taken and the memory system drained)
+  std::uint64_t done_cycle = 0;  ///< cycle the done token left the fabric (status Done)
+  std::uint64_t ticks = 0;       ///< cycles actually evaluated (< cycles with skip-ahead)
+  std::size_t placed_pes = 0;    ///< PEs holding a program
+  std::string report;            ///< deadlock/watchdog: blocked PEs, queues and routes
   std::vector<std::vector<double>> outputs;  ///< the output arrays, in the order requested
-  nlohmann::json stats;              ///< the statistics tree (docs/model.md, "Statistics")
+  nlohmann::json stats;                      ///< the statistics tree (docs/model.md, "Statistics")
 };
 
 /// Name of a run status ("done", "deadlock", "watchdog").
@@ -44,11 +44,13 @@ std::string_view run_status_name(RunStatus s);
 /// Simulates a lowered program: the host writes `inputs`, starts the fabric, waits for done,
 /// deadlock or watchdog, and reads `outputs`. Throws on configuration errors (LoweringError,
 /// ConfigError) and on internal errors; a deadlock or watchdog is a result, not an exception.
-SimResult simulate(const FabricProgram& program, const ArchConfig& arch, const std::vector<HostArray>& inputs,
-                   const std::vector<OutputArray>& outputs, const SimOptions& options = {});
+SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
+                   const std::vector<HostArray>& inputs, const std::vector<OutputArray>& outputs,
+                   const SimOptions& options = {});
 
 /// Lowers a placed DFG (lower()) and simulates it.
-SimResult simulate(const dfg::Dfg& placed, const ArchConfig& arch, const std::vector<HostArray>& inputs,
-                   const std::vector<OutputArray>& outputs, const SimOptions& options = {});
+SimResult simulate(const dfg::Dfg& placed, const ArchConfig& arch,
+                   const std::vector<HostArray>& inputs, const std::vector<OutputArray>& outputs,
+                   const SimOptions& options = {});
 
 }  // namespace cgra

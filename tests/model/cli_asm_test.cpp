@@ -28,17 +28,22 @@ Result cli(const std::vector<std::string>& args) {
 
 /// A scratch directory for files this test writes.
 std::filesystem::path scratch(const std::string& name) {
-  auto d = std::filesystem::temp_directory_path() / ("cgrasim_cli_asm_" + std::to_string(::getpid()));
+  auto d =
+      std::filesystem::temp_directory_path() / ("cgrasim_cli_asm_" + std::to_string(::getpid()));
   std::filesystem::create_directories(d);
   return d / name;
 }
 
-void write(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
+void write(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
 
 TEST(CliAsmRun, ExamplesRunAndPassTheirCheck) {
   const Result v = cli({"--asm-run", kSrc + "/examples/asm/vscale.asm"});
   EXPECT_EQ(v.code, kExitOk) << v.err;
-  EXPECT_NE(v.out.find("check: ok (1 output(s), 64 values equal to the host reference bit for bit)"), std::string::npos)
+  EXPECT_NE(
+      v.out.find("check: ok (1 output(s), 64 values equal to the host reference bit for bit)"),
+      std::string::npos)
       << v.out;
   const Result f = cli({"--asm-run", kSrc + "/examples/asm/fir3.asm", "--no-skip"});
   EXPECT_EQ(f.code, kExitOk) << f.err;
@@ -57,7 +62,8 @@ TEST(CliAsmRun, JsonStatisticsTree) {
   std::uint64_t stores = 0, fmacs = 0;
   for (const auto& pe : j["fabric"]["pes"]) {
     if (pe.contains("stores")) stores += pe["stores"].get<std::uint64_t>();
-    if (pe["issued_per_op"].contains("fmac")) fmacs += pe["issued_per_op"]["fmac"].get<std::uint64_t>();
+    if (pe["issued_per_op"].contains("fmac"))
+      fmacs += pe["issued_per_op"]["fmac"].get<std::uint64_t>();
   }
   EXPECT_EQ(stores, 100u);
   EXPECT_EQ(fmacs, 200u);
@@ -71,19 +77,25 @@ TEST(CliAsmRun, JsonStatisticsTree) {
 TEST(CliAsmRun, DeadlockExitsWithCode3AndNamesThePeAndQueue) {
   const auto asm_file = scratch("deadlock.asm");
   write(asm_file,
-        "op a CONST value=1 count=3 at=(0,2)\nop b CONST value=1 count=2 at=(0,4)\nop j JOIN n=2 at=(1,2)\n"
-        "op s SYNC expected=3 at=(1,4)\nedge a.out -> j.in0\nedge b.out -> j.in1\nedge j.done -> s.in\n");
+        "op a CONST value=1 count=3 at=(0,2)\nop b CONST value=1 count=2 at=(0,4)\nop j JOIN n=2 "
+        "at=(1,2)\n"
+        "op s SYNC expected=3 at=(1,4)\nedge a.out -> j.in0\nedge b.out -> j.in1\nedge j.done -> "
+        "s.in\n");
   const Result r = cli({"--asm-run", asm_file.string(), "--set", "run.deadlock_cycles=100"});
   EXPECT_EQ(r.code, kExitDeadlock);
-  EXPECT_NE(r.out.find("pe '(1,2)[j]': instruction 0 (mov) waits on input queue i1 (empty); op 'j'; i1 is j.in1"),
+  EXPECT_NE(r.out.find("pe '(1,2)[j]': instruction 0 (mov) waits on input queue i1 (empty); op "
+                       "'j'; i1 is j.in1"),
             std::string::npos)
       << r.out;
-  EXPECT_EQ(r.err, "cgrasim: error: deadlock: nothing issued and nothing in flight for 100 cycles (run stopped at cycle 114)\n");
+  EXPECT_EQ(r.err,
+            "cgrasim: error: deadlock: nothing issued and nothing in flight for 100 cycles (run "
+            "stopped at cycle 114)\n");
 }
 
 TEST(CliAsmRun, WatchdogExitsWithCode4) {
   const auto asm_file = scratch("endless.asm");
-  write(asm_file, "op c CONST value=1 at=(0,2)\nop s SYNC expected=1000000 at=(0,4)\nedge c.out -> s.in\n");
+  write(asm_file,
+        "op c CONST value=1 at=(0,2)\nop s SYNC expected=1000000 at=(0,4)\nedge c.out -> s.in\n");
   const Result r = cli({"--asm-run", asm_file.string(), "--max-cycles", "300"});
   EXPECT_EQ(r.code, kExitWatchdog);
   EXPECT_EQ(r.err, "cgrasim: error: watchdog: run.max_cycles = 300 reached\n");
@@ -92,21 +104,28 @@ TEST(CliAsmRun, WatchdogExitsWithCode4) {
 TEST(CliAsmRun, WrongReferenceExitsWithCode5) {
   const auto asm_file = scratch("one.asm");
   write(asm_file,
-        "op c CONST value=2.5 count=2 at=(0,2)\nop ag ADDR_GEN base=4096 count=2 at=(2,0)\nop st STORE at=(1,0)\n"
-        "op s SYNC expected=2 at=(1,2)\nedge c.out -> st.data\nedge ag.addr -> st.addr\nedge st.done -> s.in\n");
-  write(scratch("one.yaml"), "outputs:\n  y: {addr: 4096, count: 2}\ncheck:\n  y: {values: [2.5, 2.5]}\n");
+        "op c CONST value=2.5 count=2 at=(0,2)\nop ag ADDR_GEN base=4096 count=2 at=(2,0)\nop st "
+        "STORE at=(1,0)\n"
+        "op s SYNC expected=2 at=(1,2)\nedge c.out -> st.data\nedge ag.addr -> st.addr\nedge "
+        "st.done -> s.in\n");
+  write(scratch("one.yaml"),
+        "outputs:\n  y: {addr: 4096, count: 2}\ncheck:\n  y: {values: [2.5, 2.5]}\n");
   EXPECT_EQ(cli({"--asm-run", asm_file.string()}).code, kExitOk);
-  write(scratch("one.yaml"), "outputs:\n  y: {addr: 4096, count: 2}\ncheck:\n  y: {values: [2.5, 3.0]}\n");
+  write(scratch("one.yaml"),
+        "outputs:\n  y: {addr: 4096, count: 2}\ncheck:\n  y: {values: [2.5, 3.0]}\n");
   const Result r = cli({"--asm-run", asm_file.string()});
   EXPECT_EQ(r.code, kExitCheckFailed);
-  EXPECT_NE(r.out.find("output 'y': 1 of 2 values differ from the reference; first at [1]: got 2.5, expected 3"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find(
+          "output 'y': 1 of 2 values differ from the reference; first at [1]: got 2.5, expected 3"),
+      std::string::npos)
       << r.out;
 }
 
 TEST(CliAsmRun, BadInputIsAOneLineError) {
   const auto asm_file = scratch("bad.asm");
-  write(asm_file, "op m MUL coef=2.0 at=(0,2)\nop c CONST value=1.0 at=(0,4)\nedge c.out -> m.in\n");
+  write(asm_file,
+        "op m MUL coef=2.0 at=(0,2)\nop c CONST value=1.0 at=(0,4)\nedge c.out -> m.in\n");
   Result r = cli({"--asm-run", asm_file.string()});
   EXPECT_EQ(r.code, kExitError);
   EXPECT_EQ(r.err, "cgrasim: error: MUL 'm' at (0,2) needs an FP PE ('F'); the PE there is 'I'\n");
@@ -119,8 +138,8 @@ TEST(CliAsmRun, BadInputIsAOneLineError) {
 
 TEST(CliAsmRun, VcdAndListingFiles) {
   const auto vcd = scratch("vscale.vcd"), listing = scratch("vscale.lst");
-  const Result r = cli({"--asm-run", kSrc + "/examples/asm/vscale.asm", "--vcd", vcd.string(), "--listing",
-                        listing.string()});
+  const Result r = cli({"--asm-run", kSrc + "/examples/asm/vscale.asm", "--vcd", vcd.string(),
+                        "--listing", listing.string()});
   ASSERT_EQ(r.code, kExitOk) << r.err;
   EXPECT_GT(std::filesystem::file_size(vcd), 1000u);
   std::ifstream in(listing);

@@ -10,7 +10,9 @@
 namespace cgra {
 namespace {
 
-ArchConfig paper(std::vector<std::string> sets = {}) { return load_default_arch(sets); }
+ArchConfig paper(std::vector<std::string> sets = {}) {
+  return load_default_arch(sets);
+}
 
 TEST(DeepChannel, OneWordTakesTheHandDerivedCycles) {
   // CONST issues at 0, visible at 1; the 1-hop route pops it at 1 and delivers it into the
@@ -18,8 +20,9 @@ TEST(DeepChannel, OneWordTakesTheHandDerivedCycles) {
   // module pushes it into the FIFO at 5; an empty FIFO shows it as head at 5 + 2L + 2 = 11
   // (scratchpad latency L = 2, docs/memory.md); sent at 11, pushed into the SYNC's input queue at
   // 12, readable at 13: ISUB at 13, done MOV at 14, the host takes the token at 15.
-  const std::string t = "op c CONST value=7 count=1 at=(0,2)\nop s SYNC expected=1 at=(0,3)\n"
-                        "edge c.out -> s.in capacity=100\n";
+  const std::string t =
+      "op c CONST value=7 count=1 at=(0,2)\nop s SYNC expected=1 at=(0,3)\n"
+      "edge c.out -> s.in capacity=100\n";
   const FabricProgram p = lower(dfg::parse_asm(t), paper());
   ASSERT_EQ(p.deep.size(), 1u);
   EXPECT_EQ(p.deep[0].depth, 100u);
@@ -45,7 +48,9 @@ std::string late_mux(const std::string& capacity) {
          "op ag ADDR_GEN base=4096 count=21 at=(2,0)\n"
          "op st STORE at=(1,0)\n"
          "op s SYNC expected=21 at=(1,6)\n"
-         "edge src.out -> m.a" + capacity + "\n"
+         "edge src.out -> m.a" +
+         capacity +
+         "\n"
          "edge src.out -> f.in\nedge f.out -> m.b\nedge ids.out -> sel.a\nedge sel.out -> m.sel\n"
          "edge m.out -> st.data\nedge ag.addr -> st.addr\nedge st.done -> s.in\n";
 }
@@ -60,7 +65,8 @@ TEST(DeepChannel, HoldsWhatThePeQueuesCannot) {
   for (bool skip : {true, false}) {
     SimOptions o;
     o.skip_ahead = skip;
-    const SimResult r = simulate(dfg::parse_asm(late_mux(" capacity=24")), arch, {}, {{"y", 4096, 21}}, o);
+    const SimResult r =
+        simulate(dfg::parse_asm(late_mux(" capacity=24")), arch, {}, {{"y", 4096, 21}}, o);
     ASSERT_EQ(r.status, RunStatus::Done) << r.report;
     std::vector<std::int64_t> got;
     for (double d : r.outputs[0]) got.push_back(std::bit_cast<std::int64_t>(d));
@@ -76,7 +82,8 @@ TEST(DeepChannel, SkipAheadIsExact) {
   SimOptions every;
   every.skip_ahead = false;
   const auto g = dfg::parse_asm(late_mux(" capacity=24"));
-  const SimResult a = simulate(g, arch, {}, {{"y", 4096, 21}}), b = simulate(g, arch, {}, {{"y", 4096, 21}}, every);
+  const SimResult a = simulate(g, arch, {}, {{"y", 4096, 21}}),
+                  b = simulate(g, arch, {}, {{"y", 4096, 21}}, every);
   EXPECT_EQ(a.cycles, b.cycles);
   nlohmann::json sa = a.stats, sb = b.stats;
   sa.erase("evaluated_cycles");
@@ -85,13 +92,16 @@ TEST(DeepChannel, SkipAheadIsExact) {
 }
 
 TEST(DeepChannel, TooDeepForTheScratchpadIsAnErrorNamingTheChannel) {
-  const std::string t = "op c CONST value=7 count=1 at=(0,2)\nop s SYNC expected=1 at=(0,3)\n"
-                        "edge c.out -> s.in capacity=100000\n";
+  const std::string t =
+      "op c CONST value=7 count=1 at=(0,2)\nop s SYNC expected=1 at=(0,3)\n"
+      "edge c.out -> s.in capacity=100000\n";
   try {
     simulate(dfg::parse_asm(t), paper(), {}, {});
     FAIL() << "no error";
   } catch (const LoweringError& e) {
-    EXPECT_NE(std::string(e.what()).find("deep channel c.out -> s.in (capacity 100000)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("deep channel c.out -> s.in (capacity 100000)"),
+              std::string::npos)
+        << e.what();
   }
 }
 

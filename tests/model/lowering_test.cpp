@@ -17,7 +17,9 @@ const ArchConfig& arch() {
   return a;
 }
 
-FabricProgram lower_text(const std::string& text) { return lower(dfg::parse_asm(text, "t.asm"), arch()); }
+FabricProgram lower_text(const std::string& text) {
+  return lower(dfg::parse_asm(text, "t.asm"), arch());
+}
 
 std::string lowering_error(const std::string& text) {
   try {
@@ -41,8 +43,8 @@ edge m.out -> s.in
   ASSERT_EQ(p.pes.size(), 4u);
   // Ordered by (row, col): ld (0,0), m (0,1), s (0,2), ag (1,0).
   EXPECT_EQ(p.pes[0].ops, std::vector<std::string>{"ld"});
-  EXPECT_EQ(p.pes[0].mem_port, 0);   // (0,0) is the first 'M' PE in row-major order
-  EXPECT_EQ(p.pes[3].mem_port, 2);   // (1,0): (0,0), (0,33), (1,0)
+  EXPECT_EQ(p.pes[0].mem_port, 0);  // (0,0) is the first 'M' PE in row-major order
+  EXPECT_EQ(p.pes[3].mem_port, 2);  // (1,0): (0,0), (0,33), (1,0)
   EXPECT_EQ(p.pes[1].mem_port, -1);
   // LOAD: addr in queue 0, reply in its internal queue 1, data out of queue 0.
   Program ld = mem_load_program(0, 1, 0);
@@ -101,7 +103,9 @@ edge add.out -> s.in
   merge_program(want, counter_program(1, 10, 1, 5, 1, {pred_end, reg_end}));
   EXPECT_EQ(p.pes[0].program.instructions, want.instructions);
   EXPECT_EQ(p.pes[0].program.pred_init, want.pred_init);
-  EXPECT_EQ(p.pes[0].op_first, (std::vector<unsigned>{0, static_cast<unsigned>(counter_program(0, 0, 1, 5).instructions.size())}));
+  EXPECT_EQ(p.pes[0].op_first,
+            (std::vector<unsigned>{
+                0, static_cast<unsigned>(counter_program(0, 0, 1, 5).instructions.size())}));
   // ADD and SYNC share (0,4): the SYNC's done sink is output queue 1 (the ADD's out is 0).
   EXPECT_EQ(p.done->queue, 1u);
 }
@@ -121,14 +125,19 @@ edge d.out1 -> s.in
 }
 
 TEST(Lowering, PeKindRulesNameTheOpAndPosition) {
-  EXPECT_EQ(lowering_error("op m MUL coef=2.0 at=(0,2)\nop c CONST value=1.0 at=(0,4)\nedge c.out -> m.in\n"),
+  EXPECT_EQ(lowering_error(
+                "op m MUL coef=2.0 at=(0,2)\nop c CONST value=1.0 at=(0,4)\nedge c.out -> m.in\n"),
             "MUL 'm' at (0,2) needs an FP PE ('F'); the PE there is 'I'");
-  EXPECT_EQ(lowering_error("op l LOAD at=(0,1)\nop c CONST value=8 at=(0,2)\nedge c.out -> l.addr\n"),
-            "LOAD 'l' at (0,1) needs a memory-port PE ('M'); the PE there is 'F'");
-  EXPECT_EQ(lowering_error("op a ADD at=(0,4)\nop c CONST value=1.0 at=(0,2)\nedge c.out -> a.a\nedge c.out -> a.b\n"),
+  EXPECT_EQ(
+      lowering_error("op l LOAD at=(0,1)\nop c CONST value=8 at=(0,2)\nedge c.out -> l.addr\n"),
+      "LOAD 'l' at (0,1) needs a memory-port PE ('M'); the PE there is 'F'");
+  EXPECT_EQ(lowering_error("op a ADD at=(0,4)\nop c CONST value=1.0 at=(0,2)\nedge c.out -> "
+                           "a.a\nedge c.out -> a.b\n"),
             "ADD 'a' at (0,4) needs an FP PE ('F'); the PE there is 'I'");
   // Integer ADD runs anywhere.
-  EXPECT_NO_THROW(lower_text("op a ADD type=i64 at=(0,4)\nop c CONST value=1 at=(0,2)\nedge c.out -> a.a\nedge c.out -> a.b\n"));
+  EXPECT_NO_THROW(
+      lower_text("op a ADD type=i64 at=(0,4)\nop c CONST value=1 at=(0,2)\nedge c.out -> a.a\nedge "
+                 "c.out -> a.b\n"));
 }
 
 TEST(Lowering, ResourceErrorsNameThePe) {
@@ -139,10 +148,12 @@ TEST(Lowering, ResourceErrorsNameThePe) {
   const std::string e = lowering_error(t);
   EXPECT_NE(e.find("PE (0,2) needs"), std::string::npos) << e;
   EXPECT_NE(e.find("g0, g1, g2"), std::string::npos) << e;
-  EXPECT_EQ(lowering_error("op s SYNC expected=1 at=(0,2)\nop t SYNC expected=1 at=(0,4)\nop c CONST value=1 at=(0,6)\n"
+  EXPECT_EQ(lowering_error("op s SYNC expected=1 at=(0,2)\nop t SYNC expected=1 at=(0,4)\nop c "
+                           "CONST value=1 at=(0,6)\n"
                            "edge c.out -> s.in\nedge c.out -> t.in\n"),
             "two done outputs left unconnected: 's' and 't'; combine them with a JOIN");
-  EXPECT_EQ(lowering_error("op c CONST value=1 at=(40,2)\n"), "CONST 'c' at (40,2) is off the 16x34 fabric");
+  EXPECT_EQ(lowering_error("op c CONST value=1 at=(40,2)\n"),
+            "CONST 'c' at (40,2) is off the 16x34 fabric");
 }
 
 TEST(Lowering, GivenRoutesAreUsedAndChecked) {
@@ -156,10 +167,12 @@ edge m.out -> s.in route=[(0,5),(0,6)]
   ASSERT_EQ(p.routes.size(), 2u);
   EXPECT_EQ(p.routes[0].destinations[0].hops, 5u);
   EXPECT_EQ(p.routes[0].links.size(), 5u);
-  EXPECT_NE(lowering_error("op c CONST value=1.0 at=(0,2)\nop m MUL coef=2.0 at=(0,5)\nop s SYNC expected=2 at=(0,6)\n"
-                           "edge c.out -> m.in route=[(0,2),(0,3),(0,4),(0,5)]\nedge m.out -> s.in\n")
-                .find("some channels have routes and some do not"),
-            std::string::npos);
+  EXPECT_NE(
+      lowering_error("op c CONST value=1.0 at=(0,2)\nop m MUL coef=2.0 at=(0,5)\nop s SYNC "
+                     "expected=2 at=(0,6)\n"
+                     "edge c.out -> m.in route=[(0,2),(0,3),(0,4),(0,5)]\nedge m.out -> s.in\n")
+          .find("some channels have routes and some do not"),
+      std::string::npos);
 }
 
 }  // namespace

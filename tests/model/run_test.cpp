@@ -17,7 +17,9 @@ namespace {
 
 const std::string kSrc = CGRA_SOURCE_DIR;
 
-ArchConfig paper(std::vector<std::string> sets = {}) { return load_default_arch(sets); }
+ArchConfig paper(std::vector<std::string> sets = {}) {
+  return load_default_arch(sets);
+}
 
 SimResult run_text(const std::string& text, const ArchConfig& arch, SimOptions o = {}) {
   return simulate(dfg::parse_asm(text, "t.asm"), arch, {}, {}, o);
@@ -27,16 +29,18 @@ SimResult run_text(const std::string& text, const ArchConfig& arch, SimOptions o
 std::string const_mul_sync(int n) {
   return "op c CONST value=1.5 count=" + std::to_string(n) + " at=(0,2)\n" +
          "op m MUL coef=2.0 at=(0,3)\n"
-         "op s SYNC expected=" + std::to_string(n) + " at=(0,4)\n"
+         "op s SYNC expected=" +
+         std::to_string(n) +
+         " at=(0,4)\n"
          "edge c.out -> m.in\nedge m.out -> s.in\n";
 }
 
 TEST(ModelRun, PureFabricPipelineTakesTheHandDerivedCycles) {
-  // Paper latencies: move 1, fp_mul 4, int_alu 1; a 1-hop route: 1 hop + injection 1 + ejection 1 = 3.
-  // Token k: CONST issues at 2k, visible in its output queue at 2k+1; the route pops it at 2k+1,
-  // readable at the MUL at 2k+4; FMUL issues at 2k+4, visible at 2k+8; route: readable at the SYNC
-  // at 2k+11, where ISUB issues. The last token (k = n-1) clears the live predicate at 2n+10; the
-  // done MOV issues then and is visible in the done queue at 2n+11, where the host takes it.
+  // Paper latencies: move 1, fp_mul 4, int_alu 1; a 1-hop route: 1 hop + injection 1 + ejection 1
+  // = 3. Token k: CONST issues at 2k, visible in its output queue at 2k+1; the route pops it at
+  // 2k+1, readable at the MUL at 2k+4; FMUL issues at 2k+4, visible at 2k+8; route: readable at the
+  // SYNC at 2k+11, where ISUB issues. The last token (k = n-1) clears the live predicate at 2n+10;
+  // the done MOV issues then and is visible in the done queue at 2n+11, where the host takes it.
   // The memory system is idle, so the run ends in that cycle: cycles = 2n+12.
   for (int n : {1, 5, 40}) {
     SimResult r = run_text(const_mul_sync(n), paper());
@@ -60,8 +64,9 @@ TEST(ModelRun, LoadRoundTripTakesTheHandDerivedCycles) {
   //    = 121 (docs/memory.md); the reply link delivers it at 122 into the reserved reply slot,
   //    readable at 123, where the LOAD forwards it; visible at 124, popped by the route at 124,
   //    readable at the SYNC at 127: ISUB at 127, done MOV at 128, taken by the host at 129.
-  const std::string t = "op c CONST value=65536 count=1 at=(1,0)\nop l LOAD at=(0,0)\nop s SYNC expected=1 at=(0,1)\n"
-                        "edge c.out -> l.addr\nedge l.data -> s.in\n";
+  const std::string t =
+      "op c CONST value=65536 count=1 at=(1,0)\nop l LOAD at=(0,0)\nop s SYNC expected=1 at=(0,1)\n"
+      "edge c.out -> l.addr\nedge l.data -> s.in\n";
   const SimResult r = simulate(dfg::parse_asm(t), paper(), {{"x", 65536, {2.5}}}, {});
   EXPECT_EQ(r.status, RunStatus::Done);
   EXPECT_EQ(r.done_cycle, 129u);
@@ -74,9 +79,11 @@ TEST(ModelRun, FullRateBitsFilterPassesThePattern) {
   // COUNTER 0..11 filtered by BITS 0^1 1^2 0^1 (two PEs) passes 1, 2, 5, 6, 9, 10, stored to 4096.
   const std::string t =
       "op cnt COUNTER start=0 count=12 at=(0,2)\nop bits BITS m=1 n=2 p=1 at=(1,2)\n"
-      "op f FILTER mode=bits at=(0,4)\nop ag ADDR_GEN base=4096 count=6 at=(1,0)\nop st STORE at=(0,0)\n"
+      "op f FILTER mode=bits at=(0,4)\nop ag ADDR_GEN base=4096 count=6 at=(1,0)\nop st STORE "
+      "at=(0,0)\n"
       "op s SYNC expected=6 at=(2,2)\n"
-      "edge cnt.out -> f.in\nedge bits.out -> f.bits\nedge f.out -> st.data\nedge ag.addr -> st.addr\n"
+      "edge cnt.out -> f.in\nedge bits.out -> f.bits\nedge f.out -> st.data\nedge ag.addr -> "
+      "st.addr\n"
       "edge st.done -> s.in\n";
   const SimResult r = simulate(dfg::parse_asm(t), paper(), {}, {{"y", 4096, 6}});
   ASSERT_EQ(r.status, RunStatus::Done) << r.report;
@@ -98,7 +105,8 @@ void expect_example(const std::string& name, std::uint64_t values) {
   // Independent of check_outputs: the values bit for bit against the reference.
   ASSERT_EQ(r.outputs.size(), 1u);
   ASSERT_EQ(r.outputs[0].size(), values);
-  for (std::size_t i = 0; i < values; ++i) ASSERT_EQ(r.outputs[0][i], run.checks[0].expected[i]) << name << "[" << i << "]";
+  for (std::size_t i = 0; i < values; ++i)
+    ASSERT_EQ(r.outputs[0][i], run.checks[0].expected[i]) << name << "[" << i << "]";
 }
 
 TEST(ModelRun, VscaleExampleMatchesTheHostReference) {
@@ -121,7 +129,9 @@ TEST(ModelRun, CheckDetectsAWrongOutput) {
   r.outputs[0][7] = std::nextafter(r.outputs[0][7], 1e300);
   const auto bad = check_outputs(run, r.outputs);
   ASSERT_EQ(bad.size(), 1u);
-  EXPECT_NE(bad[0].find("output 'y': 1 of 64 values differ from the reference; first at [7]"), std::string::npos) << bad[0];
+  EXPECT_NE(bad[0].find("output 'y': 1 of 64 values differ from the reference; first at [7]"),
+            std::string::npos)
+      << bad[0];
 }
 
 // JOIN gets 3 tokens on in0 but only 2 on in1: it fires twice, then waits on in1 for ever.
@@ -139,10 +149,12 @@ TEST(ModelRun, DeadlockNamesTheBlockedPeAndQueue) {
   const ArchConfig arch = paper({"run.deadlock_cycles=50"});
   const SimResult r = run_text(kDeadlock, arch);
   EXPECT_EQ(r.status, RunStatus::Deadlock);
-  EXPECT_NE(r.report.find("pe '(1,2)[j]': instruction 0 (mov) waits on input queue i1 (empty); op 'j'; i1 is j.in1"),
+  EXPECT_NE(r.report.find("pe '(1,2)[j]': instruction 0 (mov) waits on input queue i1 (empty); op "
+                          "'j'; i1 is j.in1"),
             std::string::npos)
       << r.report;
-  EXPECT_NE(r.report.find("pe '(1,4)[s]': instruction 0 (isub) waits on input queue i0 (empty); op 's'; i0 is s.in"),
+  EXPECT_NE(r.report.find("pe '(1,4)[s]': instruction 0 (isub) waits on input queue i0 (empty); op "
+                          "'s'; i0 is s.in"),
             std::string::npos)
       << r.report;
   // The CONSTs have finished (nothing left to trigger): not reported.
@@ -157,7 +169,8 @@ TEST(ModelRun, DeadlockNamesTheBlockedPeAndQueue) {
 
 TEST(ModelRun, WatchdogStopsARunawayProgram) {
   // An endless CONST into a SYNC that expects more than the watchdog allows.
-  const std::string t = "op c CONST value=1 at=(0,2)\nop s SYNC expected=1000000 at=(0,4)\nedge c.out -> s.in\n";
+  const std::string t =
+      "op c CONST value=1 at=(0,2)\nop s SYNC expected=1000000 at=(0,4)\nedge c.out -> s.in\n";
   const SimResult r = run_text(t, paper({"run.max_cycles=500"}));
   EXPECT_EQ(r.status, RunStatus::Watchdog);
   EXPECT_EQ(r.cycles, 500u);
@@ -177,7 +190,8 @@ TEST(ModelRun, SkipAheadGivesIdenticalCyclesAndStatistics) {
     const SimResult b = simulate(run.program, paper(), run.inputs, run.outputs, every);
     EXPECT_EQ(a.cycles, b.cycles) << name;
     EXPECT_EQ(b.ticks, b.cycles) << name;
-    EXPECT_LT(a.ticks, a.cycles / 2) << name << ": the memory-latency-bound run should skip most cycles";
+    EXPECT_LT(a.ticks, a.cycles / 2)
+        << name << ": the memory-latency-bound run should skip most cycles";
     EXPECT_EQ(a.outputs, b.outputs) << name;
     EXPECT_EQ(without_tick_count(a.stats), without_tick_count(b.stats)) << name;
   }
