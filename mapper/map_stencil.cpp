@@ -20,6 +20,9 @@ std::string fixed(double v, int digits) {
 
 std::string with_w(const StencilSpec& spec, unsigned w) { return spec.describe() + " with w=" + std::to_string(w); }
 
+// Blocking candidates tried by placement and routing before giving up.
+constexpr std::size_t kPlacementTries = 3;
+
 RooflineMachine machine(const ArchConfig& arch) {
   return {arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.fabric.count(PeKind::Fp)};
 }
@@ -30,23 +33,25 @@ unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) {
   return spec.dims >= 2 ? spec.points() + 1 : spec.points();
 }
 
-BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, const ArchConfig& arch) {
-  const StencilPlan plan(spec, workers, StencilPlan::make_blocks(spec, blocks));
-  const PeParams& pe = arch.fabric.pe;
-  const std::uint64_t native = pe.input_queue_depth + pe.output_queue_depth;
+BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
+                                  const ArchConfig& arch) {
+  const StencilPlan plan(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages);
+  const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(spec), arch.fabric.pe);
   BufferEstimate b;
   b.blocks = plan.blocking();
-  auto channel = [&](std::uint64_t backlog) {
-    const std::uint64_t need = backlog + kRateSlack;
-    if (need <= native) return;
+  b.delay_stages = delay_stages;
+  for (auto [e, end] = boost::edges(sd.dfg.graph()); e != end; ++e) {
+    const std::uint64_t cap = sd.dfg.channel(*e).capacity;
+    if (cap == 0) continue;
     ++b.deep_channels;
-    b.deep_words += need;
-  };
-  if (plan.two_d())
-    for (unsigned j = 0; j < workers; ++j) {
-      for (unsigned a = 1; a < 2 * plan.ry(); ++a) channel(plan.y_acc_backlog(j, a));
-      channel(plan.x_out_backlog(j));
-    }
+    b.deep_words += cap;
+  }
+  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
+    const dfg::Op& op = sd.dfg.op(v);
+    b.delay_copies += op.kind == dfg::OpKind::Copy;
+    const bool shares = op.kind == dfg::OpKind::Join && op.i64("n") + 1 <= arch.fabric.pe.input_queues;
+    b.pes_needed += shares ? 0 : 1;
+  }
   b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
   if (b.deep_channels > 0) b.scratchpad_rate = std::min(1.0, double(spm.ports) / (2.0 * b.deep_channels));
@@ -57,24 +62,34 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   return b;
 }
 
-BufferEstimate choose_blocking(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
-  if (spec.dims < 2) return estimate_buffering(spec, workers, 1, arch);  // 1D needs no deep channel
+std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
+  if (spec.dims < 2) return {estimate_buffering(spec, workers, 1, false, arch)};  // 1D: no deep channel
   const std::uint64_t width = spec.grid[0] - 2 * spec.radius[0];
   const std::uint64_t most = std::max<std::uint64_t>(1, width / workers);
   const std::uint64_t spm = arch.memory.scratchpad.size_bytes;
-  std::optional<BufferEstimate> best;
+  const unsigned pes = arch.fabric.rows * arch.fabric.cols;
+  std::vector<BufferEstimate> out;
   std::uint64_t least_bytes = ~std::uint64_t{0};
-  for (std::uint64_t nb = 1; nb <= most; ++nb) {
-    BufferEstimate e = estimate_buffering(spec, workers, static_cast<unsigned>(nb), arch);
-    least_bytes = std::min(least_bytes, e.scratchpad_bytes);
-    if (e.scratchpad_bytes > spm) continue;
-    if (!best || e.cycles() < best->cycles()) best = e;
-  }
-  if (!best)
+  for (bool delay : {false, true})
+    for (std::uint64_t nb = 1; nb <= most; ++nb) {
+      BufferEstimate e = estimate_buffering(spec, workers, static_cast<unsigned>(nb), delay, arch);
+      least_bytes = std::min(least_bytes, e.scratchpad_bytes);
+      if (e.scratchpad_bytes <= spm && e.pes_needed <= pes) out.push_back(e);
+    }
+  if (out.empty())
     throw MapError(with_w(spec, workers) + " needs " + std::to_string(least_bytes) +
                    " bytes of deep queues even with " + std::to_string(most) + " blocks; the scratchpad has " +
                    std::to_string(spm));
-  return *best;
+  std::stable_sort(out.begin(), out.end(), [](const BufferEstimate& a, const BufferEstimate& b) {
+    if (a.cycles() != b.cycles()) return a.cycles() < b.cycles();
+    if (a.blocks.blocks != b.blocks.blocks) return a.blocks.blocks < b.blocks.blocks;
+    return a.delay_stages < b.delay_stages;
+  });
+  return out;
+}
+
+BufferEstimate choose_blocking(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
+  return blocking_candidates(spec, workers, arch).front();
 }
 
 std::string MappingSummary::text() const {
@@ -86,6 +101,7 @@ std::string MappingSummary::text() const {
                      std::to_string(b.in_width) + " read, " + std::to_string(b.stride) + " apart)");
   line("deep channels", std::to_string(buffering.deep_channels) + " holding " + std::to_string(buffering.deep_words) +
                             " words = " + std::to_string(buffering.scratchpad_bytes) + " bytes of scratchpad");
+  line("delay stages", std::to_string(buffering.delay_copies) + " COPY PEs");
   line("scratchpad rate", fixed(buffering.scratchpad_rate, 3) + " of full rate (2 accesses per word through a deep channel)");
   line("estimated cycles", fixed(buffering.cycles(), 0) + " (readers " + fixed(buffering.reader_cycles, 0) +
                                ", memory " + fixed(buffering.memory_cycles, 0) + ")");
@@ -115,15 +131,22 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
     throw MapError(with_w(spec_in, w) + " needs " + std::to_string(need) + " MAC-capable PEs (" + std::to_string(w) +
                    " workers x " + std::to_string(fp_pes_per_mapped_worker(spec_in)) + "); the fabric has " +
                    std::to_string(nf));
-  BufferEstimate buf = choose_blocking(m.spec, w, arch);
-  StencilPlan plan(m.spec, w, buf.blocks);
+  // The best blocking that places and routes (a few tries: a misfit is usually not blocking's fault).
+  const std::vector<BufferEstimate> candidates = blocking_candidates(m.spec, w, arch);
   m.layout = default_host_layout(m.spec);
-  StencilDfg sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe);
-  try {
-    place_stencil(sd, arch);
-    m.summary.placement = route_dfg(sd.dfg, arch);
-  } catch (const MapError& e) {
-    throw MapError(with_w(spec_in, w) + ": " + e.what());
+  StencilDfg sd;
+  BufferEstimate buf;
+  for (std::size_t i = 0;; ++i) {
+    buf = candidates[i];
+    StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages);
+    sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe);
+    try {
+      place_stencil(sd, arch);
+      m.summary.placement = route_dfg(sd.dfg, arch);
+      break;
+    } catch (const MapError& e) {
+      if (i + 1 == candidates.size() || i + 1 == kPlacementTries) throw MapError(with_w(spec_in, w) + ": " + e.what());
+    }
   }
   dfg::validate(sd.dfg);
   m.done_op = sd.done_op;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "dfg/graph.h"
 #include "mapper/placement.h"
@@ -24,21 +25,29 @@ namespace cgra {
 /// Storage and throughput figures of one blocking choice (see choose_blocking).
 struct BufferEstimate {
   BlockPlan blocks;
+  bool delay_stages = false;          ///< channels that fit two PEs' queues use a COPY stage
   unsigned deep_channels = 0;         ///< channels whose capacity exceeds a PE's queues
   std::uint64_t deep_words = 0;       ///< sum of their capacities [words]
   std::uint64_t scratchpad_bytes = 0; ///< what their FIFOs take from the scratchpad [bytes]
+  unsigned delay_copies = 0;          ///< COPY delay stages
+  unsigned pes_needed = 0;            ///< ops, less the JOINs that can share a SYNC's PE
   double scratchpad_rate = 1;         ///< min(1, ports / (2 accesses per word x deep channels))
   double reader_cycles = 0;           ///< the longest reader stream / scratchpad_rate [cycles]
   double memory_cycles = 0;           ///< bytes read (halo included) and written / DRAM bytes per cycle [cycles]
   double cycles() const { return reader_cycles > memory_cycles ? reader_cycles : memory_cycles; }
 };
 
-/// Buffering of `workers` workers with `blocks` blocks on `arch` (no DFG is built).
-BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, const ArchConfig& arch);
+/// Buffering of `workers` workers with `blocks` blocks on `arch` (builds the DFG to count).
+BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
+                                  const ArchConfig& arch);
 
-/// The paper's blocking: among the block counts whose deep channels fit in the scratchpad, the one
-/// with the fewest estimated cycles (fewest blocks on a tie). 1D and small 2D grids: one block.
-/// Throws MapError when no block count fits.
+/// The paper's blocking, as estimates best first: every block count (with and without delay
+/// stages) whose deep channels fit the scratchpad and whose ops fit the fabric's PEs, by estimated
+/// cycles (fewer blocks, then no delay stages, on a tie). 1D: one block (no deep channel).
+/// Throws MapError when none fits.
+std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
+
+/// The first of blocking_candidates().
 BufferEstimate choose_blocking(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
 
 /// What a mapping uses, for reports and tests.

@@ -95,13 +95,37 @@ class Generator {
     return f.port("out");
   }
 
-  void set_backlog(dfg::Edge e, std::uint64_t backlog) {
-    const std::uint64_t need = backlog + kRateSlack;
-    if (need > native_) out_.dfg.channel(e).capacity = need;
+  // Connects `from` to `to` through a channel holding `backlog` words: directly, through a COPY
+  // delay stage `delay_name`, or with a capacity (see StencilPlan::buffer_for).
+  void connect_buffered(const PortRef& from, const PortRef& to, std::uint64_t backlog, const std::string& delay_name,
+                        int worker) {
+    const ChannelBuffer buf = plan_.buffer_for(backlog, native_);
+    if (buf.copies > 0) {
+      auto copy = b_.add(OpKind::Copy, delay_name).role(Role::Compute, worker);
+      b_.connect(from, copy.port("in"));
+      b_.connect(copy.port("out"), to);
+      return;
+    }
+    const dfg::Edge e = b_.connect(from, to);
+    out_.dfg.channel(e).capacity = buf.capacity;
   }
 
-  dfg::Edge chain_edge(dfg::Vertex from, dfg::Vertex to) {
-    return boost::edge(from, to, out_.dfg.graph()).first;
+  // A MUL/MAC chain whose accumulator channels hold the given backlogs (tap a's `acc` channel:
+  // backlog[a], a >= 1); named like dfg::add_mac_chain.
+  dfg::MacChain add_chain(const std::string& prefix, const std::vector<double>& coefs,
+                          const std::vector<std::uint64_t>& backlog, int worker) {
+    dfg::MacChain chain;
+    for (std::size_t a = 0; a < coefs.size(); ++a) {
+      const bool first = a == 0;
+      auto h = b_.add(first ? OpKind::Mul : OpKind::Mac, prefix + "." + (first ? "mul" : "mac") + num(a))
+                   .imm("coef", coefs[a])
+                   .role(Role::Compute, worker);
+      if (!first) connect_buffered(chain.out, h.port("acc"), backlog[a], prefix + ".d" + num(a), worker);
+      chain.taps.push_back(h.port("in"));
+      chain.ops.push_back(h.vertex());
+      chain.out = h.port("out");
+    }
+    return chain;
   }
 
   PortRef add_compute_worker(unsigned j) {
@@ -128,14 +152,15 @@ class Generator {
     PortRef xo = filtered(p + ".xo", plan_.x_out(j), x.out, wj);
     PortRef column = filtered(p + ".ys", plan_.y_source(j), readers_[ky], wj);
     const std::vector<double> cy = spec.y_coefficients();
-    dfg::MacChain y = dfg::add_mac_chain(b_, p + ".y", cy, Role::Compute, wj);
+    std::vector<std::uint64_t> backlog(cy.size());
+    for (unsigned a = 1; a < cy.size(); ++a) backlog[a] = plan_.y_acc_backlog(j, a);
+    dfg::MacChain y = add_chain(p + ".y", cy, backlog, wj);
     for (unsigned a = 0; a < cy.size(); ++a) {
       b_.connect(filtered(p + ".y.f" + num(a), plan_.y_tap(j, a), column, wj), y.taps[a]);
-      if (a > 0) set_backlog(chain_edge(y.ops[a - 1], y.ops[a]), plan_.y_acc_backlog(j, a));
       out_.slots.push_back({y.ops[a], row0 + a, ky});
     }
     auto add = b_.add(OpKind::Add, p + ".add").role(Role::Compute, wj);
-    set_backlog(b_.connect(xo, add.port("a")), plan_.x_out_backlog(j));
+    connect_buffered(xo, add.port("a"), plan_.x_out_backlog(j), p + ".xd", wj);
     b_.connect(y.out, add.port("b"));
     out_.slots.push_back({add.vertex(), row0 + static_cast<unsigned>(cy.size()), ky});
     return add.port("out");

@@ -21,8 +21,8 @@ BlockPlan StencilPlan::make_blocks(const StencilSpec& spec, unsigned blocks) {
   return b;
 }
 
-StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks)
-    : spec_(spec), w_(workers), blocks_(blocks) {
+StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages)
+    : spec_(spec), w_(workers), blocks_(blocks), delay_(delay_stages) {
   spec_.validate();
   rx_ = spec.radius[0];
   ry_ = spec.dims >= 2 ? spec.radius[1] : 0;
@@ -32,6 +32,13 @@ StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan bl
   if (blocks_.out_width < w_)
     throw SpecError(spec.describe() + " with w=" + std::to_string(w_) + ": a block of " +
                     std::to_string(blocks_.out_width) + " output columns leaves workers without a column");
+}
+
+ChannelBuffer StencilPlan::buffer_for(std::uint64_t backlog, std::uint64_t native) const {
+  const std::uint64_t need = backlog + kRateSlack;
+  if (need <= native) return {};
+  if (delay_ && need <= 2 * native) return {1, 0};
+  return {0, need};
 }
 
 std::uint64_t StencilPlan::reader_count(unsigned k) const { return ceil_div(blocks_.in_width - k, w_); }

@@ -47,12 +47,20 @@ struct BlockPlan {
 /// both run at one word per cycle (assumed: covers route and queue latencies).
 inline constexpr std::uint64_t kRateSlack = 4;
 
+/// How one channel holds its backlog: in the PE queues, through one COPY delay stage (a PE whose
+/// queues add to the channel's), or as a deep channel (capacity > 0: a scratchpad FIFO).
+struct ChannelBuffer {
+  unsigned copies = 0;
+  std::uint64_t capacity = 0;
+};
+
 /// The analytic plan of one mapping.
 class StencilPlan {
  public:
-  /// Plans `spec` with `workers` workers and the given blocking. Throws SpecError when a block is
-  /// narrower than the worker count (a worker would get no column).
-  StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks);
+  /// Plans `spec` with `workers` workers and the given blocking; `delay_stages` lets a channel
+  /// whose backlog fits two PEs' queues use a COPY stage instead of a deep FIFO. Throws SpecError
+  /// when a block is narrower than the worker count (a worker would get no column).
+  StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages = false);
 
   /// Blocking for `spec`: `blocks` equal-width blocks covering the interior (see BlockPlan).
   static BlockPlan make_blocks(const StencilSpec& spec, unsigned blocks);
@@ -68,6 +76,10 @@ class StencilPlan {
   /// Interior rows computed (ny - 2ry).
   std::uint64_t out_rows() const { return ny_ - 2 * ry_; }
   const BlockPlan& blocking() const { return blocks_; }
+  bool delay_stages() const { return delay_; }
+  /// How a channel with `backlog` words must be buffered when a PE's queues hold `native` words:
+  /// backlog + kRateSlack words in all.
+  ChannelBuffer buffer_for(std::uint64_t backlog, std::uint64_t native) const;
 
   /// Columns reader k loads per row of a block.
   std::uint64_t reader_count(unsigned k) const;
@@ -106,6 +118,7 @@ class StencilPlan {
   unsigned rx_, ry_;
   std::uint64_t nx_, ny_;
   BlockPlan blocks_;
+  bool delay_ = false;
 };
 
 }  // namespace cgra

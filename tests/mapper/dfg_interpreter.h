@@ -187,6 +187,11 @@ class DfgInterpreter {
         if (pass) put(s, "out", t, r);
         break;
       }
+      case K::Copy: {
+        if (!has(s, "in") || !room(s, "out")) return false;
+        put(s, "out", take(s, "in"), r);
+        break;
+      }
       case K::Mul: {
         if (!has(s, "in") || !room(s, "out")) return false;
         put(s, "out", {dbits(op.f64("coef") * bdouble(take(s, "in").bits)), 0}, r);

@@ -19,16 +19,19 @@ using test::paper_pe;
 using test::random_grid;
 
 
-void expect_bit_exact(const StencilSpec& spec, unsigned w, unsigned blocks) {
+// Returns the number of COPY delay stages of the mapping.
+unsigned expect_bit_exact(const StencilSpec& spec, unsigned w, unsigned blocks, bool delay = false) {
   SCOPED_TRACE(spec.describe() + " w=" + std::to_string(w) + " blocks=" + std::to_string(blocks));
-  StencilPlan plan(spec, w, StencilPlan::make_blocks(spec, blocks));
+  StencilPlan plan(spec, w, StencilPlan::make_blocks(spec, blocks), delay);
   const HostLayout l = default_host_layout(spec);
   StencilDfg sd = build_stencil_dfg(plan, l, paper_pe());
-  ASSERT_NO_THROW(dfg::validate(sd.dfg));
+  EXPECT_NO_THROW(dfg::validate(sd.dfg));
+  unsigned copies = 0;
+  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) copies += sd.dfg.op(v).kind == dfg::OpKind::Copy;
   const std::vector<double> in = random_grid(spec.grid_points(), 7 + w);
   test::InterpResult res;
   const std::vector<double> out = interpret(sd.dfg, spec, l, in, res);
-  ASSERT_TRUE(res.done) << res.blocked;
+  EXPECT_TRUE(res.done) << res.blocked;
   EXPECT_TRUE(res.leftovers.empty()) << res.leftovers.front();
   const std::vector<double> ref = reference_stencil(spec, in);
   std::uint64_t wrong = 0;
@@ -37,6 +40,7 @@ void expect_bit_exact(const StencilSpec& spec, unsigned w, unsigned blocks) {
   std::uint64_t changed = 0;
   for (std::uint64_t i = 0; i < ref.size(); ++i) changed += test::dbits(in[i]) != test::dbits(out[i]);
   EXPECT_EQ(changed, spec.outputs());  // every interior point written, nothing else
+  return copies;
 }
 
 TEST(MapperStencilDfg, OneDimensionalBitExact) {
@@ -54,6 +58,16 @@ TEST(MapperStencilDfg, StripMinedBitExact) {
   expect_bit_exact(make_spec(2, 2, 41, 11), 3, 3);  // 37 interior columns: blocks of 13, 12 apart
   expect_bit_exact(make_spec(2, 1, 30, 9), 2, 4);
   expect_bit_exact(make_spec(1, 3, 100, 1), 4, 2);
+}
+
+// COPY delay stages instead of deep channels where two PEs' queues (24 words) hold the backlog
+// plus 4. 2 columns per worker per row: y channels 2+4, centre 4+4, x -> ADD 2*2+4: all native.
+// 6 columns: 6+4 native, centre 12+4 and x -> ADD 12+4 take a COPY each. r=3, 4 columns: centre
+// 8+4 native, x -> ADD 3*4+4 a COPY.
+TEST(MapperStencilDfg, DelayStagesBitExact) {
+  EXPECT_EQ(expect_bit_exact(make_spec(2, 2, 16, 12), 6, 1, true), 0u);
+  EXPECT_EQ(expect_bit_exact(make_spec(2, 2, 16, 12), 2, 1, true), 2u * 2);
+  EXPECT_EQ(expect_bit_exact(make_spec(2, 3, 30, 14), 3, 2, true), 3u);
 }
 
 // Without the deep channels the 2D mapping deadlocks: the y chain's backlog is what they hold.
