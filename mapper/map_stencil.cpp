@@ -56,7 +56,8 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   const ScratchpadParams& spm = arch.memory.scratchpad;
   if (b.deep_channels > 0) b.scratchpad_rate = std::min(1.0, double(spm.ports) / (2.0 * b.deep_channels));
   const double nb = blocks, ny = double(plan.ny());
-  b.reader_cycles = nb * ny * double(plan.reader_count(0)) / b.scratchpad_rate;
+  // A reader's address generator idles 2 cycles per row and 3 more per block (addr_gen_3d_program).
+  b.reader_cycles = nb * (ny * double(plan.reader_count(0) + 2) + 3) / b.scratchpad_rate;
   const double bytes = 8.0 * nb * (ny * double(b.blocks.in_width) + double(plan.out_rows()) * double(b.blocks.out_width));
   b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
   return b;

@@ -32,7 +32,7 @@ struct BufferEstimate {
   unsigned delay_copies = 0;          ///< COPY delay stages
   unsigned pes_needed = 0;            ///< ops, less the JOINs that can share a SYNC's PE
   double scratchpad_rate = 1;         ///< min(1, ports / (2 accesses per word x deep channels))
-  double reader_cycles = 0;           ///< the longest reader stream / scratchpad_rate [cycles]
+  double reader_cycles = 0;           ///< the longest reader stream, with the address generator's idle cycles per row and block, / scratchpad_rate [cycles]
   double memory_cycles = 0;           ///< bytes read (halo included) and written / DRAM bytes per cycle [cycles]
   double cycles() const { return reader_cycles > memory_cycles ? reader_cycles : memory_cycles; }
 };
