@@ -1,0 +1,1 @@
+op k RAW program="unterminated
