@@ -139,15 +139,18 @@ std::string encode_npy(const NpyArray& a) {
   for (std::size_t i = 0; i < a.shape.size(); ++i) dict += (i ? ", " : "") + std::to_string(a.shape[i]);
   if (a.shape.size() == 1) dict += ',';  // a Python 1-tuple
   dict += "), }";
+  // Version 1.0 stores the header length in 16 bits; a longer header (thousands of dimensions)
+  // needs 2.0 and its 32-bit length, as numpy.save does.
+  const bool v2 = dict.size() + 1 + 63 > 0xffff;  // newline + up to 63 padding spaces
+  const std::size_t prefix = v2 ? 12 : 10;
   // Pad with spaces and end with a newline so that magic + length + header is a multiple of 64.
-  std::size_t total = 10 + dict.size() + 1;
+  std::size_t total = prefix + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');
   dict += '\n';
   std::string out(kMagic);
-  out += '\x01';
+  out += v2 ? '\x02' : '\x01';
   out += '\x00';
-  out += static_cast<char>(dict.size() & 0xff);
-  out += static_cast<char>((dict.size() >> 8) & 0xff);
+  for (std::size_t i = 0; i < prefix - 8; ++i) out += static_cast<char>((dict.size() >> (8 * i)) & 0xff);
   out += dict;
   out.append(reinterpret_cast<const char*>(a.data.data()), a.data.size() * 8);
   return out;

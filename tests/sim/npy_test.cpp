@@ -64,6 +64,19 @@ TEST(Npy, Version2HeaderIsRead) {
   EXPECT_EQ(parse_npy(v2, "v2.npy").data, (std::vector<double>{7, 8}));
 }
 
+// Review finding (docs/robustness.md): a header longer than 65535 bytes (here 30000 dimensions)
+// was written as version 1.0 with its 16-bit length truncated, so the file did not read back.
+TEST(Npy, HeaderTooLongForVersion1IsWrittenAsVersion2) {
+  NpyArray a{std::vector<std::uint64_t>(30000, 1), {2.5}};
+  const std::string bytes = encode_npy(a);
+  EXPECT_EQ(bytes[6], '\x02');
+  EXPECT_EQ(bytes.size() % 64, 8u);  // header padded to 64 bytes, then one double
+  const NpyArray b = parse_npy(bytes, "long.npy");
+  EXPECT_EQ(b.shape, a.shape);
+  EXPECT_EQ(b.data, a.data);
+  EXPECT_EQ(encode_npy(NpyArray{{2}, {1, 2}})[6], '\x01');
+}
+
 TEST(Npy, BadFilesAreErrorsNamingTheFile) {
   const std::string good = numpy_bytes("(4,)", {1, 2, 3, 4});
   const std::vector<std::pair<std::string, std::string>> cases = {
