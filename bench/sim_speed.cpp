@@ -9,7 +9,8 @@
 // cycles, wall seconds, simulated cycles per second and nanoseconds per placed-PE-cycle, with and
 // without skip-ahead.
 //
-// Usage: sim_speed [passes [stats.json]]   (default 1000 passes; the JSON of the skip-ahead run)
+// Usage: sim_speed [passes [rows [stats.json]]]   (defaults: 1000 passes, 16 rows; JSON of the
+// skip-ahead run)
 
 #include <chrono>
 #include <cmath>
@@ -25,7 +26,7 @@
 
 namespace {
 
-constexpr unsigned kRows = 16;
+unsigned kRows = 16;              // rows used (1..16); argv[2]
 constexpr unsigned kWindow = 64;  // doubles per row window
 constexpr std::uint64_t kIn = 1 << 20, kOut = 1 << 22, kRowBytes = 4096;
 
@@ -63,14 +64,15 @@ std::string workload(std::uint64_t passes) {
     edge(p + "st.done", p + "sync.in");
   }
   // JOIN tree: rows 4j..4j+3 -> join j at (4j+1, 28); joins -> final at (5, 26).
-  for (unsigned j = 0; j < 4; ++j) {
+  const unsigned groups = kRows / 4;
+  for (unsigned j = 0; j < groups; ++j) {
     const std::string J = "join" + std::to_string(j);
     op(J + " JOIN n=4 at=(" + std::to_string(4 * j + 1) + ",28)");
     for (unsigned i = 0; i < 4; ++i)
       edge("r" + std::to_string(4 * j + i) + ".sync.done", J + ".in" + std::to_string(i));
     edge(J + ".done", "done.in" + std::to_string(j));
   }
-  op("done JOIN n=4 at=(5,26)");
+  op("done JOIN n=" + std::to_string(groups) + " at=(5,26)");
   return t;
 }
 
@@ -79,6 +81,11 @@ std::string workload(std::uint64_t passes) {
 int main(int argc, char** argv) {
   using namespace cgra;
   const std::uint64_t passes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000;
+  if (argc > 2) kRows = static_cast<unsigned>(std::strtoul(argv[2], nullptr, 10));
+  if (kRows < 4 || kRows > 16 || kRows % 4 != 0) {
+    std::fprintf(stderr, "sim_speed: rows must be 4, 8, 12 or 16\n");
+    return 2;
+  }
   const ArchConfig arch = load_default_arch();
   const dfg::Dfg g = dfg::parse_asm(workload(passes), "sim_speed");
   const FabricProgram prog = lower(g, arch);
@@ -122,7 +129,7 @@ int main(int argc, char** argv) {
           rc = 1;
         }
       }
-    if (skip && argc > 2) std::ofstream(argv[2]) << res.stats.dump(1) << "\n";
+    if (skip && argc > 3) std::ofstream(argv[3]) << res.stats.dump(1) << "\n";
     const double pe_cycles = static_cast<double>(res.cycles) * static_cast<double>(res.placed_pes);
     std::printf("%-12s %10llu %10llu %8.3f %8.3f %12.0f %12.2f %12.2f\n",
                 skip ? "skip-ahead" : "every-cycle", static_cast<unsigned long long>(res.cycles),
