@@ -263,3 +263,42 @@ TEST(MapperPaperCases, ExampleSpecFilesParse) {
 
 }  // namespace
 }  // namespace cgra
+
+namespace cgra {
+namespace {
+
+// The paper cases interpreted in full (tens of seconds; run with --gtest_also_run_disabled_tests).
+void interpret_paper_case(const StencilSpec& spec) {
+  MappedStencil m = map_stencil(spec, load_default_arch());
+  const std::vector<double> in = test::random_grid(spec.grid_points(), 5);
+  test::InterpResult res;
+  const std::vector<double> out = test::interpret(m.dfg, m.spec, m.layout, in, res);
+  ASSERT_TRUE(res.done) << res.blocked;
+  EXPECT_TRUE(res.leftovers.empty()) << res.leftovers.front();
+  const std::vector<double> ref = reference_stencil(m.spec, in);
+  std::uint64_t wrong = 0;
+  for (std::uint64_t i = 0; i < ref.size(); ++i) wrong += test::dbits(ref[i]) != test::dbits(out[i]);
+  EXPECT_EQ(wrong, 0u);
+  std::cout << spec.describe() << ": " << res.firings << " firings, deepest backlog " << res.max_backlog << "\n";
+}
+
+TEST(MapperPaperCases, DISABLED_OneDimensionalInterpretedBitExact) {
+  StencilSpec s;
+  s.dims = 1;
+  s.radius = {8, 0, 0};
+  s.grid = {194400, 1, 1};
+  s.workers = 6;
+  interpret_paper_case(s);
+}
+
+TEST(MapperPaperCases, DISABLED_TwoDimensionalInterpretedBitExact) {
+  StencilSpec s;
+  s.dims = 2;
+  s.radius = {12, 12, 0};
+  s.grid = {960, 449, 1};
+  s.workers = 5;
+  interpret_paper_case(s);
+}
+
+}  // namespace
+}  // namespace cgra
