@@ -120,6 +120,20 @@ std::string MappingSummary::text() const {
   return s;
 }
 
+std::string describe(const MappedStencil& m) {
+  auto hex = [](std::uint64_t v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return std::string(buf);
+  };
+  std::string s = "stencil: " + m.spec.describe() + ", w=" + std::to_string(m.spec.workers) + "\n";
+  s += "host: input grid at " + hex(m.layout.input_base) + ", output grid at " + hex(m.layout.output_base) + " (" +
+       std::to_string(m.layout.grid_bytes) + " bytes each); copy the input to the output before the run (boundary " +
+       "cells keep the input)\n";
+  s += "done: '" + m.done_op + "' emits " + std::to_string(m.done_tokens) + " token on its unconnected done output\n";
+  return s + m.summary.text();
+}
+
 namespace {
 
 MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig& arch) {

@@ -74,6 +74,10 @@ struct MappedStencil {
   MappingSummary summary;
 };
 
+/// Multi-line description of a mapping: the spec, the host layout and contract, where done leaves,
+/// then summary.text().
+std::string describe(const MappedStencil& m);
+
 /// Maps `spec` on `arch`. spec.workers == 0 chooses w with choose_workers (the roofline) and
 /// lowers it until the mapping also fits the other PE kinds and the routes. Throws SpecError for a
 /// bad spec and MapError (one line, with the numbers) when the stencil does not fit.

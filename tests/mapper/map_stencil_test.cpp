@@ -148,6 +148,10 @@ TEST(MapperPaperCases, OneDimensional) {
   EXPECT_EQ(m.layout.grid_bytes, 194400u * 8);
   EXPECT_EQ(m.layout.output_base % 4096, 0u);
   EXPECT_GE(m.layout.output_base, m.layout.input_base + m.layout.grid_bytes);
+  const std::string d = describe(m);
+  EXPECT_EQ(d.substr(0, d.find('\n')), "stencil: 1d, rx=8, grid 194400, w=6");
+  EXPECT_NE(d.find("host: input grid at 0x10000, output grid at 0x18d000 (1555200 bytes each)"), std::string::npos) << d;
+  EXPECT_NE(d.find("done: 'sync.join2' emits 1 token"), std::string::npos);
 }
 
 // The paper's 2D case: 5 workers of 49 MUL/MACs and an ADD (250 of 256 F PEs), strip-mined so that
