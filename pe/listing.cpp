@@ -223,14 +223,15 @@ Instruction parse_instruction(LineParser& lp) {
         const Token d = lp.next();
         parse_dest(lp, d, in.dest);
       }
-    } else if (s == "tag=a") {
-      in.dest.tag_mode = TagMode::FromA;
-    } else if (s == "tag=b") {
-      in.dest.tag_mode = TagMode::FromB;
-    } else if (s == "tag=r") {
-      in.dest.tag_mode = TagMode::FromResult;
     } else if (s.starts_with("tag=")) {
-      in.dest.tag = static_cast<std::uint8_t>(lp.number(t, s.substr(4), 256, "tag"));
+      // One tag= sets both the mode and the constant, so a later tag= replaces an earlier one
+      // entirely (last wins, as for reply= and rtag=) and the printed text reads back equal.
+      in.dest.tag_mode = TagMode::Const;
+      in.dest.tag = 0;
+      if (s == "tag=a") in.dest.tag_mode = TagMode::FromA;
+      else if (s == "tag=b") in.dest.tag_mode = TagMode::FromB;
+      else if (s == "tag=r") in.dest.tag_mode = TagMode::FromResult;
+      else in.dest.tag = static_cast<std::uint8_t>(lp.number(t, s.substr(4), 256, "tag"));
     } else if (s.starts_with("reply=")) {
       in.reply_queue = static_cast<int>(lp.indexed(t, s.substr(6), 'i', 32, "reply input queue"));
     } else if (s.starts_with("rtag=")) {

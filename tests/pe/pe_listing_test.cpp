@@ -153,6 +153,17 @@ TEST(PeListing, ParseErrorsNameLineAndColumn) {
   expect_error("mov i0 -> o0", 1, 1, "expected 'when' or 'do'");
 }
 
+// Fuzzing finding (docs/robustness.md): `tag=9 tag=b` kept the constant 9 under mode b, which
+// print_listing does not write, so the printed program read back different.
+TEST(PeListing, LaterTagOptionReplacesAnEarlierOne) {
+  const Program p = parse_listing("do load i0, i1 -> o1 tag=9 tag=b reply=i1 deq i0 i1\ndo mov i0 -> o0 tag=a tag=7\n");
+  EXPECT_EQ(p.instructions[0].dest.tag_mode, TagMode::FromB);
+  EXPECT_EQ(p.instructions[0].dest.tag, 0u);
+  EXPECT_EQ(p.instructions[1].dest.tag_mode, TagMode::Const);
+  EXPECT_EQ(p.instructions[1].dest.tag, 7u);
+  EXPECT_EQ(parse_listing(print_listing(p)), p) << print_listing(p);
+}
+
 TEST(PeListing, SeveralPesInOneFile) {
   const auto all = parse_listings(".pe a\ndo drop deq i0\n.pe b\n.pred p1\ndo mov #1 -> o0\n");
   ASSERT_EQ(all.size(), 2u);
