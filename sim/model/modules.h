@@ -3,8 +3,10 @@
 /// The SystemC modules of the model (ARCHITECTURE.md section 5):
 ///  - FabricModule: the placed PEs and the network (a Fabric), stepped by ONE SC_METHOD per cycle;
 ///  - MemoryModule: the memory system (MemorySystem), stepped by ONE SC_METHOD per cycle;
-///  - HostModule: an SC_THREAD that writes the input arrays into simulated memory, starts the
-///    clock, waits for the end of the run and reads the output arrays back.
+///  - HostModule: the host sequence — write the input arrays into simulated memory, start the
+///    clock, wait for the end of the run, read the output arrays back — as a two-step SC_METHOD
+///    (next_trigger on the end event) rather than an SC_THREAD: no coroutine stack, so the model
+///    runs under AddressSanitizer, which cannot follow SystemC's stack switches.
 /// Modules talk only through the channels of channels.h; no module touches another's objects
 /// during the run. Per cycle t, each SC_METHOD runs once on the scheduler's tick: it reads what
 /// the links committed at the end of t-1, evaluates then commits its own objects, writes the
@@ -110,6 +112,7 @@ class HostModule : public sc_core::sc_module {
   std::vector<HostArray> inputs_;
   std::vector<OutputArray> outputs_;
   std::vector<std::vector<double>> results_;
+  bool started_ = false;
 };
 
 }  // namespace cgra
