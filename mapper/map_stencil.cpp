@@ -115,6 +115,8 @@ std::string MappingSummary::text() const {
   std::string kinds;
   for (const auto& [k, n] : ops_by_kind) kinds += (kinds.empty() ? "" : ", ") + k + " " + std::to_string(n);
   line("ops by kind", kinds);
+  line("load latency bound", fixed(load_rate_bound, 3) + " words per cycle per reader -> " +
+                                 fixed(load_latency_cycles, 0) + " cycles if every load misses");
   line("routes", std::to_string(placement.routes) + ", " + std::to_string(placement.total_hops) +
                      " links, at most " + std::to_string(placement.max_link_usage) + " on one link");
   return s;
@@ -174,6 +176,11 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
     m.summary.bit_generators += op.kind == dfg::OpKind::Bits;
     m.summary.filters += op.kind == dfg::OpKind::Filter;
   }
+  const MemoryParams& mem = arch.memory;
+  const double latency = double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency;
+  m.summary.load_rate_bound = std::min(1.0, double(arch.fabric.pe.input_queue_depth) / latency);
+  const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages);
+  m.summary.load_latency_cycles = double(plan.reader_total(0)) / m.summary.load_rate_bound;
   m.dfg = std::move(sd.dfg);
   return m;
 }

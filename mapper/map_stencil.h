@@ -60,6 +60,11 @@ struct MappingSummary {
   std::map<std::string, unsigned> ops_by_kind;  ///< op mnemonic -> ops
   unsigned bit_generators = 0;
   unsigned filters = 0;
+  /// Little's law for one LOAD PE: outstanding loads are bounded by its reply queue (the input
+  /// queue depth), so it delivers at most depth / (L1 + L2 + DRAM latency) words per cycle when
+  /// its loads miss (min 1). Not used for decisions; reported because it can bind first.
+  double load_rate_bound = 1;
+  double load_latency_cycles = 0;  ///< the longest reader stream / load_rate_bound [cycles]
   /// Multi-line text (one figure per line).
   std::string text() const;
 };
