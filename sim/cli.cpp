@@ -277,6 +277,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     err << "cgrasim: error: " << e.what() << "\n";
   } catch (const FileError& e) {
     err << "cgrasim: error: " << e.what() << "\n";
+  } catch (const HostArrayError& e) {
+    err << "cgrasim: error: " << e.what() << "\n";
   } catch (const AsmRunError& e) {
     err << "cgrasim: error: " << e.what() << "\n";
   } catch (const LoweringError& e) {

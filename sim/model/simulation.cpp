@@ -108,6 +108,19 @@ std::string_view run_status_name(RunStatus s) {
 SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
                    const std::vector<HostArray>& inputs, const std::vector<OutputArray>& outputs,
                    const SimOptions& options) {
+  // Host arrays live in main memory (the backing store behind the caches); the scratchpad window
+  // is the model's own (deep-channel FIFOs), not host-visible.
+  const std::uint64_t spm_lo = MemorySystem::kDefaultScratchpadBase;
+  auto check_region = [&](const std::string& name, std::uint64_t addr, std::size_t n) {
+    if (addr % 8 != 0)
+      throw HostArrayError("host array '" + name + "': address " + std::to_string(addr) +
+                           " is not 8-byte aligned");
+    if (addr + 8 * static_cast<std::uint64_t>(n) > spm_lo)
+      throw HostArrayError("host array '" + name +
+                           "' reaches into the scratchpad window (addresses >= 2^48)");
+  };
+  for (const HostArray& a : inputs) check_region(a.name, a.addr, a.values.size());
+  for (const OutputArray& o : outputs) check_region(o.name, o.addr, o.count);
   FreshContext context;
   SimResult res;
   std::exception_ptr error;

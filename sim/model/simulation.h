@@ -6,6 +6,7 @@
 /// current context in a process-wide pointer; docs/model.md, "Limitations").
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,12 @@
 #include "sim/model/modules.h"
 
 namespace cgra {
+
+/// A host input or output array that cannot be placed (unaligned, or in the scratchpad window).
+class HostArrayError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 /// How to run (the run limits come from ArchConfig::run).
 struct SimOptions {
@@ -43,7 +50,9 @@ std::string_view run_status_name(RunStatus s);
 
 /// Simulates a lowered program: the host writes `inputs`, starts the fabric, waits for done,
 /// deadlock or watchdog, and reads `outputs`. Throws on configuration errors (LoweringError,
-/// ConfigError) and on internal errors; a deadlock or watchdog is a result, not an exception.
+/// ConfigError), HostArrayError for a host array that is unaligned or reaches the
+/// scratchpad window (addresses >= 2^48), and on internal errors; a deadlock or watchdog is a
+/// result, not an exception.
 SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
                    const std::vector<HostArray>& inputs, const std::vector<OutputArray>& outputs,
                    const SimOptions& options = {});

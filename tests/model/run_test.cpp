@@ -167,6 +167,13 @@ TEST(ModelRun, DeadlockNamesTheBlockedPeAndQueue) {
   EXPECT_EQ(r.cycles, 64u);
 }
 
+TEST(ModelRun, HostArraysMustBeAlignedAndOutsideTheScratchpad) {
+  const auto g = dfg::parse_asm(const_mul_sync(1));
+  EXPECT_THROW(simulate(g, paper(), {{"x", 4, {1.0}}}, {}), HostArrayError);
+  EXPECT_THROW(simulate(g, paper(), {}, {{"y", (std::uint64_t{1} << 48) - 8, 2}}), HostArrayError);
+  EXPECT_EQ(simulate(g, paper(), {{"x", 4096, {1.0}}}, {{"y", 4096, 1}}).outputs[0][0], 1.0);
+}
+
 TEST(ModelRun, WatchdogStopsARunawayProgram) {
   // An endless CONST into a SYNC that expects more than the watchdog allows.
   const std::string t =
