@@ -29,6 +29,12 @@ RooflineMachine machine(const ArchConfig& arch) {
 
 }  // namespace
 
+double load_rate_bound(const ArchConfig& arch) {
+  const MemoryParams& mem = arch.memory;
+  const double latency = double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency;
+  return std::min(1.0, double(arch.fabric.pe.input_queue_depth) / latency);
+}
+
 unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) {
   return spec.dims >= 2 ? spec.points() + 1 : spec.points();
 }
@@ -176,9 +182,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
     m.summary.bit_generators += op.kind == dfg::OpKind::Bits;
     m.summary.filters += op.kind == dfg::OpKind::Filter;
   }
-  const MemoryParams& mem = arch.memory;
-  const double latency = double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency;
-  m.summary.load_rate_bound = std::min(1.0, double(arch.fabric.pe.input_queue_depth) / latency);
+  m.summary.load_rate_bound = load_rate_bound(arch);
   const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages);
   m.summary.load_latency_cycles = double(plan.reader_total(0)) / m.summary.load_rate_bound;
   m.dfg = std::move(sd.dfg);
@@ -200,11 +204,18 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
     m.summary.workers_reason = "given";
     return m;
   }
-  const unsigned w0 = choose_workers(spec, mach);
-  const Roofline r = analyze_roofline(spec, mach, w0);
-  std::string why = "auto: roofline " + fixed(r.roofline_gflops, 1) + " GFLOP/s; w=" + std::to_string(w0) + " gives " +
-                    fixed(r.mapped_gflops, 1) + " GFLOP/s of compute against a memory bound of " +
-                    fixed(r.memory_gflops, 1);
+  // The paper's argument (choose_workers) with the rate a reader can really sustain: when its
+  // loads are latency-bound (load_rate_bound < 1) a worker computes that much less, so more
+  // workers are needed to reach the memory bound.
+  const double rate = load_rate_bound(arch);
+  RooflineMachine effective = mach;
+  effective.freq_ghz *= rate;
+  const unsigned w0 = choose_workers(spec, effective);
+  const Roofline r = analyze_roofline(spec, effective, w0);
+  std::string why = "auto: w=" + std::to_string(w0) + " gives " + fixed(r.mapped_gflops, 1) +
+                    " GFLOP/s of compute against a memory bound of " + fixed(r.memory_gflops, 1) + " GFLOP/s";
+  if (rate < 1) why += " (readers latency-bound at " + fixed(rate, 3) + " words per cycle)";
+  if (w0 == max_workers(spec, effective) && r.mapped_gflops < r.memory_gflops) why += "; the most that fit";
   std::string last_error;
   for (unsigned w = w0; w >= 1; --w) {
     try {

@@ -83,8 +83,13 @@ struct MappedStencil {
 /// then summary.text().
 std::string describe(const MappedStencil& m);
 
-/// Maps `spec` on `arch`. spec.workers == 0 chooses w with choose_workers (the roofline) and
-/// lowers it until the mapping also fits the other PE kinds and the routes. Throws SpecError for a
+/// Words per cycle one LOAD PE sustains when its loads miss: min(1, reply queue depth (the input
+/// queue depth) / (L1 + L2 hit latency + DRAM latency)) — Little's law.
+double load_rate_bound(const ArchConfig& arch);
+
+/// Maps `spec` on `arch`. spec.workers == 0 chooses w with choose_workers (the roofline), each
+/// worker's compute scaled by load_rate_bound (a reader that cannot deliver a word per cycle slows
+/// its workers), and lowers it until the mapping also fits the other PE kinds and the routes. Throws SpecError for a
 /// bad spec and MapError (one line, with the numbers) when the stencil does not fit.
 MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch);
 
