@@ -77,8 +77,13 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
   const unsigned pes = arch.fabric.rows * arch.fabric.cols;
   std::vector<BufferEstimate> out;
   std::uint64_t least_bytes = ~std::uint64_t{0};
+  // Every block count up to 32, then about 15% apart (estimates change slowly there), and the most.
+  std::vector<std::uint64_t> counts;
+  for (std::uint64_t nb = 1; nb <= most; nb = nb < 32 ? nb + 1 : nb + std::max<std::uint64_t>(1, nb * 15 / 100))
+    counts.push_back(nb);
+  if (counts.back() != most) counts.push_back(most);
   for (bool delay : {false, true})
-    for (std::uint64_t nb = 1; nb <= most; ++nb) {
+    for (std::uint64_t nb : counts) {
       BufferEstimate e = estimate_buffering(spec, workers, static_cast<unsigned>(nb), delay, arch);
       least_bytes = std::min(least_bytes, e.scratchpad_bytes);
       if (e.scratchpad_bytes <= spm && e.pes_needed <= pes) out.push_back(e);

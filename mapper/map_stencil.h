@@ -41,8 +41,8 @@ struct BufferEstimate {
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
                                   const ArchConfig& arch);
 
-/// The paper's blocking, as estimates best first: every block count (with and without delay
-/// stages) whose deep channels fit the scratchpad and whose ops fit the fabric's PEs, by estimated
+/// The paper's blocking, as estimates best first: block counts 1..32, then about 15% apart up to
+/// one column per worker per block (with and without delay stages) whose deep channels fit the scratchpad and whose ops fit the fabric's PEs, by estimated
 /// cycles (fewer blocks, then no delay stages, on a tie). 1D: one block (no deep channel).
 /// Throws MapError when none fits.
 std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
