@@ -22,6 +22,9 @@
 #include <vector>
 
 #include "dfg/asm.h"
+#include "mapper/map_stencil.h"
+#include "mapper/reference.h"
+#include "mapper/roofline.h"
 #include "sim/model/simulation.h"
 
 namespace {
@@ -78,8 +81,72 @@ std::string workload(std::uint64_t passes) {
 
 }  // namespace
 
+/// Maps a stencil, simulates it once (skip-ahead on) and prints the speed figures.
+int run_stencil(int argc_all, char** argv_all) {
+  using namespace cgra;
+  // Arguments with '=' are architecture overrides (as cgrasim --set); the rest are positional.
+  std::vector<std::string> sets;
+  std::vector<char*> pos;
+  for (int i = 0; i < argc_all; ++i) {
+    if (i > 1 && std::string(argv_all[i]).find('=') != std::string::npos)
+      sets.push_back(argv_all[i]);
+    else
+      pos.push_back(argv_all[i]);
+  }
+  const int argc = static_cast<int>(pos.size());
+  char** argv = pos.data();
+  StencilSpec spec;
+  const std::string dims = argc > 2 ? argv[2] : "2d";
+  spec.dims = dims == "1d" ? 1 : 2;
+  const unsigned r = argc > 3 ? static_cast<unsigned>(std::strtoul(argv[3], nullptr, 10)) : 12;
+  spec.radius = {r, spec.dims == 2 ? r : 0, 0};
+  const std::string grid = argc > 4 ? argv[4] : "960x449";
+  const auto x = grid.find('x');
+  spec.grid = {std::strtoull(grid.c_str(), nullptr, 10),
+               x == std::string::npos ? 1 : std::strtoull(grid.c_str() + x + 1, nullptr, 10), 1};
+  spec.workers = argc > 5 ? static_cast<unsigned>(std::strtoul(argv[5], nullptr, 10)) : 5;
+  const ArchConfig arch = load_default_arch(sets);
+  const MappedStencil m = map_stencil(spec, arch);
+  std::vector<double> in(m.spec.grid_points());
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = 1.0 + 0.125 * static_cast<double>(i % 7) + 1e-6 * static_cast<double>(i);
+  const FabricProgram prog = lower(m.dfg, arch);
+  std::printf("sim_speed: stencil %s, %u workers; %zu placed PEs, %zu deep channels\n",
+              m.spec.describe().c_str(), m.spec.workers, prog.pes.size(), prog.deep.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();
+  const SimResult res =
+      simulate(prog, arch, {{"in", m.layout.input_base, in}, {"out", m.layout.output_base, in}},
+               {{"out", m.layout.output_base, in.size()}});
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  if (argc > 6) std::ofstream(argv[6]) << res.stats.dump(1) << "\n";
+  if (res.status != RunStatus::Done) {
+    std::printf("run ended with %s:\n%s", std::string(run_status_name(res.status)).c_str(),
+                res.report.c_str());
+    return 1;
+  }
+  const bool ok = res.outputs[0] == reference_stencil(m.spec, in);
+  const Roofline rl = analyze_roofline(
+      m.spec, {arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.fabric.count(PeKind::Fp)},
+      m.spec.workers);
+  const double gflops = rl.useful_flops / (static_cast<double>(res.cycles) / arch.clock.freq_ghz);
+  const double pe_cycles = static_cast<double>(res.cycles) * static_cast<double>(res.placed_pes);
+  std::printf(
+      "cycles %llu (evaluated %llu), %.1f GFLOP/s = %.1f%% of the %.1f GFLOP/s roofline; output "
+      "%s\n",
+      static_cast<unsigned long long>(res.cycles), static_cast<unsigned long long>(res.ticks),
+      gflops, 100.0 * gflops / rl.roofline_gflops, rl.roofline_gflops,
+      ok ? "equals the reference" : "DIFFERS");
+  std::printf("wall %.3f s, cpu %.3f s, %.0f cycles/s, %.2f ns/PE-cycle (cpu-based %.2f)\n", wall,
+              cpu, static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
+              cpu * 1e9 / pe_cycles);
+  return ok ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   using namespace cgra;
+  if (argc > 1 && std::string(argv[1]) == "stencil") return run_stencil(argc, argv);
   const std::uint64_t passes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000;
   if (argc > 2) kRows = static_cast<unsigned>(std::strtoul(argv[2], nullptr, 10));
   if (kRows < 4 || kRows > 16 || kRows % 4 != 0) {
