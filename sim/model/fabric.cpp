@@ -33,8 +33,8 @@ nlohmann::json queue_json(const TwoPhaseQueue& q, unsigned index,
 
 }  // namespace
 
-Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program)
-    : program_(program), geometry_(arch.fabric) {
+Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_idle_pes)
+    : program_(program), geometry_(arch.fabric), skip_idle_(skip_idle_pes) {
   const PeParams& pp = arch.fabric.pe;
   std::vector<int> index_of(geometry_.pe_count(), -1);
   pes_.reserve(program_.pes.size());  // queue addresses must stay put: no reallocation after this
@@ -85,6 +85,19 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program)
   };
   network_ = std::make_unique<Network>(geometry_, arch.network, program_.routes, out_q, route_in_q);
   if (program_.done) done_queue_ = out_q({program_.done->pe, program_.done->queue});
+  asleep_.assign(pes_.size(), 0);
+  ran_.assign(pes_.size(), 0);
+  req_.assign(pes_.size(), nullptr);
+  for (std::size_t i = 0; i < pes_.size(); ++i) {
+    watch_first_.push_back(static_cast<std::uint32_t>(watch_.size()));
+    const PeConfig& c = program_.pes[i];
+    for (unsigned q = 0; q < c.input_names.size() && q < pes_[i].input_count(); ++q)
+      watch_.push_back(&pes_[i].input(q));
+    for (unsigned q = 0; q < c.output_names.size() && q < pes_[i].output_count(); ++q)
+      watch_.push_back(&pes_[i].output(q));
+    if (c.mem_port >= 0) req_[i] = &pes_[i].mem_requests();
+  }
+  watch_first_.push_back(static_cast<std::uint32_t>(watch_.size()));
   for (const InitialToken& t : program_.initial) {
     TwoPhaseQueue* q = in_q(t.dest);
     if (q == nullptr)
@@ -99,6 +112,8 @@ void Fabric::evaluate(std::uint64_t cycle) {
   TriggeredPe* const pes = pes_.data();
   const std::size_t n = pes_.size();
   for (std::size_t i = 0; i < n; ++i) {
+    ran_[i] = !asleep_[i];
+    if (asleep_[i]) continue;  // would stall for the same reason again: see the class comment
     pes[i].evaluate(cycle);
     active |= !pes[i].quiescent();
   }
@@ -120,8 +135,20 @@ void Fabric::commit() {
   TriggeredPe* const pes = pes_.data();
   const std::size_t n = pes_.size();
   for (std::size_t i = 0; i < n; ++i) {
+    if (asleep_[i]) {
+      bool touched = req_[i] != nullptr && req_[i]->dirty();
+      for (std::uint32_t k = watch_first_[i]; k < watch_first_[i + 1]; ++k)
+        touched |= watch_[k]->dirty();
+      if (!touched) continue;
+      // Something outside wrote or popped a queue: step the cycle it slept through (it reads only
+      // committed state, which nobody changed, so doing it now gives the same stall) and commit.
+      pes[i].evaluate(cycle_);
+      ran_[i] = 1;
+    }
     pes[i].commit();
-    busy |= pes[i].state_changed() || !pes[i].quiescent();
+    const bool idle = pes[i].quiescent() && !pes[i].state_changed();
+    asleep_[i] = skip_idle_ && idle;
+    busy |= !idle;
   }
   for (Deep& d : deep_)
     if (d.ingress.dirty()) d.ingress.commit();
@@ -138,7 +165,17 @@ std::uint64_t Fabric::next_event_cycle(std::uint64_t now) const {
   return network_->next_event_cycle(now);
 }
 
-std::string Fabric::blocked_report() const {
+void Fabric::finish() {
+  for (std::size_t i = 0; i < pes_.size(); ++i) {
+    if (ran_[i]) continue;
+    pes_[i].evaluate(cycle_);
+    pes_[i].commit();
+    ran_[i] = 1;
+  }
+}
+
+std::string Fabric::blocked_report() {
+  finish();
   std::string s;
   for (std::size_t i = 0; i < pes_.size(); ++i) {
     const TriggeredPe& pe = pes_[i];
@@ -168,6 +205,7 @@ std::string Fabric::blocked_report() const {
 
 nlohmann::json Fabric::stats_json(std::uint64_t cycles) {
   using nlohmann::json;
+  finish();
   json pes = json::array();
   std::uint64_t total_issued = 0;
   for (std::size_t i = 0; i < pes_.size(); ++i) {

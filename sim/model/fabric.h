@@ -10,9 +10,14 @@
 ///     (pop_request); then evaluate() steps every PE, the network and the done sink. All of it
 ///     reads only state committed at the end of t-1.
 ///  2. commit(): every PE commits (its own queues included). Only commit() changes committed state.
-/// Hot path: no allocation, no strings, no virtual calls; PEs with nothing to do take the PE's own
-/// fast path (a few loads), so every placed PE is stepped every cycle and results never depend on
-/// which PEs were idle.
+/// Hot path: no allocation, no strings, no virtual calls. Idle PEs sleep: a PE that issued nothing,
+/// has no result in flight and saw no change at its last commit would stall again for the same
+/// reason every cycle until a route, the memory system or the done sink pushes into or pops one of
+/// its queues. Such a PE is not stepped; at commit only the dirty flags of the queues others can
+/// touch are checked, and when one is set the PE evaluates the cycle it slept through (its fast
+/// path: a stall charged to the same reason, skipped cycles accounted as the PE's own skip-ahead
+/// does) and commits. Results are identical to stepping every PE (tested); finish() brings the
+/// sleeping PEs up to the last cycle before statistics are read.
 
 #include <cstdint>
 #include <limits>
@@ -37,7 +42,9 @@ class Fabric {
   /// Builds the placed PEs, loads their programs, binds the routes and stages the initial
   /// channel tokens (they commit at the end of cycle 0, so they are readable from cycle 1).
   /// Throws LoweringError naming the PE when a program does not load.
-  Fabric(const ArchConfig& arch, const FabricProgram& program);
+  /// `skip_idle_pes`: PEs that provably cannot act are neither evaluated nor committed until one of
+  /// their queues is touched from outside (identical results; see the class comment).
+  Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_idle_pes = true);
   Fabric(const Fabric&) = delete;
   Fabric& operator=(const Fabric&) = delete;
 
@@ -106,10 +113,14 @@ class Fabric {
   const FabricGeometry& geometry() const { return geometry_; }
   const FabricProgram& program() const { return program_; }
 
+  /// End of the run: steps the PEs that slept through the last cycle, so that every PE's state and
+  /// statistics cover all cycles. Called by stats_json() and blocked_report(); idempotent.
+  void finish();
+
   /// Deadlock diagnosis from the committed state: one line per PE that waits on something
   /// (its name and position, the instruction it waits to fire, the queue that is empty or full),
   /// then Network::blocked_report(). PEs whose program has nothing left to trigger are omitted.
-  std::string blocked_report() const;
+  std::string blocked_report();
   /// Statistics tree of the fabric: per PE (issued per opcode, stalls by reason, utilisation),
   /// per used queue (pushes, max and mean occupancy), per route and per used link. `cycles` is the
   /// run length used for derived figures. Settles the PEs' lazy queue statistics first.
@@ -136,6 +147,15 @@ class Fabric {
   std::uint64_t done_cycle_ = 0;
   bool active_ = true;
   bool busy_ = true;  // after commit: some PE not quiescent or changed
+  // Sleeping PEs (see the class comment). watch_ holds, per PE, the queues others may touch
+  // (used input and output queues) in [watch_first_[i], watch_first_[i+1]); req_ its memory
+  // request queue (memory-port PEs) or nullptr.
+  bool skip_idle_ = true;
+  std::vector<char> asleep_;
+  std::vector<char> ran_;  // stepped in the current cycle
+  std::vector<TwoPhaseQueue*> watch_;
+  std::vector<std::uint32_t> watch_first_;
+  std::vector<BasicTwoPhaseQueue<MemRequest>*> req_;
   std::uint64_t cycle_ = 0;
 };
 

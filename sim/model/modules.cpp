@@ -8,9 +8,10 @@ namespace cgra {
 
 FabricModule::FabricModule(sc_core::sc_module_name name, const ArchConfig& arch,
                            const FabricProgram& program, CycleScheduler& sched,
-                           MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep)
+                           MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep,
+                           bool skip_idle_pes)
     : sc_core::sc_module(name),
-      fabric_(arch, program),
+      fabric_(arch, program, skip_idle_pes),
       sched_(sched),
       requests_(requests),
       replies_(replies),

@@ -30,6 +30,7 @@ class HostArrayError : public std::invalid_argument {
 struct SimOptions {
   bool skip_ahead = true;  ///< jump over cycles in which nothing can happen (results are identical)
   std::string vcd_path;    ///< non-empty: write a VCD trace (per-PE state, queue occupancies) there
+  bool skip_idle_pes = true;  ///< do not step PEs that provably cannot act (results are identical)
 };
 
 /// What a run produced.

@@ -81,6 +81,7 @@ TEST(DeepChannel, SkipAheadIsExact) {
   const ArchConfig arch = paper();
   SimOptions every;
   every.skip_ahead = false;
+  every.skip_idle_pes = false;  // and every PE stepped in every cycle
   const auto g = dfg::parse_asm(late_mux(" capacity=24"));
   const SimResult a = simulate(g, arch, {}, {{"y", 4096, 21}}),
                   b = simulate(g, arch, {}, {{"y", 4096, 21}}, every);
