@@ -154,6 +154,7 @@ int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
   if (!o.listing_file.empty()) write_file_atomic(o.listing_file, fabric_listing(lowered));
   SimOptions so;
   so.skip_ahead = !o.no_skip;
+  so.skip_idle_pes = !o.no_skip;
   so.vcd_path = o.vcd_file;
   const SimResult r = simulate(lowered, arch, prog.inputs, prog.outputs, so);
   if (!o.json_file.empty()) write_file_atomic(o.json_file, r.stats.dump(2) + "\n");
@@ -243,7 +244,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.add_option("--listing", o.listing_file, "with --asm-run: write the lowered PE programs (PE listing format)");
   app.add_option("--max-cycles", o.max_cycles, "watchdog: stop after this many cycles (same as --set run.max_cycles=N)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
-  app.add_flag("--no-skip", o.no_skip, "with --asm-run: evaluate every cycle (no skip-ahead; same results, slower)");
+  app.add_flag("--no-skip", o.no_skip, "with --asm-run: step every PE in every cycle (no skip-ahead, no sleeping PEs; same results, slower)");
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
