@@ -71,6 +71,14 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
                                               bound[order[i - 1]].second, bound[order[i]].second));
 }
 
+void Network::set_touch_flags(const TouchLookup& source, const TouchLookup& destination) {
+  for (std::size_t r = 0; r < routes_.size(); ++r) {
+    routes_[r].touch = source(source_endpoint_[r]);
+    for (std::uint32_t d = 0; d < routes_[r].dest_count; ++d)
+      dests_[routes_[r].first_dest + d].touch = destination(dest_endpoint_[routes_[r].first_dest + d]);
+  }
+}
+
 bool Network::can_send(const RouteRt& r) const {
   if (r.source->empty()) return false;
   for (std::uint32_t d = 0; d < r.dest_count; ++d)
@@ -103,6 +111,7 @@ void Network::evaluate(std::uint64_t cycle) {
         s.cycle = cycle;
         s.word = r.source->head();
         r.source->pop();
+        if (r.touch.mask) *r.touch.mask |= r.touch.bit;
         for (std::uint32_t d = 0; d < r.dest_count; ++d) dests[d].queue->reserve();
         r.pending += r.dest_count;
         in_flight_ += r.dest_count;
@@ -121,6 +130,7 @@ void Network::evaluate(std::uint64_t cycle) {
       const Slot& s = ring_[r.ring_first + (sent & r.ring_mask)];
       if (s.cycle != sent) continue;
       dests[d].queue->push_reserved(s.word);
+      if (dests[d].touch.mask) *dests[d].touch.mask |= dests[d].touch.bit;
       --r.pending;
       --in_flight_;
     }

@@ -53,6 +53,19 @@ class Network {
           std::span<const Route> routes, const QueueLookup& output_queue,
           const QueueLookup& input_queue);
 
+  /// Where the network reports that it popped a source or pushed into a destination queue: bit
+  /// `bit` is OR-ed into `*mask` (the fabric's per-PE record of queues touched from outside this
+  /// cycle, which lets a PE commit only those and lets idle PEs sleep). `mask == nullptr`: none.
+  struct TouchFlag {
+    std::uint32_t* mask = nullptr;
+    std::uint32_t bit = 0;
+  };
+  using TouchLookup = std::function<TouchFlag(const Endpoint&)>;
+  /// Installs touch flags for every route source (`source(endpoint)`) and destination
+  /// (`destination(endpoint)`); optional, used only during set-up. The flags' storage must outlive
+  /// the network. Reporting does not change what the network does.
+  void set_touch_flags(const TouchLookup& source, const TouchLookup& destination);
+
   /// Evaluate phase of cycle `cycle` (see the file comment). Cycles must increase. Skipping
   /// cycles is allowed only up to next_event_cycle(): stall counters are then advanced for the
   /// skipped cycles (state is unchanged during a skip); skipping past an event throws
@@ -98,11 +111,13 @@ class Network {
     std::uint32_t ring_mask = 0;  // ring size - 1; size = longest latency rounded up to 2^k
     std::uint64_t pending = 0;    // deliveries of this route still in flight
     RouteStats stats;
+    TouchFlag touch;              // reported on every pop of the source
   };
   struct DestRt {
     TwoPhaseQueue* queue = nullptr;
     unsigned latency = 0;
     std::uint64_t blocked = 0;
+    TouchFlag touch;              // reported on every push into the destination
   };
   struct Slot {
     std::uint64_t cycle = kNever;  // cycle the word left the source; kNever = empty

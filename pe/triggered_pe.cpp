@@ -96,6 +96,7 @@ void TriggeredPe::load_program(const Program& program) {
   std::fill(regs_.begin(), regs_.end(), Word{});
   for (const RegInit& r : program.reg_init) regs_[r.reg] = Word{r.value.bits, 0};
   staged_set_ = staged_clear_ = 0;
+  own_in_ = own_out_ = 0;
   pending_regs_ = pending_preds_ = 0;
   inflight_.clear();
   unsigned max_latency = 1;
@@ -328,6 +329,7 @@ void TriggeredPe::issue(const Decoded& d, unsigned index) {
   const Word b = fetch(d.src[1]);
   const Word c = fetch(d.src[2]);
   for (std::uint32_t m = d.deq; m != 0; m &= m - 1) inputs_[std::countr_zero(m)].pop();
+  own_in_ |= d.deq;
   staged_set_ = d.pred_set;
   staged_clear_ = d.pred_clear;
 
@@ -384,7 +386,10 @@ void TriggeredPe::issue(const Decoded& d, unsigned index) {
   last_stall_ = {StallReason::None, static_cast<int>(index), -1};
 }
 
-void TriggeredPe::commit() {
+// Applies predicate updates and the results whose latency ends this cycle; returns whether
+// anything in flight (hence state visible to triggers) changed. Records the output queues pushed
+// into in own_out_.
+bool TriggeredPe::land_results() {
   bool changed = issued_;
   preds_ = (preds_ | staged_set_) & ~staged_clear_;
   staged_set_ = staged_clear_ = 0;
@@ -397,6 +402,7 @@ void TriggeredPe::commit() {
         inflight_[keep++] = f;
         continue;
       }
+      own_out_ |= f.out_mask;
       for (std::uint32_t m = f.out_mask; m != 0; m &= m - 1) outputs_[std::countr_zero(m)].push_reserved(f.value);
       if (f.reg >= 0) {
         regs_[f.reg] = f.value;
@@ -410,8 +416,11 @@ void TriggeredPe::commit() {
     }
     inflight_.resize(keep);
   }
-  // Commit only queues with something to apply; the idle cycles of the others are accounted
-  // when they next change (or in settle_statistics), which gives identical statistics.
+  return changed;
+}
+
+void TriggeredPe::commit() {
+  const bool changed = land_results();
   // A tight first pass finds the dirty queues, so an idle PE costs a few loads per queue.
   TwoPhaseQueue* const in = inputs_.data();
   TwoPhaseQueue* const out = outputs_.data();
@@ -420,6 +429,32 @@ void TriggeredPe::commit() {
   std::uint32_t dirty_in = 0, dirty_out = 0;
   for (unsigned i = 0; i < ni; ++i) dirty_in |= static_cast<std::uint32_t>(in[i].dirty()) << i;
   for (unsigned i = 0; i < no; ++i) dirty_out |= static_cast<std::uint32_t>(out[i].dirty()) << i;
+  commit_queues(dirty_in, dirty_out, changed);
+}
+
+void TriggeredPe::commit(std::uint32_t inputs_touched, std::uint32_t outputs_touched) {
+  const bool changed = land_results();
+  // Only queues someone touched can be dirty; dirty() is still tested so that a superset of
+  // touched queues gives exactly the dirty set commit() finds by scanning.
+  std::uint32_t dirty_in = 0, dirty_out = 0;
+  for (std::uint32_t m = (inputs_touched | own_in_) & static_cast<std::uint32_t>(mask_below(static_cast<unsigned>(inputs_.size()))); m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
+    dirty_in |= static_cast<std::uint32_t>(inputs_[i].dirty()) << i;
+  }
+  for (std::uint32_t m = (outputs_touched | own_out_) & static_cast<std::uint32_t>(mask_below(static_cast<unsigned>(outputs_.size()))); m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
+    dirty_out |= static_cast<std::uint32_t>(outputs_[i].dirty()) << i;
+  }
+  commit_queues(dirty_in, dirty_out, changed);
+}
+
+// Commits the dirty queues (dirty_in / dirty_out: exactly the input / output queues with
+// something to apply) and the request queue. The idle cycles of the other queues are accounted
+// when they next change (or in settle_statistics), which gives identical statistics.
+void TriggeredPe::commit_queues(std::uint32_t dirty_in, std::uint32_t dirty_out, bool changed) {
+  own_in_ = own_out_ = 0;
+  TwoPhaseQueue* const in = inputs_.data();
+  TwoPhaseQueue* const out = outputs_.data();
   if (dirty_in | dirty_out) changed = true;
   for (std::uint32_t m = dirty_in; m != 0; m &= m - 1) {
     const unsigned i = static_cast<unsigned>(std::countr_zero(m));

@@ -110,6 +110,13 @@ class TriggeredPe {
   void evaluate(std::uint64_t cycle);
   /// Commit phase: applies predicate updates and landing results, then commits the PE's queues.
   void commit();
+  /// Same as commit(), for a caller that knows which queues others touched this cycle:
+  /// `inputs_touched` / `outputs_touched` (bit i = queue i) must include every input queue others
+  /// pushed into and every output queue others popped since the last commit (a superset is fine).
+  /// The PE adds the queues it touched itself, so only those are looked at instead of every
+  /// queue; the effect is identical to commit() whenever the masks are complete. The memory-request
+  /// queue is always checked.
+  void commit(std::uint32_t inputs_touched, std::uint32_t outputs_touched);
 
   /// Input queue i: routes and the memory system push into it in their evaluate phase; keep the
   /// reference (stable for the PE's lifetime) rather than looking it up per cycle.
@@ -197,6 +204,8 @@ class TriggeredPe {
   void decode(const Program& program);
   void issue(const Decoded& d, unsigned index);
   void refresh_masks();
+  bool land_results();
+  void commit_queues(std::uint32_t dirty_in, std::uint32_t dirty_out, bool changed);
   Word fetch(const Operand& o) const;
   bool reply_owed(unsigned q) const;
   unsigned latency_of(OpClass c) const;
@@ -229,6 +238,8 @@ class TriggeredPe {
   std::uint32_t nonempty_ = 0;
   std::uint32_t outfree_ = 0;
   std::uint32_t touched_out_ = 0;  // output queues reserved this cycle (free space changed)
+  std::uint32_t own_in_ = 0;       // input queues this PE popped this cycle
+  std::uint32_t own_out_ = 0;      // output queues this PE pushed into this cycle
   bool changed_ = true;            // state visible to triggers changed at the last commit
   std::uint64_t commits_ = 0;      // cycles committed (incl. skipped); queue stats catch up to it
 

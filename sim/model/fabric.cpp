@@ -40,6 +40,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   pes_.reserve(program_.pes.size());  // queue addresses must stay put: no reallocation after this
   pos_.reserve(program_.pes.size());
   port_pe_.assign(program_.memory_ports, nullptr);
+  port_index_.assign(program_.memory_ports, 0);
   for (const PeConfig& c : program_.pes) {
     std::string name = pos_text(c.pos) + "[";
     for (std::size_t k = 0; k < c.ops.size(); ++k) name += (k ? "," : "") + c.ops[k];
@@ -54,10 +55,15 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     }
     if (c.mem_port >= 0) {
       port_pe_.at(static_cast<unsigned>(c.mem_port)) = &pes_.back();
+      port_index_[static_cast<unsigned>(c.mem_port)] = static_cast<std::uint32_t>(pes_.size() - 1);
       used_ports_.push_back(static_cast<unsigned>(c.mem_port));
     }
   }
   std::sort(used_ports_.begin(), used_ports_.end());
+  // Sized once: the network holds pointers into touched_in_ / touched_out_.
+  touched_in_.assign(pes_.size(), 0);
+  touched_out_.assign(pes_.size(), 0);
+  touched_req_.assign(pes_.size(), 0);
   auto pe_at = [&](PePos p) -> TriggeredPe* {
     if (!geometry_.contains(p)) return nullptr;
     const int i = index_of[geometry_.index(p)];
@@ -75,7 +81,9 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   for (const DeepChannel& d : program_.deep) {
     TwoPhaseQueue* consumer = in_q(d.consumer);
     if (consumer == nullptr) throw LoweringError("deep channel " + d.name + ": no consumer queue");
-    deep_.push_back({TwoPhaseQueue(pp.input_queue_depth), consumer, 0});
+    deep_.push_back({TwoPhaseQueue(pp.input_queue_depth), consumer, 0,
+                     static_cast<std::uint32_t>(index_of[geometry_.index(d.consumer.pe)]),
+                     1u << d.consumer.queue});
   }
   // Routes into a deep channel's consumer end at the channel's ingress queue instead.
   auto route_in_q = [&](const Endpoint& e) -> TwoPhaseQueue* {
@@ -84,25 +92,48 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     return in_q(e);
   };
   network_ = std::make_unique<Network>(geometry_, arch.network, program_.routes, out_q, route_in_q);
-  if (program_.done) done_queue_ = out_q({program_.done->pe, program_.done->queue});
+  auto pe_index = [&](const Endpoint& e) -> int {
+    return geometry_.contains(e.pe) ? index_of[geometry_.index(e.pe)] : -1;
+  };
+  // Every queue end a route touches is reported in touched_in_ / touched_out_ (a deep channel's
+  // ingress queue belongs to the fabric, not to a PE: nothing to report).
+  network_->set_touch_flags(
+      [&](const Endpoint& e) -> Network::TouchFlag {
+        const int i = pe_index(e);
+        if (i < 0) return {};
+        return {&touched_out_[static_cast<std::size_t>(i)], 1u << e.queue};
+      },
+      [&](const Endpoint& e) -> Network::TouchFlag {
+        for (const DeepChannel& d : program_.deep)
+          if (d.consumer == e) return {};
+        const int i = pe_index(e);
+        if (i < 0) return {};
+        return {&touched_in_[static_cast<std::size_t>(i)], 1u << e.queue};
+      });
+  if (program_.done) {
+    done_queue_ = out_q({program_.done->pe, program_.done->queue});
+    if (done_queue_ != nullptr) {
+      done_pe_ = static_cast<std::uint32_t>(pe_index({program_.done->pe, program_.done->queue}));
+      done_bit_ = 1u << program_.done->queue;
+    }
+  }
   asleep_.assign(pes_.size(), 0);
   ran_.assign(pes_.size(), 0);
-  req_.assign(pes_.size(), nullptr);
+  watch_in_.assign(pes_.size(), 0);
+  watch_out_.assign(pes_.size(), 0);
   for (std::size_t i = 0; i < pes_.size(); ++i) {
-    watch_first_.push_back(static_cast<std::uint32_t>(watch_.size()));
     const PeConfig& c = program_.pes[i];
     for (unsigned q = 0; q < c.input_names.size() && q < pes_[i].input_count(); ++q)
-      watch_.push_back(&pes_[i].input(q));
+      watch_in_[i] |= 1u << q;
     for (unsigned q = 0; q < c.output_names.size() && q < pes_[i].output_count(); ++q)
-      watch_.push_back(&pes_[i].output(q));
-    if (c.mem_port >= 0) req_[i] = &pes_[i].mem_requests();
+      watch_out_[i] |= 1u << q;
   }
-  watch_first_.push_back(static_cast<std::uint32_t>(watch_.size()));
   for (const InitialToken& t : program_.initial) {
     TwoPhaseQueue* q = in_q(t.dest);
     if (q == nullptr)
       throw LoweringError("initial token for " + endpoint_name(t.dest, false) + ": no such queue");
     q->push(t.word);  // staged: committed by the PE at the end of cycle 0
+    touched_in_[static_cast<std::size_t>(pe_index(t.dest))] |= 1u << t.dest.queue;
   }
 }
 
@@ -122,6 +153,7 @@ void Fabric::evaluate(std::uint64_t cycle) {
   // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
   if (done_queue_ != nullptr && !done_queue_->empty()) {
     done_queue_->pop();
+    touched_out_[done_pe_] |= done_bit_;
     if (!done_) {
       done_ = true;
       done_cycle_ = cycle;
@@ -135,17 +167,22 @@ void Fabric::commit() {
   TriggeredPe* const pes = pes_.data();
   const std::size_t n = pes_.size();
   for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t tin = touched_in_[i], tout = touched_out_[i];
     if (asleep_[i]) {
-      bool touched = req_[i] != nullptr && req_[i]->dirty();
-      for (std::uint32_t k = watch_first_[i]; k < watch_first_[i + 1]; ++k)
-        touched |= watch_[k]->dirty();
-      if (!touched) continue;
+      if (((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[i]) continue;
       // Something outside wrote or popped a queue: step the cycle it slept through (it reads only
       // committed state, which nobody changed, so doing it now gives the same stall) and commit.
       pes[i].evaluate(cycle_);
       ran_[i] = 1;
     }
-    pes[i].commit();
+    touched_in_[i] = touched_out_[i] = 0;
+    touched_req_[i] = 0;
+    // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the two
+    // modes therefore also check that the touch records are complete.
+    if (skip_idle_)
+      pes[i].commit(tin, tout);
+    else
+      pes[i].commit();
     const bool idle = pes[i].quiescent() && !pes[i].state_changed();
     asleep_[i] = skip_idle_ && idle;
     busy |= !idle;
@@ -169,7 +206,9 @@ void Fabric::finish() {
   for (std::size_t i = 0; i < pes_.size(); ++i) {
     if (ran_[i]) continue;
     pes_[i].evaluate(cycle_);
-    pes_[i].commit();
+    pes_[i].commit();  // scans every queue: no touch record needed
+    touched_in_[i] = touched_out_[i] = 0;
+    touched_req_[i] = 0;
     ran_[i] = 1;
   }
 }

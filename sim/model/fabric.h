@@ -59,10 +59,14 @@ class Fabric {
   /// The head request of `port` (precondition: has_request(port)).
   const MemRequest& request(unsigned port) const { return port_pe_[port]->mem_requests().head(); }
   /// Pops the head request of `port` (applied at commit).
-  void pop_request(unsigned port) { port_pe_[port]->mem_requests().pop(); }
+  void pop_request(unsigned port) {
+    port_pe_[port]->mem_requests().pop();
+    touched_req_[port_index_[port]] = 1;
+  }
   /// Delivers a loaded word into the reply queue the LOAD reserved on the PE of `port`.
   void deliver_reply(unsigned port, unsigned reply_queue, const Word& w) {
     port_pe_[port]->input(reply_queue).push_reserved(w);
+    touched_in_[port_index_[port]] |= 1u << reply_queue;
   }
   /// Memory ports whose PE holds a program (ascending).
   const std::vector<unsigned>& used_ports() const { return used_ports_; }
@@ -75,7 +79,10 @@ class Fabric {
   const Word& deep_head(std::size_t d) const { return deep_[d].ingress.head(); }
   void deep_pop(std::size_t d) { deep_[d].ingress.pop(); }
   /// Pushes a word out of the FIFO into the consumer's input queue (space guaranteed by credits).
-  void deep_deliver(std::size_t d, const Word& w) { deep_[d].consumer->push(w); }
+  void deep_deliver(std::size_t d, const Word& w) {
+    deep_[d].consumer->push(w);
+    touched_in_[deep_[d].consumer_pe] |= deep_[d].consumer_bit;
+  }
   /// After commit(): slots the consumer freed in its input queue since the last call (credits).
   std::uint64_t deep_freed(std::size_t d) {
     Deep& x = deep_[d];
@@ -139,23 +146,34 @@ class Fabric {
     TwoPhaseQueue ingress;
     TwoPhaseQueue* consumer = nullptr;
     std::uint64_t pops_seen = 0;
+    std::uint32_t consumer_pe = 0;   // index of the consumer's PE
+    std::uint32_t consumer_bit = 0;  // 1 << the consumer's input queue
   };
   std::vector<Deep> deep_;  // reserved once: ingress addresses are bound into the network
   std::unique_ptr<Network> network_;
   TwoPhaseQueue* done_queue_ = nullptr;
+  std::uint32_t done_pe_ = 0;   // PE index and output-queue bit of the done queue
+  std::uint32_t done_bit_ = 0;
   bool done_ = false;
   std::uint64_t done_cycle_ = 0;
   bool active_ = true;
   bool busy_ = true;  // after commit: some PE not quiescent or changed
-  // Sleeping PEs (see the class comment). watch_ holds, per PE, the queues others may touch
-  // (used input and output queues) in [watch_first_[i], watch_first_[i+1]); req_ its memory
-  // request queue (memory-port PEs) or nullptr.
+  // Queues touched from outside the PE this cycle, per PE (bit i = queue i): every push into an
+  // input queue and pop of an output queue by a route, the memory side, a deep channel or the
+  // done sink is recorded here, as is every pop of a memory-request queue (touched_req_). A PE
+  // commits only the queues named here and those it touched itself (TriggeredPe::commit(in, out)).
+  std::vector<std::uint32_t> touched_in_;
+  std::vector<std::uint32_t> touched_out_;
+  std::vector<std::uint8_t> touched_req_;
+  std::vector<std::uint32_t> port_index_;  // by memory port: index of its PE (if any)
+  // Sleeping PEs (see the class comment). watch_in_/watch_out_ are, per PE, the queues others may
+  // touch (used input and output queues); a sleeping PE wakes when one of them, or its memory
+  // request queue, was touched.
   bool skip_idle_ = true;
   std::vector<char> asleep_;
   std::vector<char> ran_;  // stepped in the current cycle
-  std::vector<TwoPhaseQueue*> watch_;
-  std::vector<std::uint32_t> watch_first_;
-  std::vector<BasicTwoPhaseQueue<MemRequest>*> req_;
+  std::vector<std::uint32_t> watch_in_;
+  std::vector<std::uint32_t> watch_out_;
   std::uint64_t cycle_ = 0;
 };
 
