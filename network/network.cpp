@@ -95,45 +95,74 @@ void Network::evaluate(std::uint64_t cycle) {
   started_ = true;
   next_cycle_ = cycle + 1;
 
-  for (RouteRt& r : routes_) {
-    DestRt* const dests = dests_.data() + r.first_dest;
-    // Send: all destinations must have credit, else the whole multicast waits.
-    if (!r.source->empty()) {
-      bool credit = true;
-      for (std::uint32_t d = 0; d < r.dest_count; ++d) {
-        if (dests[d].queue->free_slots() == 0) {
-          credit = false;
-          ++dests[d].blocked;
-        }
-      }
-      if (credit) {
-        Slot& s = ring_[r.ring_first + (cycle & r.ring_mask)];
-        s.cycle = cycle;
-        s.word = r.source->head();
-        r.source->pop();
-        if (r.touch.mask) *r.touch.mask |= r.touch.bit;
-        for (std::uint32_t d = 0; d < r.dest_count; ++d) dests[d].queue->reserve();
-        r.pending += r.dest_count;
-        in_flight_ += r.dest_count;
-        ++r.stats.busy_cycles;
-      } else {
-        ++r.stats.stall_cycles;
-      }
+  if (!sparse_) {
+    for (RouteRt& r : routes_) step_route(r, cycle);
+    return;
+  }
+  // Routes own disjoint queue ends, so the order in which they are stepped does not matter.
+  std::size_t keep = 0;
+  for (std::size_t k = 0; k < active_.size(); ++k) {
+    RouteRt& r = routes_[active_[k]];
+    step_route(r, cycle);
+    // After this cycle's commit the source holds its committed words minus this cycle's pop,
+    // plus whatever its PE pushes at that commit (reported through source_pushed()).
+    if (r.pending == 0 && r.source->size() == (r.source->pop_pending() ? 1u : 0u)) {
+      r.active = false;
+      continue;
     }
-    // Deliver: the word sent in cycle t reaches destination d's queue at the commit of cycle
-    // t + L_d - 1 (after the send above, so that L_d = 1 delivers in the sending cycle).
-    if (r.pending == 0) continue;
+    active_[keep++] = active_[k];
+  }
+  active_.resize(keep);
+}
+
+void Network::track_active_routes() {
+  sparse_ = true;
+  active_.clear();
+  for (std::size_t r = 0; r < routes_.size(); ++r) {
+    routes_[r].active = true;
+    active_.push_back(static_cast<std::uint32_t>(r));
+  }
+}
+
+// One route's send and deliveries in cycle `cycle` (see evaluate()).
+void Network::step_route(RouteRt& r, std::uint64_t cycle) {
+  DestRt* const dests = dests_.data() + r.first_dest;
+  // Send: all destinations must have credit, else the whole multicast waits.
+  if (!r.source->empty()) {
+    bool credit = true;
     for (std::uint32_t d = 0; d < r.dest_count; ++d) {
-      const unsigned lat = dests[d].latency;
-      if (cycle + 1 < lat) continue;
-      const std::uint64_t sent = cycle + 1 - lat;
-      const Slot& s = ring_[r.ring_first + (sent & r.ring_mask)];
-      if (s.cycle != sent) continue;
-      dests[d].queue->push_reserved(s.word);
-      if (dests[d].touch.mask) *dests[d].touch.mask |= dests[d].touch.bit;
-      --r.pending;
-      --in_flight_;
+      if (dests[d].queue->free_slots() == 0) {
+        credit = false;
+        ++dests[d].blocked;
+      }
     }
+    if (credit) {
+      Slot& s = ring_[r.ring_first + (cycle & r.ring_mask)];
+      s.cycle = cycle;
+      s.word = r.source->head();
+      r.source->pop();
+      if (r.touch.mask) *r.touch.mask |= r.touch.bit;
+      for (std::uint32_t d = 0; d < r.dest_count; ++d) dests[d].queue->reserve();
+      r.pending += r.dest_count;
+      in_flight_ += r.dest_count;
+      ++r.stats.busy_cycles;
+    } else {
+      ++r.stats.stall_cycles;
+    }
+  }
+  // Deliver: the word sent in cycle t reaches destination d's queue at the commit of cycle
+  // t + L_d - 1 (after the send above, so that L_d = 1 delivers in the sending cycle).
+  if (r.pending == 0) return;
+  for (std::uint32_t d = 0; d < r.dest_count; ++d) {
+    const unsigned lat = dests[d].latency;
+    if (cycle + 1 < lat) continue;
+    const std::uint64_t sent = cycle + 1 - lat;
+    const Slot& s = ring_[r.ring_first + (sent & r.ring_mask)];
+    if (s.cycle != sent) continue;
+    dests[d].queue->push_reserved(s.word);
+    if (dests[d].touch.mask) *dests[d].touch.mask |= dests[d].touch.bit;
+    --r.pending;
+    --in_flight_;
   }
 }
 

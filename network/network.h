@@ -66,6 +66,22 @@ class Network {
   /// the network. Reporting does not change what the network does.
   void set_touch_flags(const TouchLookup& source, const TouchLookup& destination);
 
+  /// Sparse stepping (optional): from now on evaluate() visits only routes that may act — a
+  /// route whose source is empty and which has no word in flight is dropped until its source
+  /// gets a word. The caller promises to call source_pushed(r) whenever it commits a push into
+  /// the source queue of route r (the PE that owns the queue is the only one that pushes into
+  /// it). Without this call every route is visited every cycle (same results, more work).
+  void track_active_routes();
+  /// With track_active_routes(): a word was committed into route r's source queue.
+  void source_pushed(std::size_t r) {
+    if (!routes_[r].active) {
+      routes_[r].active = true;
+      active_.push_back(static_cast<std::uint32_t>(r));
+    }
+  }
+  /// Source endpoint of route r.
+  const Endpoint& source_endpoint(std::size_t r) const { return source_endpoint_[r]; }
+
   /// Evaluate phase of cycle `cycle` (see the file comment). Cycles must increase. Skipping
   /// cycles is allowed only up to next_event_cycle(): stall counters are then advanced for the
   /// skipped cycles (state is unchanged during a skip); skipping past an event throws
@@ -112,6 +128,7 @@ class Network {
     std::uint64_t pending = 0;    // deliveries of this route still in flight
     RouteStats stats;
     TouchFlag touch;              // reported on every pop of the source
+    bool active = true;           // in active_ (sparse stepping)
   };
   struct DestRt {
     TwoPhaseQueue* queue = nullptr;
@@ -141,6 +158,9 @@ class Network {
   std::vector<std::uint32_t> link_first_;  // route r's links: [link_first_[r], link_first_[r+1])
   std::size_t link_count_ = 0;
   std::uint64_t in_flight_ = 0;
+  bool sparse_ = false;                  // track_active_routes() was called
+  std::vector<std::uint32_t> active_;    // sparse stepping: routes that may act, any order
+  void step_route(RouteRt& r, std::uint64_t cycle);
   std::uint64_t next_cycle_ = 0;  // smallest cycle evaluate() may be called with next
   bool started_ = false;
 };

@@ -149,6 +149,10 @@ class TriggeredPe {
   /// cycle unless something outside (a route, the memory system) writes into or pops its queues:
   /// the fabric's skip-ahead test.
   bool state_changed() const { return changed_; }
+  /// Output queues (bit i = queue i) into which results were pushed at the last commit: the only
+  /// way a word enters an output queue, so a route that found its source empty needs to look
+  /// again only after such a push.
+  std::uint32_t outputs_pushed() const { return pushed_out_; }
   /// True if some load reply is still owed to an input queue of this PE.
   bool awaiting_memory() const;
   /// Earliest cycle at which an in-flight function-unit result becomes visible, or kNoCycle.
@@ -240,6 +244,7 @@ class TriggeredPe {
   std::uint32_t touched_out_ = 0;  // output queues reserved this cycle (free space changed)
   std::uint32_t own_in_ = 0;       // input queues this PE popped this cycle
   std::uint32_t own_out_ = 0;      // output queues this PE pushed into this cycle
+  std::uint32_t pushed_out_ = 0;   // own_out_ of the last commit (outputs_pushed())
   bool changed_ = true;            // state visible to triggers changed at the last commit
   std::uint64_t commits_ = 0;      // cycles committed (incl. skipped); queue stats catch up to it
 
