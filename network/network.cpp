@@ -96,14 +96,14 @@ void Network::evaluate(std::uint64_t cycle) {
   next_cycle_ = cycle + 1;
 
   if (!sparse_) {
-    for (RouteRt& r : routes_) step_route(r, cycle);
+    for (RouteRt& r : routes_) step_route<false>(r, cycle);
     return;
   }
   // Routes own disjoint queue ends, so the order in which they are stepped does not matter.
   std::size_t keep = 0;
   for (std::size_t k = 0; k < active_.size(); ++k) {
     RouteRt& r = routes_[active_[k]];
-    step_route(r, cycle);
+    step_route<true>(r, cycle);
     // After this cycle's commit the source holds its committed words minus this cycle's pop,
     // plus whatever its PE pushes at that commit (reported through source_pushed()).
     if (r.pending == 0 && r.source->size() == (r.source->pop_pending() ? 1u : 0u)) {
@@ -122,16 +122,20 @@ void Network::track_active_routes() {
     routes_[r].active = true;
     active_.push_back(static_cast<std::uint32_t>(r));
   }
+  for (DestRt& d : dests_) d.credit = d.queue->free_slots();
 }
 
 // One route's send and deliveries in cycle `cycle` (see evaluate()).
+// Sparse: credit from DestRt::credit (equal to the queue's free_slots(), see
+// track_active_routes()), which avoids touching every destination queue.
+template <bool Sparse>
 void Network::step_route(RouteRt& r, std::uint64_t cycle) {
   DestRt* const dests = dests_.data() + r.first_dest;
   // Send: all destinations must have credit, else the whole multicast waits.
   if (!r.source->empty()) {
     bool credit = true;
     for (std::uint32_t d = 0; d < r.dest_count; ++d) {
-      if (dests[d].queue->free_slots() == 0) {
+      if ((Sparse ? dests[d].credit : dests[d].queue->free_slots()) == 0) {
         credit = false;
         ++dests[d].blocked;
       }
@@ -142,7 +146,10 @@ void Network::step_route(RouteRt& r, std::uint64_t cycle) {
       s.word = r.source->head();
       r.source->pop();
       if (r.touch.mask) *r.touch.mask |= r.touch.bit;
-      for (std::uint32_t d = 0; d < r.dest_count; ++d) dests[d].queue->reserve();
+      for (std::uint32_t d = 0; d < r.dest_count; ++d) {
+        dests[d].queue->reserve();
+        if constexpr (Sparse) --dests[d].credit;
+      }
       r.pending += r.dest_count;
       in_flight_ += r.dest_count;
       ++r.stats.busy_cycles;

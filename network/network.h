@@ -72,6 +72,19 @@ class Network {
   /// the source queue of route r (the PE that owns the queue is the only one that pushes into
   /// it). Without this call every route is visited every cycle (same results, more work).
   void track_active_routes();
+  /// With track_active_routes(), credit is kept by the network too: every destination's free
+  /// slots, read once here and then changed by the route's own reservations and by the
+  /// consumer's pops, which the caller must report with destination_popped() at the commit that
+  /// applies them (the consumer is the only one that pops a destination queue). So call it after
+  /// every other write into the destination queues made before the run (initial tokens).
+  /// With track_active_routes(): destination `id` (destination_id()) had a pop committed.
+  void destination_popped(std::size_t id) { ++dests_[id].credit; }
+  /// Dense index of destination d of route r (0 .. total destinations - 1).
+  std::size_t destination_id(std::size_t r, std::size_t d) const { return routes_[r].first_dest + d; }
+  /// Endpoint of destination d of route r.
+  const Endpoint& destination_endpoint(std::size_t r, std::size_t d) const {
+    return dest_endpoint_[routes_[r].first_dest + d];
+  }
   /// With track_active_routes(): a word was committed into route r's source queue.
   void source_pushed(std::size_t r) {
     if (!routes_[r].active) {
@@ -135,6 +148,7 @@ class Network {
     unsigned latency = 0;
     std::uint64_t blocked = 0;
     TouchFlag touch;              // reported on every push into the destination
+    std::uint64_t credit = 0;     // sparse stepping: queue->free_slots(), kept by the network
   };
   struct Slot {
     std::uint64_t cycle = kNever;  // cycle the word left the source; kNever = empty
@@ -160,6 +174,7 @@ class Network {
   std::uint64_t in_flight_ = 0;
   bool sparse_ = false;                  // track_active_routes() was called
   std::vector<std::uint32_t> active_;    // sparse stepping: routes that may act, any order
+  template <bool Sparse>
   void step_route(RouteRt& r, std::uint64_t cycle);
   std::uint64_t next_cycle_ = 0;  // smallest cycle evaluate() may be called with next
   bool started_ = false;

@@ -96,7 +96,7 @@ void TriggeredPe::load_program(const Program& program) {
   std::fill(regs_.begin(), regs_.end(), Word{});
   for (const RegInit& r : program.reg_init) regs_[r.reg] = Word{r.value.bits, 0};
   staged_set_ = staged_clear_ = 0;
-  own_in_ = own_out_ = pushed_out_ = 0;
+  own_in_ = own_out_ = pushed_out_ = popped_in_ = 0;
   pending_regs_ = pending_preds_ = 0;
   inflight_.clear();
   unsigned max_latency = 1;
@@ -453,6 +453,7 @@ void TriggeredPe::commit(std::uint32_t inputs_touched, std::uint32_t outputs_tou
 // when they next change (or in settle_statistics), which gives identical statistics.
 void TriggeredPe::commit_queues(std::uint32_t dirty_in, std::uint32_t dirty_out, bool changed) {
   pushed_out_ = own_out_;
+  popped_in_ = own_in_;
   own_in_ = own_out_ = 0;
   TwoPhaseQueue* const in = inputs_.data();
   TwoPhaseQueue* const out = outputs_.data();

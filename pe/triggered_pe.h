@@ -153,6 +153,9 @@ class TriggeredPe {
   /// way a word enters an output queue, so a route that found its source empty needs to look
   /// again only after such a push.
   std::uint32_t outputs_pushed() const { return pushed_out_; }
+  /// Input queues (bit i = queue i) this PE popped at the last commit: the only way a slot of an
+  /// input queue is freed, so a route's credit changes only then.
+  std::uint32_t inputs_popped() const { return popped_in_; }
   /// True if some load reply is still owed to an input queue of this PE.
   bool awaiting_memory() const;
   /// Earliest cycle at which an in-flight function-unit result becomes visible, or kNoCycle.
@@ -245,6 +248,7 @@ class TriggeredPe {
   std::uint32_t own_in_ = 0;       // input queues this PE popped this cycle
   std::uint32_t own_out_ = 0;      // output queues this PE pushed into this cycle
   std::uint32_t pushed_out_ = 0;   // own_out_ of the last commit (outputs_pushed())
+  std::uint32_t popped_in_ = 0;    // own_in_ of the last commit (inputs_popped())
   bool changed_ = true;            // state visible to triggers changed at the last commit
   std::uint64_t commits_ = 0;      // cycles committed (incl. skipped); queue stats catch up to it
 

@@ -119,19 +119,6 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
       done_bit_ = 1u << program_.done->queue;
     }
   }
-  if (skip_idle_) {
-    // Sparse route stepping; the reference mode (skip_idle_pes = false) visits every route every
-    // cycle, so the equivalence tests also check the source_pushed() reports are complete.
-    out_stride_ = pp.output_queues;
-    out_route_.assign(pes_.size() * out_stride_, -1);
-    for (std::size_t r = 0; r < network_->route_count(); ++r) {
-      const Endpoint& e = network_->source_endpoint(r);
-      const int i = pe_index(e);
-      if (i >= 0 && e.queue < out_stride_)
-        out_route_[static_cast<std::size_t>(i) * out_stride_ + e.queue] = static_cast<std::int32_t>(r);
-    }
-    network_->track_active_routes();
-  }
   asleep_.assign(pes_.size(), 0);
   ran_.assign(pes_.size(), 0);
   watch_in_.assign(pes_.size(), 0);
@@ -149,6 +136,35 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
       throw LoweringError("initial token for " + endpoint_name(t.dest, false) + ": no such queue");
     q->push(t.word);  // staged: committed by the PE at the end of cycle 0
     touched_in_[static_cast<std::size_t>(pe_index(t.dest))] |= 1u << t.dest.queue;
+  }
+  if (skip_idle_) {
+    // Sparse route stepping; the reference mode (skip_idle_pes = false) visits every route every
+    // cycle, so the equivalence tests also check the source_pushed() reports are complete.
+    out_stride_ = pp.output_queues;
+    out_route_.assign(pes_.size() * out_stride_, -1);
+    for (std::size_t r = 0; r < network_->route_count(); ++r) {
+      const Endpoint& e = network_->source_endpoint(r);
+      const int i = pe_index(e);
+      if (i >= 0 && e.queue < out_stride_)
+        out_route_[static_cast<std::size_t>(i) * out_stride_ + e.queue] = static_cast<std::int32_t>(r);
+    }
+    in_stride_ = pp.input_queues;
+    in_dest_.assign(pes_.size() * in_stride_, -1);
+    for (std::size_t r = 0; r < network_->route_count(); ++r)
+      for (std::size_t d = 0; d < network_->destination_count(r); ++d) {
+        const Endpoint& e = network_->destination_endpoint(r, d);
+        const auto id = static_cast<std::int32_t>(network_->destination_id(r, d));
+        bool deep = false;
+        for (std::size_t k = 0; k < deep_.size(); ++k)
+          if (program_.deep[k].consumer == e) {
+            deep_[k].dest_id = id;
+            deep = true;
+          }
+        const int i = pe_index(e);
+        if (!deep && i >= 0 && e.queue < in_stride_)
+          in_dest_[static_cast<std::size_t>(i) * in_stride_ + e.queue] = id;
+      }
+    network_->track_active_routes();  // after the initial tokens: it reads the credit once
   }
 }
 
@@ -196,10 +212,7 @@ void Fabric::commit() {
     // modes therefore also check that the touch records are complete.
     if (skip_idle_) {
       pes[i].commit(tin, tout);
-      for (std::uint32_t m = pes[i].outputs_pushed(); m != 0; m &= m - 1) {
-        const std::int32_t r = out_route_[i * out_stride_ + static_cast<unsigned>(std::countr_zero(m))];
-        if (r >= 0) network_->source_pushed(static_cast<std::size_t>(r));
-      }
+      report_to_network(i);
     } else {
       pes[i].commit();
     }
@@ -207,9 +220,26 @@ void Fabric::commit() {
     asleep_[i] = skip_idle_ && idle;
     busy |= !idle;
   }
-  for (Deep& d : deep_)
-    if (d.ingress.dirty()) d.ingress.commit();
+  for (Deep& d : deep_) {
+    if (!d.ingress.dirty()) continue;
+    if (skip_idle_ && d.ingress.pop_pending()) network_->destination_popped(static_cast<std::size_t>(d.dest_id));
+    d.ingress.commit();
+  }
   busy_ = busy;
+}
+
+// Sparse route stepping: tells the network which of its sources PE i just pushed into and which
+// of its destinations PE i just popped (see Network::track_active_routes).
+void Fabric::report_to_network(std::size_t i) {
+  const TriggeredPe& pe = pes_[i];
+  for (std::uint32_t m = pe.outputs_pushed(); m != 0; m &= m - 1) {
+    const std::int32_t r = out_route_[i * out_stride_ + static_cast<unsigned>(std::countr_zero(m))];
+    if (r >= 0) network_->source_pushed(static_cast<std::size_t>(r));
+  }
+  for (std::uint32_t m = pe.inputs_popped(); m != 0; m &= m - 1) {
+    const std::int32_t d = in_dest_[i * in_stride_ + static_cast<unsigned>(std::countr_zero(m))];
+    if (d >= 0) network_->destination_popped(static_cast<std::size_t>(d));
+  }
 }
 
 std::uint64_t Fabric::next_event_cycle(std::uint64_t now) const {
@@ -227,12 +257,7 @@ void Fabric::finish() {
     if (ran_[i]) continue;
     pes_[i].evaluate(cycle_);
     pes_[i].commit();  // scans every queue: no touch record needed
-    if (skip_idle_) {  // a sleeping PE has nothing in flight, but keep the contract anyway
-      for (std::uint32_t m = pes_[i].outputs_pushed(); m != 0; m &= m - 1) {
-        const std::int32_t r = out_route_[i * out_stride_ + static_cast<unsigned>(std::countr_zero(m))];
-        if (r >= 0) network_->source_pushed(static_cast<std::size_t>(r));
-      }
-    }
+    if (skip_idle_) report_to_network(i);  // nothing to report from a sleeper; keep the contract
     touched_in_[i] = touched_out_[i] = 0;
     touched_req_[i] = 0;
     ran_[i] = 1;

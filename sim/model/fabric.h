@@ -148,6 +148,7 @@ class Fabric {
     std::uint64_t pops_seen = 0;
     std::uint32_t consumer_pe = 0;   // index of the consumer's PE
     std::uint32_t consumer_bit = 0;  // 1 << the consumer's input queue
+    std::int32_t dest_id = -1;       // the route destination that is `ingress`
   };
   std::vector<Deep> deep_;  // reserved once: ingress addresses are bound into the network
   std::unique_ptr<Network> network_;
@@ -170,6 +171,11 @@ class Fabric {
   // is reported to the network (Network::source_pushed), which then steps only active routes.
   std::vector<std::int32_t> out_route_;
   std::uint32_t out_stride_ = 0;
+  // Route destination id (Network::destination_id) fed into input queue q of PE i at
+  // [i * in_stride_ + q], or -1: pops committed there are reported as returned credit.
+  std::vector<std::int32_t> in_dest_;
+  std::uint32_t in_stride_ = 0;
+  void report_to_network(std::size_t i);
   // Sleeping PEs (see the class comment). watch_in_/watch_out_ are, per PE, the queues others may
   // touch (used input and output queues); a sleeping PE wakes when one of them, or its memory
   // request queue, was touched.
