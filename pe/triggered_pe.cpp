@@ -62,6 +62,7 @@ TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions opt
       mem_requests_(options.mem_request_depth ? options.mem_request_depth
                                               : std::max(1u, params.output_queue_depth)) {
   auto fail = [&](const std::string& what) { throw PeError("pe '" + name_ + "': " + what); };
+  memory_port_ = options.memory_port;
   if (params.input_queues == 0 || params.input_queues > 32) fail("input_queues must be 1..32");
   if (params.output_queues == 0 || params.output_queues > 32) fail("output_queues must be 1..32");
   if (params.input_queue_depth == 0) fail("input_queue_depth must be at least 1");
@@ -221,6 +222,12 @@ void TriggeredPe::decode(const Program& program) {
     decoded.push_back(d);
   }
   decoded_ = std::move(decoded);
+  patterns_.clear();
+  reply_queues_ = 0;
+  for (const Decoded& d : decoded_) {
+    patterns_.push_back({d.pred_true, d.pred_false});
+    if (d.reply >= 0) reply_queues_ |= 1u << d.reply;
+  }
 }
 
 void TriggeredPe::refresh_masks() {
@@ -270,16 +277,20 @@ void TriggeredPe::evaluate(std::uint64_t cycle) {
   StallReason worst = StallReason::NoTrigger;
   int worst_instr = -1, worst_queue = -1;
   const unsigned n = static_cast<unsigned>(decoded_.size());
+  const PredPattern* const patterns = patterns_.data();
+  const std::uint64_t preds = preds_;
   for (unsigned i = 0; i < n; ++i) {
+    if ((preds & patterns[i].pred_true) != patterns[i].pred_true || (preds & patterns[i].pred_false) != 0) continue;
     const Decoded& d = decoded_[i];
-    if ((preds_ & d.pred_true) != d.pred_true || (preds_ & d.pred_false) != 0) continue;
     StallReason r;
     int q = -1;
     if ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_)) {
       r = StallReason::Hazard;
     } else if (const std::uint32_t missing = d.in_need & ~nonempty_) {
       q = std::countr_zero(missing);
-      r = reply_owed(static_cast<unsigned>(q)) ? StallReason::Memory : StallReason::NoInput;
+      // Only a LOAD's reply queue can be owed a word (loads_to_ is 0 elsewhere).
+      r = ((reply_queues_ >> q) & 1u) && reply_owed(static_cast<unsigned>(q)) ? StallReason::Memory
+                                                                              : StallReason::NoInput;
     } else {
       bool tags_ok = true;
       for (unsigned t = 0; t < d.tag_count; ++t) {
@@ -475,7 +486,9 @@ void TriggeredPe::commit_queues(std::uint32_t dirty_in, std::uint32_t dirty_out,
     outfree_ = (outfree_ & ~(1u << i)) | (static_cast<std::uint32_t>(q.can_push()) << i);
   }
   touched_out_ = 0;
-  if (mem_requests_.dirty()) {
+  // Without a memory port no LOAD/STORE loads (decode rejects them), so nothing enters the request
+  // queue and nobody pops it.
+  if (memory_port_ && mem_requests_.dirty()) {
     mem_requests_.account_idle_cycles(commits_ - mem_requests_.stats().cycles);
     mem_requests_.commit();
     changed = true;  // a popped request frees space a LOAD/STORE may be waiting for

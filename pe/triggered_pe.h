@@ -199,6 +199,11 @@ class TriggeredPe {
     std::int8_t reply = -1;
     std::uint8_t reply_tag = 0;
   };
+  // The predicate pattern of each instruction, apart from the rest of Decoded: the scheduler
+  // tests it for every instruction each cycle, the rest only for those whose pattern holds.
+  struct PredPattern {
+    std::uint64_t pred_true = 0, pred_false = 0;
+  };
   struct InFlight {
     std::uint64_t land = 0;  // commit cycle at which the result is written (issue + L - 1)
     Word value;
@@ -217,30 +222,15 @@ class TriggeredPe {
   bool reply_owed(unsigned q) const;
   unsigned latency_of(OpClass c) const;
 
-  std::string name_;
-  PeParams params_;
-  PeOptions options_;
-  Program program_;
-  std::vector<Decoded> decoded_;
-
-  std::vector<TwoPhaseQueue> inputs_;
-  std::vector<TwoPhaseQueue> outputs_;
-  BasicTwoPhaseQueue<MemRequest> mem_requests_;
-
-  std::vector<Word> regs_;
+  // Hot state first: what evaluate() and commit() read or write every stepped cycle, kept in a
+  // few adjacent cache lines (the fabric steps hundreds of PEs per cycle).
+  std::uint64_t cycle_ = 0;
+  std::uint64_t commits_ = 0;        // cycles committed (incl. skipped); queue stats catch up to it
   std::uint64_t preds_ = 0;
   std::uint64_t staged_set_ = 0;
   std::uint64_t staged_clear_ = 0;
   std::uint64_t pending_regs_ = 0;   // registers with a result in flight
   std::uint64_t pending_preds_ = 0;  // predicates with a result in flight
-  std::vector<InFlight> inflight_;   // issue order; capacity reserved at load (no per-cycle allocation)
-  std::vector<std::uint64_t> out_last_land_;  // per output queue: land cycle of the youngest result
-  // Load replies owed per input queue = loads issued to it minus words committed into it since the
-  // program was loaded (reply queues receive only replies). Uses committed counts only, so the
-  // answer does not depend on whether the memory side was stepped before this PE.
-  std::vector<std::uint64_t> loads_to_;
-  std::vector<std::uint64_t> pushes_base_;
-
   // Committed queue status, recomputed at commit so triggers are pure bit tests.
   std::uint32_t nonempty_ = 0;
   std::uint32_t outfree_ = 0;
@@ -249,14 +239,31 @@ class TriggeredPe {
   std::uint32_t own_out_ = 0;      // output queues this PE pushed into this cycle
   std::uint32_t pushed_out_ = 0;   // own_out_ of the last commit (outputs_pushed())
   std::uint32_t popped_in_ = 0;    // own_in_ of the last commit (inputs_popped())
-  bool changed_ = true;            // state visible to triggers changed at the last commit
-  std::uint64_t commits_ = 0;      // cycles committed (incl. skipped); queue stats catch up to it
-
-  std::uint64_t cycle_ = 0;
+  std::uint32_t reply_queues_ = 0; // input queues some LOAD names as its reply queue
   bool started_ = false;
   bool issued_ = false;
-  PeStats stats_;
+  bool changed_ = true;            // state visible to triggers changed at the last commit
+  bool memory_port_ = false;       // options_.memory_port: only then can mem_requests_ change
   StallInfo last_stall_;
+  std::vector<PredPattern> patterns_;  // parallel to decoded_
+  std::vector<Decoded> decoded_;
+  std::vector<InFlight> inflight_;   // issue order; capacity reserved at load (no per-cycle allocation)
+  std::vector<TwoPhaseQueue> inputs_;
+  std::vector<TwoPhaseQueue> outputs_;
+  PeStats stats_;
+
+  std::string name_;
+  PeParams params_;
+  PeOptions options_;
+  Program program_;
+  BasicTwoPhaseQueue<MemRequest> mem_requests_;
+  std::vector<Word> regs_;
+  std::vector<std::uint64_t> out_last_land_;  // per output queue: land cycle of the youngest result
+  // Load replies owed per input queue = loads issued to it minus words committed into it since the
+  // program was loaded (reply queues receive only replies). Uses committed counts only, so the
+  // answer does not depend on whether the memory side was stepped before this PE.
+  std::vector<std::uint64_t> loads_to_;
+  std::vector<std::uint64_t> pushes_base_;
 };
 
 }  // namespace cgra
