@@ -145,7 +145,10 @@ void Network::step_route(RouteRt& r, std::uint64_t cycle) {
       s.cycle = cycle;
       s.word = r.source->head();
       r.source->pop();
-      if (r.touch.mask) *r.touch.mask |= r.touch.bit;
+      if (r.touch.mask) {
+        *r.touch.mask |= r.touch.bit;
+        *r.touch.word |= r.touch.word_bit;
+      }
       for (std::uint32_t d = 0; d < r.dest_count; ++d) {
         dests[d].queue->reserve();
         if constexpr (Sparse) --dests[d].credit;
@@ -167,7 +170,10 @@ void Network::step_route(RouteRt& r, std::uint64_t cycle) {
     const Slot& s = ring_[r.ring_first + (sent & r.ring_mask)];
     if (s.cycle != sent) continue;
     dests[d].queue->push_reserved(s.word);
-    if (dests[d].touch.mask) *dests[d].touch.mask |= dests[d].touch.bit;
+    if (dests[d].touch.mask) {
+      *dests[d].touch.mask |= dests[d].touch.bit;
+      *dests[d].touch.word |= dests[d].touch.word_bit;
+    }
     --r.pending;
     --in_flight_;
   }

@@ -54,11 +54,14 @@ class Network {
           const QueueLookup& input_queue);
 
   /// Where the network reports that it popped a source or pushed into a destination queue: bit
-  /// `bit` is OR-ed into `*mask` (the fabric's per-PE record of queues touched from outside this
+  /// `bit` is OR-ed into `*mask` and (the fabric's per-PE record of queues touched from outside this
   /// cycle, which lets a PE commit only those and lets idle PEs sleep). `mask == nullptr`: none.
+  /// `*word |= word_bit` is done too (the fabric's bit set of PEs touched this cycle).
   struct TouchFlag {
     std::uint32_t* mask = nullptr;
     std::uint32_t bit = 0;
+    std::uint64_t* word = nullptr;
+    std::uint64_t word_bit = 0;
   };
   using TouchLookup = std::function<TouchFlag(const Endpoint&)>;
   /// Installs touch flags for every route source (`source(endpoint)`) and destination

@@ -66,6 +66,11 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   touched_in_.assign(pes_.size(), 0);
   touched_out_.assign(pes_.size(), 0);
   touched_req_.assign(pes_.size(), 0);
+  const std::size_t words = (pes_.size() + 63) / 64;
+  awake_.assign(words, 0);
+  for (std::size_t i = 0; i < pes_.size(); ++i) awake_[i >> 6] |= std::uint64_t{1} << (i & 63);
+  touched_.assign(words, 0);
+  ran_.assign(words, 0);
   auto pe_at = [&](PePos p) -> TriggeredPe* {
     if (!geometry_.contains(p)) return nullptr;
     const int i = index_of[geometry_.index(p)];
@@ -103,14 +108,16 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
       [&](const Endpoint& e) -> Network::TouchFlag {
         const int i = pe_index(e);
         if (i < 0) return {};
-        return {&touched_out_[static_cast<std::size_t>(i)], 1u << e.queue};
+        const auto k = static_cast<std::size_t>(i);
+        return {&touched_out_[k], 1u << e.queue, &touched_[k >> 6], std::uint64_t{1} << (k & 63)};
       },
       [&](const Endpoint& e) -> Network::TouchFlag {
         for (const DeepChannel& d : program_.deep)
           if (d.consumer == e) return {};
         const int i = pe_index(e);
         if (i < 0) return {};
-        return {&touched_in_[static_cast<std::size_t>(i)], 1u << e.queue};
+        const auto k = static_cast<std::size_t>(i);
+        return {&touched_in_[k], 1u << e.queue, &touched_[k >> 6], std::uint64_t{1} << (k & 63)};
       });
   if (program_.done) {
     done_queue_ = out_q({program_.done->pe, program_.done->queue});
@@ -119,8 +126,6 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
       done_bit_ = 1u << program_.done->queue;
     }
   }
-  asleep_.assign(pes_.size(), 0);
-  ran_.assign(pes_.size(), 0);
   watch_in_.assign(pes_.size(), 0);
   watch_out_.assign(pes_.size(), 0);
   for (std::size_t i = 0; i < pes_.size(); ++i) {
@@ -136,6 +141,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
       throw LoweringError("initial token for " + endpoint_name(t.dest, false) + ": no such queue");
     q->push(t.word);  // staged: committed by the PE at the end of cycle 0
     touched_in_[static_cast<std::size_t>(pe_index(t.dest))] |= 1u << t.dest.queue;
+    mark_touched(static_cast<std::size_t>(pe_index(t.dest)));
   }
   if (skip_idle_) {
     // Sparse route stepping; the reference mode (skip_idle_pes = false) visits every route every
@@ -172,12 +178,14 @@ void Fabric::evaluate(std::uint64_t cycle) {
   cycle_ = cycle;
   bool active = false;
   TriggeredPe* const pes = pes_.data();
-  const std::size_t n = pes_.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    ran_[i] = !asleep_[i];
-    if (asleep_[i]) continue;  // would stall for the same reason again: see the class comment
-    pes[i].evaluate(cycle);
-    active |= !pes[i].quiescent();
+  // Sleeping PEs would stall for the same reason again: see the class comment.
+  for (std::size_t w = 0; w < awake_.size(); ++w) {
+    ran_[w] = awake_[w];
+    for (std::uint64_t m = awake_[w]; m != 0; m &= m - 1) {
+      const std::size_t i = w * 64 + static_cast<unsigned>(std::countr_zero(m));
+      pes[i].evaluate(cycle);
+      active |= !pes[i].quiescent();
+    }
   }
   network_->evaluate(cycle);
   active |= !network_->idle();
@@ -185,6 +193,7 @@ void Fabric::evaluate(std::uint64_t cycle) {
   if (done_queue_ != nullptr && !done_queue_->empty()) {
     done_queue_->pop();
     touched_out_[done_pe_] |= done_bit_;
+    mark_touched(done_pe_);
     if (!done_) {
       done_ = true;
       done_cycle_ = cycle;
@@ -196,29 +205,43 @@ void Fabric::evaluate(std::uint64_t cycle) {
 void Fabric::commit() {
   bool busy = false;
   TriggeredPe* const pes = pes_.data();
-  const std::size_t n = pes_.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t tin = touched_in_[i], tout = touched_out_[i];
-    if (asleep_[i]) {
-      if (((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[i]) continue;
-      // Something outside wrote or popped a queue: step the cycle it slept through (it reads only
-      // committed state, which nobody changed, so doing it now gives the same stall) and commit.
-      pes[i].evaluate(cycle_);
-      ran_[i] = 1;
+  // Only awake PEs and PEs touched from outside can have anything to commit.
+  for (std::size_t w = 0; w < awake_.size(); ++w) {
+    const std::uint64_t awake = awake_[w];
+    const std::uint64_t visit = awake | touched_[w];
+    touched_[w] = 0;
+    std::uint64_t next_awake = awake;
+    for (std::uint64_t m = visit; m != 0; m &= m - 1) {
+      const unsigned b = static_cast<unsigned>(std::countr_zero(m));
+      const std::size_t i = w * 64 + b;
+      const std::uint64_t bit = std::uint64_t{1} << b;
+      const std::uint32_t tin = touched_in_[i], tout = touched_out_[i];
+      if (!(awake & bit)) {
+        // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
+        if (((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[i]) continue;
+        // Something outside wrote or popped a queue: step the cycle it slept through (it reads
+        // only committed state, which nobody changed, so doing it now gives the same stall).
+        pes[i].evaluate(cycle_);
+        ran_[w] |= bit;
+      }
+      touched_in_[i] = touched_out_[i] = 0;
+      touched_req_[i] = 0;
+      // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
+      // two modes therefore also check that the touch records are complete.
+      if (skip_idle_) {
+        pes[i].commit(tin, tout);
+        report_to_network(i);
+      } else {
+        pes[i].commit();
+      }
+      const bool idle = pes[i].quiescent() && !pes[i].state_changed();
+      if (skip_idle_ && idle)
+        next_awake &= ~bit;
+      else
+        next_awake |= bit;
+      busy |= !idle;
     }
-    touched_in_[i] = touched_out_[i] = 0;
-    touched_req_[i] = 0;
-    // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the two
-    // modes therefore also check that the touch records are complete.
-    if (skip_idle_) {
-      pes[i].commit(tin, tout);
-      report_to_network(i);
-    } else {
-      pes[i].commit();
-    }
-    const bool idle = pes[i].quiescent() && !pes[i].state_changed();
-    asleep_[i] = skip_idle_ && idle;
-    busy |= !idle;
+    awake_[w] = next_awake;
   }
   for (Deep& d : deep_) {
     if (!d.ingress.dirty()) continue;
@@ -254,13 +277,14 @@ std::uint64_t Fabric::next_event_cycle(std::uint64_t now) const {
 
 void Fabric::finish() {
   for (std::size_t i = 0; i < pes_.size(); ++i) {
-    if (ran_[i]) continue;
+    const std::uint64_t bit = std::uint64_t{1} << (i & 63);
+    if (ran_[i >> 6] & bit) continue;
     pes_[i].evaluate(cycle_);
     pes_[i].commit();  // scans every queue: no touch record needed
     if (skip_idle_) report_to_network(i);  // nothing to report from a sleeper; keep the contract
     touched_in_[i] = touched_out_[i] = 0;
     touched_req_[i] = 0;
-    ran_[i] = 1;
+    ran_[i >> 6] |= bit;
   }
 }
 

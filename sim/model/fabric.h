@@ -62,11 +62,13 @@ class Fabric {
   void pop_request(unsigned port) {
     port_pe_[port]->mem_requests().pop();
     touched_req_[port_index_[port]] = 1;
+    mark_touched(port_index_[port]);
   }
   /// Delivers a loaded word into the reply queue the LOAD reserved on the PE of `port`.
   void deliver_reply(unsigned port, unsigned reply_queue, const Word& w) {
     port_pe_[port]->input(reply_queue).push_reserved(w);
     touched_in_[port_index_[port]] |= 1u << reply_queue;
+    mark_touched(port_index_[port]);
   }
   /// Memory ports whose PE holds a program (ascending).
   const std::vector<unsigned>& used_ports() const { return used_ports_; }
@@ -82,6 +84,7 @@ class Fabric {
   void deep_deliver(std::size_t d, const Word& w) {
     deep_[d].consumer->push(w);
     touched_in_[deep_[d].consumer_pe] |= deep_[d].consumer_bit;
+    mark_touched(deep_[d].consumer_pe);
   }
   /// After commit(): slots the consumer freed in its input queue since the last call (credits).
   std::uint64_t deep_freed(std::size_t d) {
@@ -180,8 +183,14 @@ class Fabric {
   // touch (used input and output queues); a sleeping PE wakes when one of them, or its memory
   // request queue, was touched.
   bool skip_idle_ = true;
-  std::vector<char> asleep_;
-  std::vector<char> ran_;  // stepped in the current cycle
+  // Bit sets over PE indices (bit i of word i / 64), so that the per-cycle loops visit only the
+  // PEs that may act rather than test every PE: awake_ (not sleeping), touched_ (some queue
+  // touched from outside this cycle, i.e. a non-zero touched_in_/touched_out_/touched_req_
+  // entry), ran_ (stepped in the current cycle).
+  std::vector<std::uint64_t> awake_;
+  std::vector<std::uint64_t> touched_;
+  std::vector<std::uint64_t> ran_;
+  void mark_touched(std::size_t i) { touched_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   std::vector<std::uint32_t> watch_in_;
   std::vector<std::uint32_t> watch_out_;
   std::uint64_t cycle_ = 0;
