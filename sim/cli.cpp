@@ -6,9 +6,18 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <stop_token>
+#include <thread>
 #include <charconv>
 #include <optional>
+#include <iostream>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
@@ -22,7 +31,12 @@
 #include "sim/exit_codes.h"
 #include "sim/model/asm_run.h"
 #include "sim/model/simulation.h"
+#include "sim/npy.h"
 #include "sim/output_file.h"
+#include "sim/report.h"
+#include "dfg/asm.h"
+#include "dfg/dot.h"
+#include "mapper/map_stencil.h"
 
 namespace cgra {
 namespace {
@@ -30,7 +44,10 @@ namespace {
 constexpr const char* kExamples = R"(Examples:
   cgrasim --stencil 2d --radius 12 --workers 5            the paper's 2D case (960x449)
   cgrasim --stencil 1d --radius 8 --workers 6             the paper's 1D case (194400 points)
-  cgrasim --stencil 2d --radius 1 --grid 64x32 --workers auto
+  cgrasim --stencil 2d --radius 1 --grid 64x32 --workers auto --json run.json
+  cgrasim --spec examples/specs/jacobi_2d_5pt.yaml --input in.npy --output out.npy
+  cgrasim --stencil 1d --radius 2 --grid 1000 --dot map.dot --asm map.asm
+  cgrasim --stencil 2d --radius 12 --roofline-only          the analytic roofline, no simulation
   cgrasim --stencil 2d --radius 12 --set memory.dram.bandwidth_gbps=200
   cgrasim --arch configs/paper.yaml --dump-arch           print the effective architecture
   cgrasim --list-params                                   every architecture parameter
@@ -58,6 +75,8 @@ struct Options {
   std::string listing_file;
   std::optional<std::uint64_t> max_cycles;
   bool no_skip = false;
+  bool roofline_only = false;
+  std::string input_file, output_file, dot_file, asm_file;
 };
 
 void list_params(std::ostream& out) {
@@ -194,16 +213,118 @@ int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
-int run(const Options& flags, std::ostream& out) {
+/// Reads --input and checks it against the grid: shape (N,) in 1D, (Y, X) in 2D.
+std::vector<double> input_of(const Options& o, const StencilSpec& spec) {
+  if (o.input_file.empty()) return default_input_grid(spec.grid_points());
+  NpyArray a = read_npy(o.input_file);
+  const std::vector<std::uint64_t> want =
+      spec.dims == 1 ? std::vector<std::uint64_t>{spec.grid[0]} : std::vector<std::uint64_t>{spec.grid[1], spec.grid[0]};
+  if (a.shape != want) {
+    auto shape = [](const std::vector<std::uint64_t>& v) {
+      std::string t = "(";
+      for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + std::to_string(v[i]);
+      return t + (v.size() == 1 ? ",)" : ")");
+    };
+    throw FileError(o.input_file + ": shape " + shape(a.shape) + " does not match the grid " +
+                    (spec.dims == 1 ? std::to_string(spec.grid[0])
+                                    : std::to_string(spec.grid[0]) + "x" + std::to_string(spec.grid[1])) +
+                    " (expected " + shape(want) + ")");
+  }
+  return std::move(a.data);
+}
+
+/// A progress line on stderr, once a second after the first second, while a run is under way.
+class ProgressLine {
+ public:
+  ProgressLine(bool enabled, std::string what) {
+    if (!enabled) return;
+    thread_ = std::jthread([this, what = std::move(what)](std::stop_token stop) {
+      const auto t0 = std::chrono::steady_clock::now();
+      std::unique_lock lock(mutex_);
+      bool printed = false;
+      while (!cv_.wait_for(lock, stop, std::chrono::seconds(1), [&stop] { return stop.stop_requested(); })) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        fmt::print(stderr, "\rcgrasim: simulating {} ... {:.0f} s", what, s);
+        std::fflush(stderr);
+        printed = true;
+      }
+      if (printed) fmt::print(stderr, "\r\033[K");
+    });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable_any cv_;
+  std::jthread thread_;  // last: stopped and joined before the others are destroyed
+};
+
+/// Maps, simulates and checks the stencil; prints the report; writes the requested files.
+int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& arch, const std::string& arch_name,
+                std::ostream& out, std::ostream& err, bool progress) {
+  StencilSpec spec = spec_in;
+  const RooflineMachine machine = machine_of(arch);
+  if (!o.workers.empty() && o.workers != "auto") spec.workers = workers_of(o, spec, machine);
+  std::vector<double> input = input_of(o, spec);
+  const auto t0 = std::chrono::steady_clock::now();
+  MappedStencil mapped = map_stencil(spec, arch);
+  const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!o.dot_file.empty()) {
+    dfg::DotOptions d;
+    d.placed = true;
+    write_file_atomic(o.dot_file, dfg::to_dot(mapped.dfg, d));
+  }
+  if (!o.asm_file.empty()) write_file_atomic(o.asm_file, dfg::write_asm(mapped.dfg));
+  SimOptions so;
+  so.skip_ahead = !o.no_skip;
+  so.skip_idle_pes = !o.no_skip;
+  so.vcd_path = o.vcd_file;
+  StencilRun run;
+  {
+    ProgressLine line(progress, mapped.spec.describe());
+    run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds);
+  }
+  const nlohmann::json report = report_json(run, arch, arch_name);
+  if (!o.json_file.empty()) write_file_atomic(o.json_file, report.dump(2) + "\n");
+  if (!o.output_file.empty() && run.result.status == RunStatus::Done) {
+    NpyArray a;
+    a.shape = spec.dims == 1 ? std::vector<std::uint64_t>{spec.grid[0]}
+                             : std::vector<std::uint64_t>{spec.grid[1], spec.grid[0]};
+    a.data = run.result.outputs.at(0);
+    write_npy(o.output_file, a);
+  }
+  out << (o.quiet ? report_quiet(report) : report_text(report));
+  if (run.result.status == RunStatus::Deadlock) {
+    out << "deadlock report (blocked PEs and routes):\n" << run.result.report;
+    err << "cgrasim: error: deadlock: nothing issued and nothing in flight for " << arch.run.deadlock_cycles
+        << " cycles (run stopped at cycle " << run.result.cycles << ")\n";
+    return kExitDeadlock;
+  }
+  if (run.result.status == RunStatus::Watchdog) {
+    out << "state at the watchdog (blocked PEs and routes):\n" << run.result.report;
+    err << "cgrasim: error: watchdog: run.max_cycles = " << arch.run.max_cycles << " reached\n";
+    return kExitWatchdog;
+  }
+  if (!run.check_pass) {
+    err << "cgrasim: error: output check failed: " << run.mismatches << " of " << run.result.outputs.at(0).size()
+        << " values differ from the reference (first at index " << run.first_mismatch << ")\n";
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+int run(const Options& flags, std::ostream& out, std::ostream& err, bool progress) {
   const Options o = with_spec_file(flags);
   const std::string arch_name = o.arch_file.empty() ? "built-in configs/paper.yaml" : o.arch_file;
-  const ArchConfig arch = o.arch_file.empty() ? load_default_arch(o.sets) : load_arch_file(o.arch_file, o.sets);
+  std::vector<std::string> sets = o.sets;
+  if (o.max_cycles) sets.push_back("run.max_cycles=" + std::to_string(*o.max_cycles));
+  const ArchConfig arch = o.arch_file.empty() ? load_default_arch(sets) : load_arch_file(o.arch_file, sets);
   if (o.dump_arch) {
     out << "# effective architecture (" << arch_name << (o.sets.empty() ? "" : " with --set overrides") << ")\n"
         << arch_to_yaml(arch);
     if (o.stencil.empty() && o.spec_file.empty()) return kExitOk;
   }
   const StencilSpec spec = spec_of(o);
+  if (!o.roofline_only) return run_stencil(o, spec, arch, arch_name, out, err, progress);
   const RooflineMachine m = machine_of(arch);
   const unsigned w = workers_of(o, spec, m);
   const Roofline r = analyze_roofline(spec, m, w);
@@ -213,8 +334,6 @@ int run(const Options& flags, std::ostream& out) {
     fmt::print(out, "roofline {:.1f} GFLOP/s ({}-bound), {} workers\n", r.roofline_gflops,
                r.bound == Bound::Memory ? "memory" : "compute", r.workers);
   }
-  out << "\nWhat ran: the configuration and stencil checks and the analytic roofline above. The cycle-accurate\n"
-         "run (mapper, SystemC fabric and memory model, output check) is not part of this build yet.\n";
   return kExitOk;
 }
 
@@ -239,12 +358,20 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.add_option("--asm-run", o.asm_run,
                  "simulate a placed DFG assembly program; inputs, outputs and the reference check come from the "
                  "sidecar <stem>.yaml (docs/model.md)");
-  app.add_option("--vcd", o.vcd_file, "with --asm-run: write a VCD trace (per-PE state, queue occupancies)");
-  app.add_option("--json", o.json_file, "with --asm-run: write the statistics tree as JSON");
+  app.add_option("--input", o.input_file,
+                 "input grid as .npy (float64 little-endian, C order; shape (N,) in 1d, (Y, X) in 2d); default: "
+                 "the deterministic pseudo-random grid of docs/cli.md");
+  app.add_option("--output", o.output_file, "write the simulated output grid as .npy (same shape as the input)");
+  app.add_option("--dot", o.dot_file, "write the placed DFG as Graphviz DOT (render with neato -n2 -Tsvg)");
+  app.add_option("--asm", o.asm_file, "write the placed DFG assembly (runnable with --asm-run)");
+  app.add_option("--vcd", o.vcd_file, "write a VCD trace (per-PE state, queue occupancies)");
+  app.add_option("--json", o.json_file, "write the report as JSON (docs/json.md; with --asm-run: the statistics tree)");
   app.add_option("--listing", o.listing_file, "with --asm-run: write the lowered PE programs (PE listing format)");
   app.add_option("--max-cycles", o.max_cycles, "watchdog: stop after this many cycles (same as --set run.max_cycles=N)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
-  app.add_flag("--no-skip", o.no_skip, "with --asm-run: step every PE in every cycle (no skip-ahead, no sleeping PEs; same results, slower)");
+  app.add_flag("--no-skip", o.no_skip,
+               "step every PE in every cycle (no skip-ahead, no sleeping PEs; same results, slower)");
+  app.add_flag("--roofline-only", o.roofline_only, "print the analytic roofline only; do not map or simulate");
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
@@ -263,15 +390,15 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return kExitOk;
     }
     if (!o.asm_run.empty()) return run_asm(o, out, err);
-    if (!o.vcd_file.empty() || !o.json_file.empty() || !o.listing_file.empty() || o.no_skip) {
-      err << "cgrasim: error: --vcd, --json, --listing and --no-skip need --asm-run (see cgrasim --help)\n";
+    if (!o.listing_file.empty()) {
+      err << "cgrasim: error: --listing needs --asm-run (see cgrasim --help)\n";
       return kExitUsage;
     }
     if (o.stencil.empty() && o.spec_file.empty() && !o.dump_arch) {
       err << "cgrasim: error: nothing to do: give --stencil 1d|2d, --list-params or --dump-arch (see cgrasim --help)\n";
       return kExitUsage;
     }
-    return run(o, out);
+    return run(o, out, err, &err == &std::cerr && ::isatty(STDERR_FILENO) == 1);
   } catch (const ConfigError& e) {
     err << "cgrasim: error: " << e.what() << "\n";
   } catch (const SpecError& e) {
@@ -283,6 +410,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   } catch (const AsmRunError& e) {
     err << "cgrasim: error: " << e.what() << "\n";
   } catch (const LoweringError& e) {
+    err << "cgrasim: error: " << e.what() << "\n";
+  } catch (const MapError& e) {
     err << "cgrasim: error: " << e.what() << "\n";
   } catch (const BindingError& e) {
     err << "cgrasim: error: " << e.what() << "\n";

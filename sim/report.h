@@ -1,0 +1,57 @@
+#pragma once
+/// \file report.h
+/// One complete stencil run as cgrasim performs it (map, host input, simulate, check against the
+/// bit-exact reference) and its report: a JSON object (schema in docs/json.md) and the text
+/// report printed from that same object, so the two can never disagree.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mapper/map_stencil.h"
+#include "mapper/roofline.h"
+#include "sim/config/arch_config.h"
+#include "sim/model/simulation.h"
+
+namespace cgra {
+
+/// The deterministic default input grid: in[i] = 2·u(i) − 1 with u(i) = (splitmix64(i + 1) >> 11)·2^-53,
+/// uniform in [-1, 1), identical on every platform (docs/cli.md).
+std::vector<double> default_input_grid(std::uint64_t points);
+
+/// What one stencil run produced, with the wall-clock times it took.
+struct StencilRun {
+  MappedStencil mapped;
+  Roofline roofline;               ///< analytic, for the mapped workers
+  SimResult result;
+  std::vector<double> input;       ///< the host input grid
+  std::vector<double> reference;   ///< reference_stencil(spec, input) (empty unless status done)
+  bool checked = false;            ///< the run finished and the output was compared
+  bool check_pass = false;         ///< every output value equals the reference bit for bit
+  std::uint64_t mismatches = 0;    ///< output values that differ
+  std::uint64_t first_mismatch = 0;///< index of the first one (when mismatches > 0)
+  double max_abs_error = 0;        ///< largest |out - ref| over the grid
+  double map_seconds = 0;          ///< wall clock: mapping + lowering
+  double sim_seconds = 0;          ///< wall clock: the SystemC run
+};
+
+/// Runs the SystemC model on a mapped stencil with `input` (spec.grid_points() values, x
+/// contiguous) and checks the output against reference_stencil. Deadlock and watchdog are results
+/// (status in result), not exceptions.
+StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std::vector<double> input,
+                              const SimOptions& options, double map_seconds = 0);
+
+/// The report of a run as JSON (docs/json.md). `arch_name` names the architecture source. Every
+/// field is deterministic except those under "wall_clock".
+nlohmann::json report_json(const StencilRun& run, const ArchConfig& arch, const std::string& arch_name);
+
+/// The readable report (several sections) printed from report_json's object.
+std::string report_text(const nlohmann::json& report);
+
+/// The one-paragraph report of --quiet.
+std::string report_quiet(const nlohmann::json& report);
+
+}  // namespace cgra

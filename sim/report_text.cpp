@@ -1,0 +1,120 @@
+// The readable stencil report, printed from the JSON report object (so the two agree).
+
+#include <fmt/format.h>
+
+#include "sim/report.h"
+
+namespace cgra {
+namespace {
+
+using nlohmann::json;
+
+double d(const json& j, const char* k) {
+  return j.at(k).get<double>();
+}
+
+std::string roles_text(const json& by_role) {
+  std::string t;
+  for (const auto& [role, n] : by_role.items()) t += fmt::format("{}{} {}", t.empty() ? "" : ", ", n.get<unsigned>(), role);
+  return t;
+}
+
+}  // namespace
+
+std::string report_text(const json& j) {
+  std::string t;
+  auto line = [&](const std::string& label, const std::string& value) { t += fmt::format("  {:<26}{}\n", label, value); };
+  const json& s = j.at("stencil");
+  const json& a = j.at("architecture");
+  const json& m = j.at("mapping");
+  t += fmt::format("cgrasim: stencil {} ({} points), {} workers ({})\n", s.at("describe").get<std::string>(),
+                   s.at("points").get<unsigned>(), m.at("workers").get<unsigned>(),
+                   m.at("workers_reason").get<std::string>());
+  t += fmt::format("architecture: {}: {}x{} fabric ({} MAC-capable, {} integer, {} memory-port PEs), {} GHz, DRAM {} GB/s\n",
+                   a.at("source").get<std::string>(), a.at("rows").get<unsigned>(), a.at("cols").get<unsigned>(),
+                   a.at("fp_pes").get<unsigned>(), a.at("int_pes").get<unsigned>(), a.at("memory_pes").get<unsigned>(),
+                   d(a, "clock_ghz"), d(a, "dram_gbps"));
+
+  t += "\nmapping:\n";
+  const json& k = m.at("pes_by_kind");
+  line("PEs used", fmt::format("{} ({} F, {} I, {} M; {} hold more than one op)", m.at("pes_used").get<unsigned>(),
+                               k.at("F").get<unsigned>(), k.at("I").get<unsigned>(), k.at("M").get<unsigned>(),
+                               m.at("pes_shared").get<unsigned>()));
+  line("PEs by role", roles_text(m.at("pes_by_role")));
+  line("blocks", fmt::format("{} of {} output columns ({} read)", m.at("blocks").get<unsigned>(),
+                             m.at("block_width").get<std::uint64_t>(), m.at("block_input_width").get<std::uint64_t>()));
+  line("storage", fmt::format("{} deep channels ({} words, {} B of scratchpad), {} delay stages",
+                              m.at("deep_channels").get<unsigned>(), m.at("deep_words").get<std::uint64_t>(),
+                              m.at("scratchpad_bytes").get<std::uint64_t>(), m.at("delay_stages").get<unsigned>()));
+  line("routes", fmt::format("{} ({} links, at most {} on one link)", m.at("routes").get<unsigned>(),
+                             m.at("route_links").get<unsigned>(), m.at("max_routes_on_a_link").get<unsigned>()));
+
+  t += "\nrun:\n";
+  line("status", j.at("status").get<std::string>());
+  line("cycles", fmt::format("{} ({:.3f} ms at {} GHz)", j.at("cycles").get<std::uint64_t>(), d(j, "seconds") * 1e3,
+                             d(a, "clock_ghz")));
+  line("useful flops", fmt::format("{:.0f} ({} per output x {} outputs)", d(j, "useful_flops"),
+                                   s.at("flops_per_output").get<unsigned>(), s.at("outputs").get<std::uint64_t>()));
+  line("ideal bytes", fmt::format("{:.0f} (input once + output once)", d(j, "ideal_bytes")));
+  line("DRAM bytes", fmt::format("{} ({:.3f} x ideal; read {}, written {})", j.at("dram_bytes").get<std::uint64_t>(),
+                                 d(j, "ideal_bytes") > 0 ? double(j.at("dram_bytes").get<std::uint64_t>()) / d(j, "ideal_bytes") : 0.0,
+                                 j.at("dram").at("bytes_read").get<std::uint64_t>(),
+                                 j.at("dram").at("bytes_written").get<std::uint64_t>()));
+  line("arithmetic intensity", fmt::format("{:.3f} flop/B ideal, {:.3f} flop/B on DRAM bytes",
+                                           d(j, "arithmetic_intensity"), d(j, "actual_intensity")));
+
+  t += "\nroofline:\n";
+  line("memory bound", fmt::format("{:.1f} GFLOP/s (bandwidth x intensity)", d(j, "memory_gflops")));
+  line("mapped compute", fmt::format("{:.1f} GFLOP/s ({} workers, one output per worker per cycle)",
+                                     d(j, "mapped_gflops"), m.at("workers").get<unsigned>()));
+  line("fabric compute", fmt::format("{:.1f} GFLOP/s (every MAC PE, 2 flops per cycle)", d(j, "fabric_gflops")));
+  line("roofline", fmt::format("{:.1f} GFLOP/s ({}-bound)", d(j, "roofline_gflops"), j.at("bound").get<std::string>()));
+  line("achieved", fmt::format("{:.1f} GFLOP/s = {:.1f}% of the roofline", d(j, "gflops"), d(j, "roofline_percent")));
+
+  t += "\nmemory:\n";
+  const json& dr = j.at("dram");
+  line("DRAM", fmt::format("{:.1f} GB/s achieved, bus busy {:.1f}% of the cycles", d(dr, "achieved_gbps"),
+                           100 * d(dr, "busy_fraction")));
+  for (const char* c : {"l1", "l2"}) {
+    const json& cj = j.at("caches").at(c);
+    line(std::string(c) + " caches",
+         fmt::format("hit rate {:.3f} ({} accesses; misses: {} compulsory, {} capacity, {} conflict; {} MSHR merges)",
+                     d(cj, "hit_rate"), cj.at("accesses").get<std::uint64_t>(),
+                     cj.at("compulsory_misses").get<std::uint64_t>(), cj.at("capacity_misses").get<std::uint64_t>(),
+                     cj.at("conflict_misses").get<std::uint64_t>(), cj.at("mshr_merges").get<std::uint64_t>()));
+  }
+
+  t += "\ntop stalls (PE-cycles by role and reason):\n";
+  for (const json& st : j.at("stalls").at("top"))
+    line(st.at("role").get<std::string>() + " " + st.at("reason").get<std::string>(),
+         fmt::format("{} ({:.1f}% of that role's PE-cycles)", st.at("cycles").get<std::uint64_t>(),
+                     100 * d(st, "fraction_of_role")));
+
+  t += "\noutput check: ";
+  const std::string check = j.at("output_check").get<std::string>();
+  if (check == "pass")
+    t += fmt::format("pass ({} values equal to the reference bit for bit; max abs error {})\n",
+                     j.at("stencil").at("outputs").get<std::uint64_t>(), d(j, "max_abs_error"));
+  else if (check == "fail")
+    t += fmt::format("FAIL ({} values differ, first at index {}; max abs error {:.6g})\n",
+                     j.at("mismatches").get<std::uint64_t>(), j.at("first_mismatch").get<std::uint64_t>(),
+                     d(j, "max_abs_error"));
+  else
+    t += "not run (the simulation did not finish)\n";
+  const json& w = j.at("wall_clock");
+  t += fmt::format("simulator: {:.2f} s wall ({:.2f} s mapping), {:.0f} simulated cycles per second\n",
+                   d(w, "simulate_seconds") + d(w, "map_seconds"), d(w, "map_seconds"),
+                   d(w, "simulated_cycles_per_second"));
+  return t;
+}
+
+std::string report_quiet(const json& j) {
+  return fmt::format("{}: {} cycles, {:.1f} GFLOP/s = {:.1f}% of the {:.1f} GFLOP/s roofline ({}-bound), "
+                     "{} workers, output check {}\n",
+                     j.at("stencil").at("describe").get<std::string>(), j.at("cycles").get<std::uint64_t>(),
+                     d(j, "gflops"), d(j, "roofline_percent"), d(j, "roofline_gflops"),
+                     j.at("bound").get<std::string>(), j.at("mapping").at("workers").get<unsigned>(),
+                     j.at("output_check").get<std::string>());
+}
+
+}  // namespace cgra

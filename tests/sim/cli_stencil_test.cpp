@@ -1,0 +1,226 @@
+// cgrasim --stencil runs end to end through run_cli on small grids: output check, .npy in and
+// out (a file laid out as numpy.save writes it), the JSON report against the text report and an
+// independent reference, determinism, and argument errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "mapper/reference.h"
+#include "sim/cli.h"
+#include "sim/exit_codes.h"
+#include "sim/npy.h"
+#include "sim/output_file.h"
+#include "sim/report.h"
+
+namespace cgra {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+/// A fresh directory per test, removed at the end.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("cgrasim_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& f) const { return (path / f).string(); }
+};
+
+json load_json(const std::string& path) {
+  return json::parse(read_file(path));
+}
+
+/// The bytes numpy.save writes for a float64 C-order array (version 1.0, header padded to 64).
+std::string numpy_bytes(const std::string& shape_text, const std::vector<double>& values) {
+  std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape_text + ", }";
+  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
+  dict += '\n';
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  out += char(dict.size() & 0xff);
+  out += char(dict.size() >> 8);
+  out += dict;
+  for (double v : values) {
+    char b[8];
+    std::memcpy(b, &v, 8);
+    out.append(b, 8);
+  }
+  return out;
+}
+
+/// The number after `label` in the text report ("  cycles   1234 (...)").
+double number_after(const std::string& text, const std::string& label) {
+  const std::regex re("\\n  " + label + " +([-0-9.]+)");
+  std::smatch m;
+  if (!std::regex_search(text, m, re)) ADD_FAILURE() << "no '" << label << "' in\n" << text;
+  return m.empty() ? -1 : std::stod(m[1]);
+}
+
+TEST(CliStencil, Small1dRunPassesAndReportsConsistently) {
+  TempDir dir;
+  const Result r = cli({"--stencil", "1d", "--radius", "2", "--grid", "300", "--workers", "2", "--json",
+                        dir / "r.json"});
+  ASSERT_EQ(r.code, kExitOk) << r.err << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("output check: pass"), std::string::npos) << r.out;
+  const json j = load_json(dir / "r.json");
+  for (const char* k : {"cycles", "seconds", "gflops", "roofline_gflops", "roofline_percent", "bound", "dram_bytes",
+                        "output_check", "mapping", "stats", "wall_clock", "arithmetic_intensity", "caches", "stalls"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  for (const char* k : {"workers", "pes_used", "pes_by_role", "block_width"}) EXPECT_TRUE(j["mapping"].contains(k)) << k;
+  EXPECT_EQ(j["output_check"], "pass");
+  EXPECT_EQ(j["mapping"]["workers"], 2);
+  // Independent figures: 5 points -> 9 flops per output, 296 outputs; 300 doubles in + out.
+  EXPECT_EQ(j["useful_flops"].get<double>(), 9.0 * 296);
+  EXPECT_EQ(j["ideal_bytes"].get<double>(), 2.0 * 8 * 300);
+  EXPECT_EQ(j["cycles"], j["stats"]["cycles"]);
+  EXPECT_DOUBLE_EQ(j["seconds"].get<double>(), j["cycles"].get<double>() / 1.2e9);
+  EXPECT_NEAR(j["gflops"].get<double>(), 9.0 * 296 / j["seconds"].get<double>() / 1e9, 1e-9);
+  EXPECT_NEAR(j["roofline_percent"].get<double>(), 100 * j["gflops"].get<double>() / j["roofline_gflops"].get<double>(),
+              1e-9);
+  EXPECT_EQ(j["dram_bytes"], j["stats"]["memory"]["dram"]["bytes"]);
+  // The text report prints the same figures.
+  EXPECT_EQ(number_after(r.out, "cycles"), j["cycles"].get<double>());
+  EXPECT_EQ(number_after(r.out, "DRAM bytes"), j["dram_bytes"].get<double>());
+  EXPECT_NEAR(number_after(r.out, "roofline"), j["roofline_gflops"].get<double>(), 0.05);
+  EXPECT_NEAR(number_after(r.out, "achieved"), j["gflops"].get<double>(), 0.05);
+  EXPECT_NE(r.out.find(j["bound"].get<std::string>() + "-bound"), std::string::npos);
+  EXPECT_EQ(number_after(r.out, "PEs used"), j["mapping"]["pes_used"].get<double>());
+}
+
+TEST(CliStencil, Small2dRunWithNumpyInputAndOutput) {
+  TempDir dir;
+  // 20 columns (x) by 12 rows (y), as numpy.save(np.arange(240.0).reshape(12, 20) ** 0.5) lays it out.
+  std::vector<double> in(240);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = std::sqrt(static_cast<double>(i));
+  {
+    std::ofstream f(dir / "in.npy", std::ios::binary);
+    f << numpy_bytes("(12, 20)", in);
+  }
+  const Result r = cli({"--stencil", "2d", "--radius", "2", "--grid", "20x12", "--input", dir / "in.npy", "--output",
+                        dir / "out.npy", "--json", dir / "r.json", "--dot", dir / "m.dot", "--asm", dir / "m.asm",
+                        "--quiet"});
+  ASSERT_EQ(r.code, kExitOk) << r.err << r.out;
+  EXPECT_NE(r.out.find("output check pass"), std::string::npos) << r.out;
+  const NpyArray out = read_npy(dir / "out.npy");
+  EXPECT_EQ(out.shape, (std::vector<std::uint64_t>{12, 20}));
+  StencilSpec spec;
+  spec.dims = 2;
+  spec.radius = {2, 2, 0};
+  spec.grid = {20, 12, 1};
+  const std::vector<double> ref = reference_stencil(spec, in);
+  ASSERT_EQ(out.data.size(), ref.size());
+  EXPECT_EQ(std::memcmp(out.data.data(), ref.data(), ref.size() * 8), 0);
+  EXPECT_EQ(out.data[0], in[0]);  // boundary cells keep the input
+  // The output file reads back as numpy would write it.
+  EXPECT_EQ(read_file(dir / "out.npy"), numpy_bytes("(12, 20)", ref));
+  EXPECT_NE(read_file(dir / "m.dot").find("digraph"), std::string::npos);
+  EXPECT_NE(read_file(dir / "m.asm").find("op "), std::string::npos);
+  EXPECT_EQ(load_json(dir / "r.json")["max_abs_error"], 0.0);
+}
+
+TEST(CliStencil, DefaultInputIsDeterministicAndInRange) {
+  const std::vector<double> a = default_input_grid(1000), b = default_input_grid(1000);
+  EXPECT_EQ(a, b);
+  EXPECT_TRUE(std::all_of(a.begin(), a.end(), [](double v) { return v >= -1.0 && v < 1.0; }));
+  EXPECT_NE(a[0], a[1]);
+}
+
+TEST(CliStencil, TwoRunsGiveIdenticalJsonApartFromWallClock) {
+  TempDir dir;
+  auto run = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"--stencil", "2d", "--radius", "1", "--grid", "24x10", "--json", dir / name};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = cli(args);
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    json j = load_json(dir / name);
+    EXPECT_TRUE(j.contains("wall_clock"));
+    j.erase("wall_clock");
+    return j.dump();
+  };
+  const std::string a = run("a.json", {"--set", "memory.l1.mshrs=8", "--set", "fabric.pe.input_queue_depth=16"});
+  const std::string b = run("b.json", {"--set", "fabric.pe.input_queue_depth=16", "--set", "memory.l1.mshrs=8"});
+  const std::string c = run("c.json", {"--set", "memory.l1.mshrs=8", "--set", "fabric.pe.input_queue_depth=16"});
+  EXPECT_EQ(a, c);
+  EXPECT_EQ(a, b);  // independent keys: the order of --set does not matter
+}
+
+TEST(CliStencil, ErrorsAreOneLineWithTheDocumentedExitCode) {
+  TempDir dir;
+  {
+    std::ofstream f(dir / "wrong_shape.npy", std::ios::binary);
+    f << numpy_bytes("(10, 20)", std::vector<double>(200, 1.0));
+  }
+  {
+    std::ofstream f(dir / "garbage.npy", std::ios::binary);
+    f << "not a numpy file";
+  }
+  struct Case {
+    std::vector<std::string> args;
+    int code;
+    std::string needle;
+  };
+  const std::vector<Case> cases = {
+      {{"--stencil", "2d", "--radius", "1", "--grid", "20x12", "--input", dir / "wrong_shape.npy"}, kExitError,
+       "does not match the grid 20x12 (expected (12, 20))"},
+      {{"--stencil", "1d", "--radius", "1", "--grid", "200", "--input", dir / "wrong_shape.npy"}, kExitError,
+       "expected (200,)"},
+      {{"--stencil", "1d", "--radius", "1", "--grid", "200", "--input", dir / "garbage.npy"}, kExitError,
+       "garbage.npy"},
+      {{"--stencil", "1d", "--radius", "1", "--grid", "200", "--input", dir / "missing.npy"}, kExitError,
+       "missing.npy"},
+      {{"--stencil", "1d", "--radius", "1", "--grid", "200", "--output", dir / "no_such_dir/out.npy"}, kExitError,
+       "no_such_dir"},
+      {{"--stencil", "1d", "--radius", "1", "--grid", "200", "--max-cycles", "50"}, kExitWatchdog, "watchdog"},
+      {{"--stencil", "1d", "--radius", "1", "--grid", "200", "--listing", dir / "l.txt"}, kExitUsage, "--asm-run"},
+      {{"--spec", dir / "missing.yaml"}, kExitError, "missing.yaml"},
+  };
+  for (const auto& c : cases) {
+    const Result r = cli(c.args);
+    EXPECT_EQ(r.code, c.code) << c.needle << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("cgrasim: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(dir / "no_such_dir"));
+}
+
+TEST(CliStencil, ExampleSpecFilesRunSmall) {
+  // Every example spec maps and runs; the grid is shrunk so the test stays fast.
+  for (const auto& e : fs::directory_iterator(std::string(CGRA_SOURCE_DIR) + "/examples/specs")) {
+    if (e.path().extension() != ".yaml") continue;
+    const std::string text = read_file(e.path().string());
+    const bool two_d = text.find("stencil: 2d") != std::string::npos;
+    const Result r = cli({"--spec", e.path().string(), "--grid", two_d ? "60x30" : "400", "--quiet"});
+    EXPECT_EQ(r.code, kExitOk) << e.path() << "\n" << r.err << r.out;
+    EXPECT_NE(r.out.find("output check pass"), std::string::npos) << e.path() << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace cgra
