@@ -31,6 +31,7 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
     unsigned longest = 0;
     for (const RouteDestination& d : route.destinations) {
       DestRt dr;
+      dr.route = static_cast<std::uint32_t>(routes_.size());
       dr.queue = input_queue(d.endpoint);
       if (!dr.queue)
         throw std::invalid_argument(fmt::format("network: route '{}': no queue for destination {}",
@@ -106,13 +107,27 @@ void Network::evaluate(std::uint64_t cycle) {
     step_route<true>(r, cycle);
     // After this cycle's commit the source holds its committed words minus this cycle's pop,
     // plus whatever its PE pushes at that commit (reported through source_pushed()).
-    if (r.pending == 0 && r.source->size() == (r.source->pop_pending() ? 1u : 0u)) {
+    if (r.pending == 0 && (r.parked || r.source->size() == (r.source->pop_pending() ? 1u : 0u))) {
       r.active = false;
       continue;
     }
     active_[keep++] = active_[k];
   }
   active_.resize(keep);
+}
+
+// Adds the stall and blocked cycles of the parked period [parked_since, next_cycle_): during it
+// the credit of every destination was constant (only a pop changes it, and a pop unparks).
+void Network::unpark(RouteRt& r) {
+  const std::uint64_t n = next_cycle_ - r.parked_since;
+  r.stats.stall_cycles += n;
+  for (std::uint32_t d = 0; d < r.dest_count; ++d)
+    if (dests_[r.first_dest + d].credit == 0) dests_[r.first_dest + d].blocked += n;
+  r.parked = false;
+  if (!r.active) {
+    r.active = true;
+    active_.push_back(static_cast<std::uint32_t>(&r - routes_.data()));
+  }
 }
 
 void Network::track_active_routes() {
@@ -132,7 +147,7 @@ template <bool Sparse>
 void Network::step_route(RouteRt& r, std::uint64_t cycle) {
   DestRt* const dests = dests_.data() + r.first_dest;
   // Send: all destinations must have credit, else the whole multicast waits.
-  if (!r.source->empty()) {
+  if ((!Sparse || !r.parked) && !r.source->empty()) {
     bool credit = true;
     for (std::uint32_t d = 0; d < r.dest_count; ++d) {
       if ((Sparse ? dests[d].credit : dests[d].queue->free_slots()) == 0) {
@@ -158,6 +173,10 @@ void Network::step_route(RouteRt& r, std::uint64_t cycle) {
       ++r.stats.busy_cycles;
     } else {
       ++r.stats.stall_cycles;
+      if constexpr (Sparse) {  // blocked until a destination pops: see RouteRt::parked
+        r.parked = true;
+        r.parked_since = cycle + 1;
+      }
     }
   }
   // Deliver: the word sent in cycle t reaches destination d's queue at the commit of cycle
@@ -217,7 +236,7 @@ void Network::account_skip(std::uint64_t from, std::uint64_t to) {
   }
   const std::uint64_t n = to - from;
   for (RouteRt& r : routes_) {
-    if (r.source->empty()) continue;
+    if (r.source->empty() || r.parked) continue;  // parked: counted when unparked
     r.stats.stall_cycles += n;
     for (std::uint32_t d = 0; d < r.dest_count; ++d)
       if (dests_[r.first_dest + d].queue->free_slots() == 0) dests_[r.first_dest + d].blocked += n;

@@ -81,7 +81,11 @@ class Network {
   /// applies them (the consumer is the only one that pops a destination queue). So call it after
   /// every other write into the destination queues made before the run (initial tokens).
   /// With track_active_routes(): destination `id` (destination_id()) had a pop committed.
-  void destination_popped(std::size_t id) { ++dests_[id].credit; }
+  void destination_popped(std::size_t id) {
+    RouteRt& r = routes_[dests_[id].route];
+    if (r.parked) unpark(r);
+    ++dests_[id].credit;
+  }
   /// Dense index of destination d of route r (0 .. total destinations - 1).
   std::size_t destination_id(std::size_t r, std::size_t d) const { return routes_[r].first_dest + d; }
   /// Endpoint of destination d of route r.
@@ -122,9 +126,16 @@ class Network {
   /// Cycles from the pop at the source to readable at destination `d` of route `r`.
   unsigned latency(std::size_t r, std::size_t d) const { return dest(r, d).latency; }
   /// Counters of route `r`.
-  const RouteStats& stats(std::size_t r) const { return routes_[r].stats; }
+  RouteStats stats(std::size_t r) const {
+    RouteStats s = routes_[r].stats;
+    if (routes_[r].parked) s.stall_cycles += next_cycle_ - routes_[r].parked_since;
+    return s;
+  }
   /// Cycles in which destination `d` of route `r` had no credit while the source held a word.
-  std::uint64_t blocked_cycles(std::size_t r, std::size_t d) const { return dest(r, d).blocked; }
+  std::uint64_t blocked_cycles(std::size_t r, std::size_t d) const {
+    const RouteRt& rt = routes_[r];
+    return dest(r, d).blocked + (rt.parked && dest(r, d).credit == 0 ? next_cycle_ - rt.parked_since : 0);
+  }
   /// Words that crossed directed link `id` (each word crosses every link of its tree once).
   std::uint64_t link_words(LinkId id) const;
   /// link_words for every link, indexed by LinkId.
@@ -145,6 +156,12 @@ class Network {
     RouteStats stats;
     TouchFlag touch;              // reported on every pop of the source
     bool active = true;           // in active_ (sparse stepping)
+    // Sparse stepping: a route whose source holds a word but lacks credit stays blocked until a
+    // destination's consumer pops (destination_popped), so it is "parked": not tested each
+    // cycle; its stall and blocked counters for cycles [parked_since, next_cycle_) are added
+    // when it is unparked (stats() and blocked_cycles() add them meanwhile).
+    bool parked = false;
+    std::uint64_t parked_since = 0;
   };
   struct DestRt {
     TwoPhaseQueue* queue = nullptr;
@@ -152,6 +169,7 @@ class Network {
     std::uint64_t blocked = 0;
     TouchFlag touch;              // reported on every push into the destination
     std::uint64_t credit = 0;     // sparse stepping: queue->free_slots(), kept by the network
+    std::uint32_t route = 0;      // index of the route this destination belongs to
   };
   struct Slot {
     std::uint64_t cycle = kNever;  // cycle the word left the source; kNever = empty
@@ -179,6 +197,7 @@ class Network {
   std::vector<std::uint32_t> active_;    // sparse stepping: routes that may act, any order
   template <bool Sparse>
   void step_route(RouteRt& r, std::uint64_t cycle);
+  void unpark(RouteRt& r);
   std::uint64_t next_cycle_ = 0;  // smallest cycle evaluate() may be called with next
   bool started_ = false;
 };
