@@ -32,7 +32,7 @@ RooflineMachine machine(const ArchConfig& arch) {
 double load_rate_bound(const ArchConfig& arch) {
   const MemoryParams& mem = arch.memory;
   const double latency = double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency;
-  return std::min(1.0, double(arch.fabric.pe.input_queue_depth) / latency);
+  return std::min(1.0, double(arch.fabric.pe.input_depth_of(true)) / latency);
 }
 
 unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) {

@@ -22,6 +22,13 @@ struct PeParams {
   unsigned input_queues = 0;        ///< input queues per PE
   unsigned output_queues = 0;       ///< output queues per PE
   unsigned input_queue_depth = 0;   ///< entries per input queue
+  /// Entries per input queue of a memory-port (M) PE, whose reply queue bounds its loads in
+  /// flight (Little's law); 0 = input_queue_depth.
+  unsigned memory_queue_depth = 0;
+  /// Input queue depth of a PE of the memory-port kind (`memory`) or another kind.
+  unsigned input_depth_of(bool memory) const {
+    return memory && memory_queue_depth != 0 ? memory_queue_depth : input_queue_depth;
+  }
   unsigned output_queue_depth = 0;  ///< entries per output queue
   unsigned instruction_slots = 0;   ///< triggered instructions a PE can hold
   unsigned predicates = 0;          ///< predicate bits

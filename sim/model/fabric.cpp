@@ -38,6 +38,8 @@ nlohmann::json queue_json(const TwoPhaseQueue& q, unsigned index,
 Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_idle_pes)
     : program_(program), geometry_(arch.fabric), skip_idle_(skip_idle_pes) {
   const PeParams& pp = arch.fabric.pe;
+  PeParams mem_pp = pp;  // memory-port PEs: deeper input (load reply) queues
+  mem_pp.input_queue_depth = pp.input_depth_of(true);
   std::vector<int> index_of(geometry_.pe_count(), -1);
   pes_.reserve(program_.pes.size());  // queue addresses must stay put: no reallocation after this
   pos_.reserve(program_.pes.size());
@@ -48,7 +50,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     for (std::size_t k = 0; k < c.ops.size(); ++k) name += (k ? "," : "") + c.ops[k];
     name += "]";
     index_of[geometry_.index(c.pos)] = static_cast<int>(pes_.size());
-    pes_.emplace_back(std::move(name), pp, options_for(c.kind));
+    pes_.emplace_back(std::move(name), c.kind == PeKind::Memory ? mem_pp : pp, options_for(c.kind));
     pos_.push_back(c.pos);
     try {
       pes_.back().load_program(c.program);

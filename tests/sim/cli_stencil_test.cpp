@@ -122,7 +122,7 @@ TEST(CliStencil, Small2dRunWithNumpyInputAndOutput) {
     std::ofstream f(dir / "in.npy", std::ios::binary);
     f << numpy_bytes("(12, 20)", in);
   }
-  const Result r = cli({"--stencil", "2d", "--radius", "2", "--grid", "20x12", "--input", dir / "in.npy", "--output",
+  const Result r = cli({"--stencil", "2d", "--radius", "2", "--grid", "20x12", "--workers", "3", "--input", dir / "in.npy", "--output",
                         dir / "out.npy", "--json", dir / "r.json", "--dot", dir / "m.dot", "--asm", dir / "m.asm",
                         "--quiet"});
   ASSERT_EQ(r.code, kExitOk) << r.err << r.out;
@@ -154,7 +154,7 @@ TEST(CliStencil, DefaultInputIsDeterministicAndInRange) {
 TEST(CliStencil, TwoRunsGiveIdenticalJsonApartFromWallClock) {
   TempDir dir;
   auto run = [&](const std::string& name, std::vector<std::string> extra) {
-    std::vector<std::string> args = {"--stencil", "2d", "--radius", "1", "--grid", "24x10", "--json", dir / name};
+    std::vector<std::string> args = {"--stencil", "2d", "--radius", "1", "--grid", "24x10", "--workers", "2", "--json", dir / name};
     args.insert(args.end(), extra.begin(), extra.end());
     const Result r = cli(args);
     EXPECT_EQ(r.code, kExitOk) << r.err;
