@@ -159,9 +159,7 @@ void check(const ArchConfig& c, const std::map<std::string, std::string>& origin
   }
   if (fp == 0) fail("fabric.layout", "the fabric has no MAC-capable (F) PE");
   if (mem == 0) fail("fabric.layout", "the fabric has no memory-port (M) PE");
-  if (c.memory.l1_ports_per_cache > mem)
-    fail("memory.l1.ports_per_cache", std::to_string(c.memory.l1_ports_per_cache) + " exceeds the " +
-                                          std::to_string(mem) + " memory ports of the fabric");
+  // memory.l1.ports_per_cache above the fabric's memory ports means one L1 for all of them.
   for (const char* lvl : {"l1", "l2"}) {
     const CacheParams& cp = std::string(lvl) == "l1" ? c.memory.l1 : c.memory.l2;
     const std::string k = std::string("memory.") + lvl;

@@ -197,7 +197,7 @@ std::vector<ParamSpec> declare() {
   p.push_back(uint_param("fabric.pe.output_queues", FIELD(fabric.pe.output_queues), "queues", 4, 1, 16,
                          "output queues per PE"));
   p.push_back(uint_param("fabric.pe.input_queue_depth", FIELD(fabric.pe.input_queue_depth), "entries",
-                         8, 1, 1u << 20, "entries per PE input queue"));
+                         128, 1, 1u << 20, "entries per PE input queue"));
   p.push_back(uint_param("fabric.pe.memory_queue_depth", FIELD(fabric.pe.memory_queue_depth), "entries",
                          0, 0, 1u << 20,
                          "entries per input queue of a memory-port (M) PE: its load reply buffer, which bounds "
@@ -241,10 +241,11 @@ std::vector<ParamSpec> declare() {
   p.push_back(uint_param("memory.scratchpad.ports", FIELD(memory.scratchpad.ports), "requests/cycle", 16,
                          1, 1024, "scratchpad requests accepted per cycle"));
   // --- memory: caches ---
-  p.push_back(uint_param("memory.l1.ports_per_cache", FIELD(memory.l1_ports_per_cache), "ports", 1, 1, 1024,
-                         "memory ports sharing one private L1 (1 = one L1 per memory port)"));
+  p.push_back(uint_param("memory.l1.ports_per_cache", FIELD(memory.l1_ports_per_cache), "ports", 32, 1, 1024,
+                         "memory ports sharing one private L1 (1 = one L1 per memory port; at least the "
+                         "fabric's memory ports = one L1 for the tile)"));
   auto cache = [&](const std::string& lvl, auto field, unsigned sets, unsigned ways, unsigned lat,
-                   unsigned mshrs, const std::string& what) {
+                   unsigned mshrs, WritePolicy policy, const std::string& what) {
     p.push_back(uint_param("memory." + lvl + ".sets", [field](auto& c) -> auto& { return field(c).sets; },
                            "sets", sets, 1, 1u << 24, what + " sets (a power of two)"));
     p.push_back(uint_param("memory." + lvl + ".ways", [field](auto& c) -> auto& { return field(c).ways; },
@@ -259,11 +260,11 @@ std::vector<ParamSpec> declare() {
                            "misses", mshrs, 1, 4096, what + " outstanding misses (MSHRs)"));
     p.push_back(choice_param<WritePolicy>(
         "memory." + lvl + ".write_policy", [field](auto& c) -> auto& { return field(c).write_policy; },
-        policies, WritePolicy::WriteBack,
+        policies, policy,
         what + " store policy: write_back (write-allocate) or streaming (full-line stores bypass)"));
   };
-  cache("l1", FIELD(memory.l1), 64, 4, 2, 16, "private L1");
-  cache("l2", FIELD(memory.l2), 2048, 8, 12, 256, "shared L2");
+  cache("l1", FIELD(memory.l1), 64, 4, 2, 1024, WritePolicy::Streaming, "private L1");
+  cache("l2", FIELD(memory.l2), 2048, 8, 12, 256, WritePolicy::WriteBack, "shared L2");
   // --- memory: DRAM ---
   p.push_back(uint_param("memory.dram.latency", FIELD(memory.dram.latency), "cycles", 100, 1, 100000,
                          "DRAM access latency, unloaded"));

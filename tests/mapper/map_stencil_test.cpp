@@ -17,6 +17,16 @@
 namespace cgra {
 namespace {
 
+/// The architecture these tests were written against: configs/paper.yaml before the calibration of
+/// issue 8 (8-entry input queues, one write-back L1 with 16 MSHRs per memory port); `sets` apply after.
+ArchConfig legacy_default_arch(std::vector<std::string> sets = {}) {
+  std::vector<std::string> all = {"fabric.pe.input_queue_depth=8", "memory.l1.ports_per_cache=1",
+                                  "memory.l1.mshrs=16", "memory.l1.write_policy=write_back"};
+  all.insert(all.end(), sets.begin(), sets.end());
+  return load_default_arch(all);
+}
+
+
 using test::make_spec;
 
 // Ops per role from the plan's formulas, independently of the generator's bookkeeping.
@@ -57,7 +67,7 @@ std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned
 
 void check_mapping(const StencilSpec& spec, unsigned w, bool interpret = true) {
   SCOPED_TRACE(spec.describe() + " w=" + std::to_string(w));
-  const ArchConfig arch = load_default_arch();
+  const ArchConfig arch = legacy_default_arch();
   StencilSpec s = spec;
   s.workers = w;
   MappedStencil m = map_stencil(s, arch);
@@ -135,7 +145,7 @@ StencilSpec paper_2d() {
 
 // The paper's 1D case: 6 workers of 17 MUL/MACs, one block, no deep channel.
 TEST(MapperPaperCases, OneDimensional) {
-  MappedStencil m = map_stencil(paper_1d(), load_default_arch());
+  MappedStencil m = map_stencil(paper_1d(), legacy_default_arch());
   std::cout << m.summary.text();
   EXPECT_EQ(m.summary.ops_by_role, analytic_roles(m.spec, 6, m.summary.buffering.blocks, false));
   EXPECT_EQ(m.summary.ops_by_role.at("compute"), 102u);
@@ -157,7 +167,7 @@ TEST(MapperPaperCases, OneDimensional) {
 // The paper's 2D case: 5 workers of 49 MUL/MACs and an ADD (250 of 256 F PEs), strip-mined so that
 // the deep channels fit the scratchpad and its ports.
 TEST(MapperPaperCases, TwoDimensional) {
-  MappedStencil m = map_stencil(paper_2d(), load_default_arch());
+  MappedStencil m = map_stencil(paper_2d(), legacy_default_arch());
   std::cout << m.summary.text();
   EXPECT_EQ(m.summary.ops_by_role, analytic_roles(m.spec, 5, m.summary.buffering.blocks, m.summary.buffering.delay_stages));
   EXPECT_EQ(m.summary.ops_by_kind.at("MUL") + m.summary.ops_by_kind.at("MAC") + m.summary.ops_by_kind.at("ADD"), 250u);
@@ -172,14 +182,14 @@ TEST(MapperPaperCases, WorkersThatDoNotFitAreRefusedWithTheNumbers) {
   StencilSpec s = paper_2d();
   s.workers = 6;
   try {
-    map_stencil(s, load_default_arch());
+    map_stencil(s, legacy_default_arch());
     FAIL() << "w=6 mapped";
   } catch (const MapError& e) {
     EXPECT_STREQ(e.what(), "2d, rx=12 ry=12, grid 960x449 with w=6 needs 294 MAC-capable PEs; the fabric has 256");
   }
   s.workers = 2;
   try {
-    map_stencil(s, load_default_arch({"fabric.rows=6"}));  // 96 F PEs: the roofline count (98) already fails
+    map_stencil(s, legacy_default_arch({"fabric.rows=6"}));  // 96 F PEs: the roofline count (98) already fails
     FAIL() << "mapped";
   } catch (const MapError& e) {
     EXPECT_STREQ(e.what(), "2d, rx=12 ry=12, grid 960x449 with w=2 needs 98 MAC-capable PEs; the fabric has 96");
@@ -189,14 +199,14 @@ TEST(MapperPaperCases, WorkersThatDoNotFitAreRefusedWithTheNumbers) {
 // With full-rate readers (deep reply queues) auto gives the paper's choice, w=6 and w=5. On
 // paper.yaml a reader sustains 8/114 words per cycle, so 1D takes the most workers that fit (15).
 TEST(MapperPaperCases, AutoWorkersFollowTheRoofline) {
-  const ArchConfig deep = load_default_arch({"fabric.pe.input_queue_depth=128"});
+  const ArchConfig deep = legacy_default_arch({"fabric.pe.input_queue_depth=128"});
   StencilSpec s = paper_1d();
   s.workers = 0;
   MappedStencil m = map_stencil(s, deep);
   EXPECT_EQ(m.spec.workers, 6u);
   EXPECT_EQ(m.summary.workers_reason,
             "auto: w=6 gives 237.6 GFLOP/s of compute against a memory bound of 206.2 GFLOP/s");
-  MappedStencil p = map_stencil(s, load_default_arch());
+  MappedStencil p = map_stencil(s, legacy_default_arch());
   EXPECT_EQ(p.spec.workers, 15u);
   EXPECT_EQ(p.summary.workers_reason,
             "auto: w=15 gives 41.7 GFLOP/s of compute against a memory bound of 206.2 GFLOP/s (readers "
@@ -204,7 +214,7 @@ TEST(MapperPaperCases, AutoWorkersFollowTheRoofline) {
   StencilSpec t = paper_2d();
   t.workers = 0;
   EXPECT_EQ(map_stencil(t, deep).spec.workers, 5u);
-  EXPECT_EQ(map_stencil(t, load_default_arch()).spec.workers, 5u);
+  EXPECT_EQ(map_stencil(t, legacy_default_arch()).spec.workers, 5u);
 }
 
 // With scratchpad ports to spare one block is best; a small scratchpad then forces strip-mining,
@@ -212,10 +222,10 @@ TEST(MapperPaperCases, AutoWorkersFollowTheRoofline) {
 TEST(MapperMapStencil, SmallScratchpadForcesStripMining) {
   StencilSpec s = make_spec(2, 2, 83, 12);
   s.workers = 3;
-  MappedStencil one = map_stencil(s, load_default_arch({"memory.scratchpad.ports=64"}));
+  MappedStencil one = map_stencil(s, legacy_default_arch({"memory.scratchpad.ports=64"}));
   EXPECT_EQ(one.summary.buffering.blocks.blocks, 1u);
   EXPECT_EQ(one.summary.buffering.deep_channels, 3u * 4);
-  MappedStencil m = map_stencil(s, load_default_arch({"memory.scratchpad.ports=64", "memory.scratchpad.size_bytes=1024"}));
+  MappedStencil m = map_stencil(s, legacy_default_arch({"memory.scratchpad.ports=64", "memory.scratchpad.size_bytes=1024"}));
   const BlockPlan& b = m.summary.buffering.blocks;
   EXPECT_GT(b.blocks, 1u);
   EXPECT_LE(m.summary.buffering.scratchpad_bytes, 1024u);
@@ -233,7 +243,7 @@ TEST(MapperMapStencil, SmallScratchpadForcesStripMining) {
 // 0 still needs 24+4 words, more than a COPY stage and two PEs' queues hold: 224 bytes.
 TEST(MapperPaperCases, ScratchpadTooSmallForAnyBlockingIsRefused) {
   try {
-    map_stencil(paper_2d(), load_default_arch({"memory.scratchpad.size_bytes=128"}));
+    map_stencil(paper_2d(), legacy_default_arch({"memory.scratchpad.size_bytes=128"}));
     FAIL() << "mapped";
   } catch (const MapError& e) {
     EXPECT_STREQ(e.what(), "2d, rx=12 ry=12, grid 960x449 with w=5 needs 224 bytes of deep queues even with 187 blocks; "
@@ -244,7 +254,7 @@ TEST(MapperPaperCases, ScratchpadTooSmallForAnyBlockingIsRefused) {
 // The placed picture (the paper's Fig. 7): one cluster per worker and role, nodes pinned at their
 // PEs, the paper's colours (MUL orange, MAC red, ADD green, address generators cyan).
 TEST(MapperPaperCases, PlacedDotHasWorkerClustersAndPaperColours) {
-  MappedStencil m = map_stencil(paper_1d(), load_default_arch());
+  MappedStencil m = map_stencil(paper_1d(), legacy_default_arch());
   dfg::DotOptions o;
   o.placed = true;
   const std::string dot = dfg::to_dot(m.dfg, o);
@@ -283,7 +293,7 @@ namespace {
 
 // The paper cases interpreted in full (tens of seconds; run with --gtest_also_run_disabled_tests).
 void interpret_paper_case(const StencilSpec& spec) {
-  MappedStencil m = map_stencil(spec, load_default_arch());
+  MappedStencil m = map_stencil(spec, legacy_default_arch());
   const std::vector<double> in = test::random_grid(spec.grid_points(), 5);
   test::InterpResult res;
   const std::vector<double> out = test::interpret(m.dfg, m.spec, m.layout, in, res);

@@ -132,7 +132,7 @@ TEST(CliAsmRun, BadInputIsAOneLineError) {
   r = cli({"--asm-run", "/nonexistent.asm"});
   EXPECT_EQ(r.code, kExitError);
   EXPECT_EQ(r.err, "cgrasim: error: cannot read '/nonexistent.asm'\n");
-  r = cli({"--vcd", "x.vcd", "--stencil", "1d", "--radius", "1"});
+  r = cli({"--listing", "x.lst", "--stencil", "1d", "--radius", "1"});
   EXPECT_EQ(r.code, kExitUsage);
 }
 
