@@ -32,7 +32,11 @@ QueueBinding::QueueBinding(const dfg::Dfg& g, const PeParams& pe) : g_(&g), ops_
     for (const auto& p : dfg::output_ports(op))
       if (out_connected.count(p.name)) q.outputs.emplace_back(p.name, b.outputs_used++);
   }
-  for (auto& [c, b] : by_pe) {
+  for (auto& entry : by_pe) {
+    // Named references, not a structured binding: lambdas may not capture those before C++20
+    // as implemented by clang 14.
+    const dfg::Coord c = entry.first;
+    PeBinding& b = entry.second;
     auto names = [&] {
       std::string s;
       for (dfg::Vertex v : b.ops) s += (s.empty() ? "" : ", ") + g.op(v).name;

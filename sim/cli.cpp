@@ -339,6 +339,23 @@ int run(const Options& flags, std::ostream& out, std::ostream& err, bool progres
 
 }  // namespace
 
+namespace {
+
+/// Prints "cgrasim: <kind>: <what>" as exactly one line: messages may quote user input (a YAML
+/// scalar, an assembly line) that holds line breaks or other control characters, shown escaped.
+void print_error(std::ostream& err, std::string_view what, std::string_view kind = "error") {
+  std::string line;
+  for (const char c : what) {
+    if (c == '\n') line += "\\n";
+    else if (c == '\r') line += "\\r";
+    else if (static_cast<unsigned char>(c) < 0x20 && c != '\t') line += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    else line += c;
+  }
+  err << "cgrasim: " << kind << ": " << line << "\n";
+}
+
+}  // namespace
+
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"cgrasim: cycle-accurate CGRA simulator for star stencils", "cgrasim"};
   app.footer(kExamples);
@@ -380,7 +397,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     out << app.help();
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    err << "cgrasim: error: " << e.what() << " (see cgrasim --help)\n";
+    print_error(err, std::string(e.what()) + " (see cgrasim --help)");
     return kExitUsage;
   }
 
@@ -400,27 +417,25 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     return run(o, out, err, &err == &std::cerr && ::isatty(STDERR_FILENO) == 1);
   } catch (const ConfigError& e) {
-    err << "cgrasim: error: " << e.what() << "\n";
+    print_error(err, e.what());
   } catch (const SpecError& e) {
-    err << "cgrasim: error: " << e.what() << "\n";
+    print_error(err, e.what());
   } catch (const FileError& e) {
-    err << "cgrasim: error: " << e.what() << "\n";
+    print_error(err, e.what());
   } catch (const HostArrayError& e) {
-    err << "cgrasim: error: " << e.what() << "\n";
+    print_error(err, e.what());
   } catch (const AsmRunError& e) {
-    err << "cgrasim: error: " << e.what() << "\n";
+    print_error(err, e.what());
   } catch (const LoweringError& e) {
-    err << "cgrasim: error: " << e.what() << "\n";
+    print_error(err, e.what());
   } catch (const MapError& e) {
-    err << "cgrasim: error: " << e.what() << "\n";
+    print_error(err, e.what());
   } catch (const BindingError& e) {
-    err << "cgrasim: error: " << e.what() << "\n";
+    print_error(err, e.what());
   } catch (const dfg::DfgError& e) {
-    std::string msg = e.what();
-    std::replace(msg.begin(), msg.end(), '\n', ';');
-    err << "cgrasim: error: " << msg << "\n";
+    print_error(err, e.what());
   } catch (const std::exception& e) {
-    err << "cgrasim: internal error: " << e.what() << "\n";
+    print_error(err, e.what(), "internal error");
     return kExitInternal;
   }
   return kExitError;

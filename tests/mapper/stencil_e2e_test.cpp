@@ -33,12 +33,14 @@ void run_end_to_end(StencilSpec spec, unsigned w, const std::vector<std::string>
 
 TEST(MapperEndToEnd, OneDimensional) {
   run_end_to_end(test::make_spec(1, 1, 101), 3);
+  run_end_to_end(test::make_spec(1, 2, 57), 1);  // one worker: every reader/compute/writer alone
   run_end_to_end(test::make_spec(1, 4, 203), 5);
   run_end_to_end(test::make_spec(1, 8, 301), 6);
 }
 
 TEST(MapperEndToEnd, TwoDimensional) {
   run_end_to_end(test::make_spec(2, 1, 31, 18), 3);
+  run_end_to_end(test::make_spec(2, 1, 23, 9), 1);
   run_end_to_end(test::make_spec(2, 2, 45, 20), 5);
   run_end_to_end(test::make_spec(2, 4, 40, 30), 2);
   run_end_to_end(test::make_spec(2, 12, 41, 31), 5);

@@ -67,6 +67,14 @@ TEST(Cli, BadInputGivesOneLineErrorAndNonZeroExit) {
   }
 }
 
+TEST(Cli, ErrorQuotingALineBreakStaysOneLine) {
+  // A YAML double-quoted value may carry a line break into the message; it must stay one line.
+  Result r = cli({"--dump-arch", "--set", "fabric.layout=[\"M\\nM\"]"});
+  EXPECT_EQ(r.code, kExitError) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("unknown PE kind '\\n'"), std::string::npos) << r.err;
+}
+
 TEST(Cli, ListParamsAndDumpArch) {
   Result l = cli({"--list-params"});
   EXPECT_EQ(l.code, kExitOk);
