@@ -3,6 +3,8 @@
 // independent reference, determinism, and argument errors.
 #include <gtest/gtest.h>
 
+#include "tests/sim/numpy_bytes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -54,24 +56,7 @@ json load_json(const std::string& path) {
   return json::parse(read_file(path));
 }
 
-/// The bytes numpy.save writes for a float64 C-order array (version 1.0, header padded to 64).
-std::string numpy_bytes(const std::string& shape_text, const std::vector<double>& values) {
-  std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape_text + ", }";
-  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
-  dict += '\n';
-  std::string out = "\x93NUMPY";
-  out += '\x01';
-  out += '\x00';
-  out += char(dict.size() & 0xff);
-  out += char(dict.size() >> 8);
-  out += dict;
-  for (double v : values) {
-    char b[8];
-    std::memcpy(b, &v, 8);
-    out.append(b, 8);
-  }
-  return out;
-}
+using test::numpy_bytes;
 
 /// The number after `label` in the text report ("  cycles   1234 (...)").
 double number_after(const std::string& text, const std::string& label) {

@@ -3,6 +3,8 @@
 #include "sim/npy.h"
 
 #include <gtest/gtest.h>
+
+#include "tests/sim/numpy_bytes.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,27 +16,7 @@
 namespace cgra {
 namespace {
 
-/// What numpy.save writes for a float64 array: magic, version 1.0, little-endian header length,
-/// the header dict padded with spaces to a 64-byte boundary and ended by a newline, the data.
-std::string numpy_bytes(const std::string& shape_text, const std::vector<double>& values, const std::string& descr = "<f8",
-                        bool fortran = false) {
-  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
-                     ", 'shape': " + shape_text + ", }";
-  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
-  dict += '\n';
-  std::string out = "\x93NUMPY";
-  out += '\x01';
-  out += '\x00';
-  out += char(dict.size() & 0xff);
-  out += char(dict.size() >> 8);
-  out += dict;
-  for (double v : values) {
-    char b[8];
-    std::memcpy(b, &v, 8);
-    out.append(b, 8);
-  }
-  return out;
-}
+using test::numpy_bytes;
 
 TEST(Npy, ReadsWhatNumpyWrites) {
   const NpyArray a = parse_npy(numpy_bytes("(2, 3)", {1, 2, 3, 4, 5, 6.5}), "in.npy");
