@@ -199,12 +199,20 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
 MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
   spec.validate();
   const RooflineMachine mach = machine(arch);
+  // Each worker computes at least one output column of a block, so the interior width along x
+  // bounds w whatever the fabric offers.
+  const std::uint64_t columns = spec.grid[0] - 2 * std::uint64_t{spec.radius[0]};
   if (spec.workers != 0) {
     try {
       check_workers_fit(spec, mach, spec.workers);
     } catch (const SpecError& e) {
       throw MapError(e.what());
     }
+    if (spec.workers > columns)
+      throw MapError(with_w(spec, spec.workers) + ": more workers than the " +
+                     std::to_string(columns) +
+                     " interior columns along x (each worker needs at least one; at most w=" +
+                     std::to_string(columns) + ")");
     MappedStencil m = map_with(spec, spec.workers, arch);
     m.summary.workers_reason = "given";
     return m;
@@ -215,21 +223,35 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
   const double rate = load_rate_bound(arch);
   RooflineMachine effective = mach;
   effective.freq_ghz *= rate;
-  const unsigned w0 = choose_workers(spec, effective);
+  const unsigned roofline_w = choose_workers(spec, effective);
+  // A small grid caps w at its interior columns (tiny 2D grids on latency-bound readers asked for
+  // dozens of workers with a handful of columns).
+  const unsigned w0 = static_cast<unsigned>(std::min<std::uint64_t>(roofline_w, columns));
   const Roofline r = analyze_roofline(spec, effective, w0);
   std::string why = "auto: w=" + std::to_string(w0) + " gives " + fixed(r.mapped_gflops, 1) +
                     " GFLOP/s of compute against a memory bound of " + fixed(r.memory_gflops, 1) + " GFLOP/s";
   if (rate < 1) why += " (readers latency-bound at " + fixed(rate, 3) + " words per cycle)";
-  if (w0 == max_workers(spec, effective) && r.mapped_gflops < r.memory_gflops) why += "; the most that fit";
-  std::string last_error;
+  if (w0 < roofline_w)
+    why += "; the roofline asks for w=" + std::to_string(roofline_w) + ", the grid has " +
+           std::to_string(columns) + " interior columns";
+  else if (w0 == max_workers(spec, effective) && r.mapped_gflops < r.memory_gflops)
+    why += "; the most that fit";
+  // Why w0 failed (reported when a smaller w maps), why the last try failed (thrown when none does).
+  std::string first_error, last_error;
   for (unsigned w = w0; w >= 1; --w) {
     try {
       MappedStencil m = map_with(spec, w, arch);
-      m.summary.workers_reason = w == w0 ? why : why + "; w=" + std::to_string(w0) + " does not fit (" + last_error + ")";
+      m.summary.workers_reason = w == w0 ? why
+                                         : why + "; w=" + std::to_string(w0) + " does not fit (" +
+                                               first_error + "), w=" + std::to_string(w) +
+                                               " is the most that does";
       return m;
     } catch (const MapError& e) {
       last_error = e.what();
+    } catch (const SpecError& e) {  // a plan the spec cannot take with w workers: try fewer
+      last_error = e.what();
     }
+    if (first_error.empty()) first_error = last_error;
   }
   throw MapError(last_error);
 }

@@ -217,6 +217,60 @@ TEST(MapperPaperCases, AutoWorkersFollowTheRoofline) {
   EXPECT_EQ(map_stencil(t, legacy_default_arch()).spec.workers, 5u);
 }
 
+// Tiny grids on latency-bound readers (8-entry queues): the roofline asks for dozens of workers
+// (w=42 on 24x10, 51 on 8x8) while the grid has a handful of interior columns. Auto used to pick
+// that w and fail with "a block of 22 output columns leaves workers without a column"; it now
+// lowers w until the mapping fits, and the program computes the reference bit for bit.
+TEST(MapperMapStencil, AutoWorkersFitTinyGrids) {
+  const ArchConfig arch = legacy_default_arch();
+  const std::vector<StencilSpec> specs = {make_spec(2, 1, 24, 10), make_spec(2, 1, 8, 8),
+                                          make_spec(2, 2, 7, 9),   make_spec(2, 1, 3, 3),
+                                          make_spec(1, 1, 5),      make_spec(1, 2, 7)};
+  for (StencilSpec s : specs) {
+    SCOPED_TRACE(s.describe());
+    s.workers = 0;
+    const std::uint64_t columns = s.grid[0] - 2 * s.radius[0];
+    MappedStencil m;
+    ASSERT_NO_THROW(m = map_stencil(s, arch));
+    EXPECT_GE(m.spec.workers, 1u);
+    EXPECT_LE(m.spec.workers, columns);
+    EXPECT_EQ(m.summary.workers, m.spec.workers);
+    EXPECT_EQ(m.summary.workers_reason.rfind("auto: w=", 0), 0u) << m.summary.workers_reason;
+    const std::vector<double> in = test::random_grid(s.grid_points(), 7);
+    test::InterpResult res;
+    const std::vector<double> out = test::interpret(m.dfg, m.spec, m.layout, in, res);
+    ASSERT_TRUE(res.done) << res.blocked;
+    const std::vector<double> ref = reference_stencil(m.spec, in);
+    for (std::uint64_t i = 0; i < ref.size(); ++i)
+      ASSERT_EQ(test::dbits(ref[i]), test::dbits(out[i])) << i;
+  }
+  // The 24x10 case names the cap in its reason.
+  StencilSpec s = make_spec(2, 1, 24, 10);
+  s.workers = 0;
+  EXPECT_NE(map_stencil(s, arch).summary.workers_reason.find("the grid has 22 interior columns"),
+            std::string::npos);
+}
+
+// An explicit w above the interior width is refused with the numbers, before any placement.
+TEST(MapperMapStencil, ExplicitWorkersBeyondTheColumnsAreRefused) {
+  StencilSpec s = make_spec(2, 1, 24, 10);
+  s.workers = 30;
+  try {
+    map_stencil(s, legacy_default_arch());
+    FAIL() << "w=30 mapped on 22 columns";
+  } catch (const MapError& e) {
+    EXPECT_STREQ(e.what(),
+                 "2d, rx=1 ry=1, grid 24x10 with w=30: more workers than the 22 interior columns "
+                 "along x (each worker "
+                 "needs at least one; at most w=22)");
+  }
+  StencilSpec t = make_spec(2, 1, 7, 5);  // 5 interior columns: exactly one each still maps
+  t.workers = 5;
+  EXPECT_EQ(map_stencil(t, legacy_default_arch()).spec.workers, 5u);
+  t.workers = 6;
+  EXPECT_THROW(map_stencil(t, legacy_default_arch()), MapError);
+}
+
 // With scratchpad ports to spare one block is best; a small scratchpad then forces strip-mining,
 // and the blocks overlap when the interior width does not divide.
 TEST(MapperMapStencil, SmallScratchpadForcesStripMining) {

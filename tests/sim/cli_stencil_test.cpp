@@ -155,6 +155,20 @@ TEST(CliStencil, TwoRunsGiveIdenticalJsonApartFromWallClock) {
   EXPECT_EQ(a, b);  // independent keys: the order of --set does not matter
 }
 
+// --workers auto on tiny 2D grids: with latency-bound readers (8-entry queues) the roofline asks
+// for more workers than the grid has interior columns; auto lowers w until the mapping fits.
+TEST(CliStencil, AutoWorkersFitTinyGrids) {
+  for (const char* grid : {"24x10", "8x8", "5x5"}) {
+    const Result r = cli({"--stencil", "2d", "--radius", "1", "--grid", grid, "--workers", "auto",
+                          "--set", "fabric.pe.input_queue_depth=8"});
+    EXPECT_EQ(r.code, kExitOk) << grid << ": " << r.err;
+    EXPECT_NE(r.out.find("output check: pass"), std::string::npos) << grid << "\n" << r.out;
+  }
+  const Result r = cli({"--stencil", "2d", "--radius", "1", "--grid", "24x10", "--workers", "auto",
+                        "--set", "fabric.pe.input_queue_depth=8", "--quiet"});
+  EXPECT_NE(r.out.find(" workers, output check pass"), std::string::npos) << r.out;
+}
+
 TEST(CliStencil, ErrorsAreOneLineWithTheDocumentedExitCode) {
   TempDir dir;
   {
