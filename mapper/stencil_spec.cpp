@@ -53,17 +53,30 @@ void StencilSpec::validate() const {
                     " (offsets -ry..-1, 1..ry)");
   if (dims < 2 && !coeff_y.empty()) throw SpecError("coefficients.y given for a 1d stencil");
   constexpr std::uint64_t kMaxPoints = std::uint64_t(1) << 34;  // 128 GiB of doubles
-  if (grid_points() > kMaxPoints)
-    throw SpecError("grid of " + std::to_string(grid_points()) + " points is larger than the supported " +
-                    std::to_string(kMaxPoints));
+  // The product is checked factor by factor: 4294967296x4294967296 must not wrap to 0 points.
+  std::uint64_t points = 1;
+  for (unsigned d = 0; d < dims; ++d) {
+    if (grid[d] > kMaxPoints / points)
+      throw SpecError("grid " + grid_text() + " has more than the supported " +
+                      std::to_string(kMaxPoints) + " points");
+    points *= grid[d];
+  }
 }
 
 std::string StencilSpec::describe() const {
   std::string s = std::to_string(dims) + "d, ";
   static const char* axis[] = {"x", "y", "z"};
   for (unsigned d = 0; d < dims; ++d) s += (d ? " r" : "r") + std::string(axis[d]) + "=" + std::to_string(radius[d]);
-  s += ", grid ";
-  for (unsigned d = 0; d < dims; ++d) s += (d ? "x" : "") + std::to_string(grid[d]);
+  s += ", grid " + grid_text();
+  return s;
+}
+
+std::string StencilSpec::grid_text() const {
+  std::string s;
+  for (unsigned d = 0; d < dims; ++d) {
+    if (d) s += 'x';  // appended separately: "x" + to_string(...) trips gcc 12's -Wrestrict at -O3
+    s += std::to_string(grid[d]);
+  }
   return s;
 }
 

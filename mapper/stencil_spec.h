@@ -48,6 +48,8 @@ struct StencilSpec {
   void validate() const;
   /// "2d, rx=12 ry=12, grid 960x449".
   std::string describe() const;
+  /// "960x449" (1D: "194400").
+  std::string grid_text() const;
 };
 
 /// Parses a grid argument: "N" (1D, or N x N in 2D) or "XxY" (X columns along x, Y rows).
