@@ -2,8 +2,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -31,6 +34,7 @@ class SpecParser {
       const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
       if (!seen.insert(key).second) throw SpecError(where + ": duplicate key '" + key + "'");
       const YAML::Node& v = kv.second;
+      f.where[key] = where;
       if (key == "stencil") {
         const std::string s = scalar(v, where, key);
         if (s != "1d" && s != "2d") throw SpecError(where + ": 'stencil': expected 1d or 2d, got '" + s + "'");
@@ -85,6 +89,7 @@ class SpecParser {
       if (axis != "x" && axis != "y") throw SpecError(w + ": unknown key 'coefficients." + axis + "' (expected x or y)");
       if (!kv.second.IsSequence()) throw SpecError(w + ": 'coefficients." + axis + "': expected a list of numbers");
       std::vector<double>& out = axis == "x" ? f.coeff_x : f.coeff_y;
+      f.where["coefficients." + axis] = w;
       out.clear();
       for (const auto& c : kv.second) {
         const std::string s = scalar(c, w, "coefficients." + axis);
@@ -107,10 +112,15 @@ SpecFile parse_spec_yaml(std::string_view text, const std::string& source) {
 }
 
 SpecFile load_spec_file(const std::string& path) {
+  // A directory opens as a stream that reads nothing: it would pass for an empty spec.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw SpecError(path + ": is a directory, not a stencil spec file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw SpecError(path + ": cannot open stencil spec file");
+  if (!in) throw SpecError(path + ": cannot open stencil spec file: " + std::strerror(errno));
   std::ostringstream s;
   s << in.rdbuf();
+  if (in.bad()) throw SpecError(path + ": cannot read stencil spec file");
   return parse_spec_yaml(s.str(), path);
 }
 

@@ -8,6 +8,7 @@
 ///   coefficients: {x: [2rx+1 values for -rx..rx], y: [2ry values for -ry..-1, 1..ry]}
 /// Any subset may be given; command-line flags override what the file says.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,9 @@ struct SpecFile {
   std::optional<std::string> grid;     ///< as text: "N" or "XxY"
   std::optional<std::string> workers;  ///< "N" or "auto"
   std::vector<double> coeff_x, coeff_y;
+  /// Where each given key is ("file.yaml:3"), by key ("grid", "coefficients.x", ...), so that
+  /// checks made once the flags are merged (grid shape, coefficient counts) can name the line.
+  std::map<std::string, std::string> where;
 };
 
 /// Parses a spec document; `source` names it in errors ("file.yaml:3: ...").

@@ -9,21 +9,28 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
 #include <mutex>
+#include <new>
+#include <optional>
+#include <ostream>
 #include <stop_token>
 #include <thread>
-#include <charconv>
-#include <optional>
-#include <iostream>
-#include <ostream>
 
 #include <nlohmann/json.hpp>
 
+#include "dfg/asm.h"
+#include "dfg/dot.h"
 #include "dfg/error.h"
+#include "dfg/validate.h"
 #include "mapper/binding.h"
+#include "mapper/map_stencil.h"
 #include "mapper/roofline.h"
 #include "mapper/spec_yaml.h"
 #include "mapper/stencil_spec.h"
@@ -34,9 +41,6 @@
 #include "sim/npy.h"
 #include "sim/output_file.h"
 #include "sim/report.h"
-#include "dfg/asm.h"
-#include "dfg/dot.h"
-#include "mapper/map_stencil.h"
 
 namespace cgra {
 namespace {
@@ -77,7 +81,65 @@ struct Options {
   bool no_skip = false;
   bool roofline_only = false;
   std::string input_file, output_file, dot_file, asm_file;
+  /// Where stencil values come from, by spec key ("grid" -> "--grid" or "spec.yaml:3"), so that
+  /// checks made after the merge name the flag or the file line.
+  std::map<std::string, std::string> from;
 };
+
+/// A bad command line found after parsing (conflicting options, a flag value the stencil cannot
+/// take): exit code 2, like CLI11's own parse errors.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// --radius, --max-cycles, ...: a positive integer up to `max`, named in the message.
+CLI::Validator positive_integer(std::uint64_t max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        std::uint64_t v = 0;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() || p != text.data() + text.size() || text.empty() || v == 0 ||
+            v > max)
+          return "expected a positive integer up to " + std::to_string(max) + ", got '" + text +
+                 "'";
+        return {};
+      },
+      "1.." + std::to_string(max));
+}
+
+/// --workers: a positive integer or "auto".
+const CLI::Validator kWorkersValue(
+    [](std::string& text) -> std::string {
+      if (text == "auto") return {};
+      unsigned w = 0;
+      auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), w);
+      if (ec != std::errc() || p != text.data() + text.size() || text.empty() || w == 0)
+        return "expected a positive integer or 'auto', got '" + text + "'";
+      return {};
+    },
+    "N|auto");
+
+/// --grid: N or XxY with positive integers (whether XxY suits the stencil is checked later).
+const CLI::Validator kGridValue(
+    [](std::string& text) -> std::string {
+      StencilSpec probe;
+      probe.dims = 2;
+      try {
+        parse_grid(text, probe);
+      } catch (const SpecError& e) {
+        return e.what();
+      }
+      return {};
+    },
+    "N|XxY");
+
+/// File options: a path, not an empty string (--arch "" would silently mean the built-in).
+const CLI::Validator kPath(
+    [](std::string& text) -> std::string {
+      return text.empty() ? "expected a file name, got ''" : std::string();
+    },
+    "FILE");
 
 void list_params(std::ostream& out) {
   const auto params = arch_param_list();
@@ -100,31 +162,93 @@ RooflineMachine machine_of(const ArchConfig& arch) {
 Options with_spec_file(Options o) {
   if (o.spec_file.empty()) return o;
   const SpecFile f = load_spec_file(o.spec_file);
-  if (o.stencil.empty() && f.dims) o.stencil = *f.dims == 1 ? "1d" : "2d";
-  if (!o.radius) o.radius = f.radius;
-  if (!o.radius_x) o.radius_x = f.radius_x;
-  if (!o.radius_y) o.radius_y = f.radius_y;
-  if (o.grid.empty() && f.grid) o.grid = *f.grid;
-  if (o.workers.empty() && f.workers) o.workers = *f.workers;
+  const auto from_file = [&](const char* key) { o.from[key] = f.where.at(key); };
+  if (o.stencil.empty() && f.dims) {
+    o.stencil = *f.dims == 1 ? "1d" : "2d";
+    from_file("stencil");
+  }
+  if (!o.radius && f.radius) {
+    o.radius = f.radius;
+    from_file("radius");
+  }
+  if (!o.radius_x && f.radius_x) {
+    o.radius_x = f.radius_x;
+    from_file("radius_x");
+  }
+  if (!o.radius_y && f.radius_y) {
+    o.radius_y = f.radius_y;
+    from_file("radius_y");
+  }
+  if (o.grid.empty() && f.grid) {
+    o.grid = *f.grid;
+    from_file("grid");
+  }
+  if (o.workers.empty() && f.workers) {
+    o.workers = *f.workers;
+    from_file("workers");
+  }
   o.coeff_x = f.coeff_x;
   o.coeff_y = f.coeff_y;
+  for (const char* k : {"coefficients.x", "coefficients.y"})
+    if (f.where.count(k)) o.from[k] = f.where.at(k);
   return o;
+}
+
+/// Names a stencil value by where it came from: "--grid", or "spec.yaml:3: 'grid'".
+std::string origin(const Options& o, const std::string& key, const std::string& flag) {
+  const auto it = o.from.find(key);
+  return it == o.from.end() ? flag : it->second + ": '" + key + "'";
+}
+
+/// Two values that do not go together: a bad command line (UsageError) when both are flags, bad
+/// input (SpecError) when the spec file gave one of them; `what` names both.
+[[noreturn]] void conflict(const Options& o, std::initializer_list<const char*> keys,
+                           const std::string& what) {
+  for (const char* key : keys)
+    if (o.from.count(key)) throw SpecError(what);
+  throw UsageError(what);
 }
 
 StencilSpec spec_of(const Options& o) {
   StencilSpec spec;
-  if (o.stencil.empty()) throw SpecError("give the stencil kind with --stencil 1d|2d (or 'stencil:' in the spec file)");
+  if (o.stencil.empty())
+    throw SpecError((o.spec_file.empty() ? std::string() : o.spec_file + ": no stencil kind; ") +
+                    "give the stencil kind with --stencil 1d|2d (or 'stencil:' in the spec file)");
   spec.dims = o.stencil == "1d" ? 1 : 2;
   const unsigned r = o.radius.value_or(0);
   spec.radius[0] = o.radius_x.value_or(r);
   spec.radius[1] = spec.dims == 2 ? o.radius_y.value_or(r) : 0;
-  if (spec.dims == 1 && o.radius_y) throw SpecError("--radius-y needs a 2d stencil");
-  if (!o.radius && !o.radius_x) throw SpecError("give the stencil radius with --radius R (or --radius-x/--radius-y)");
-  if (spec.dims == 2 && !o.radius && !o.radius_y) throw SpecError("give --radius-y (or --radius) for a 2d stencil");
-  parse_grid(o.grid.empty() ? (spec.dims == 1 ? "194400" : "960x449") : o.grid, spec);
+  if (spec.dims == 1 && o.radius_y)
+    conflict(o, {"radius_y", "stencil"},
+             origin(o, "radius_y", "--radius-y") + " needs a 2d stencil (" +
+                 origin(o, "stencil", "--stencil") + " gives 1d)");
+  if (!o.radius && !o.radius_x)
+    throw SpecError((o.spec_file.empty() ? std::string() : o.spec_file + ": no radius; ") +
+                    "give the stencil radius with --radius R (or --radius-x/--radius-y)");
+  if (spec.dims == 2 && !o.radius && !o.radius_y)
+    throw SpecError((o.spec_file.empty() ? std::string() : o.spec_file + ": no y radius; ") +
+                    "give --radius-y (or --radius) for a 2d stencil");
+  try {
+    parse_grid(o.grid.empty() ? (spec.dims == 1 ? "194400" : "960x449") : o.grid, spec);
+  } catch (const SpecError& e) {
+    // The flag's syntax was checked when parsing: what is left is XxY for a 1d stencil.
+    conflict(o, {"grid", "stencil"},
+             origin(o, "grid", "--grid") + ": " + e.what() + " (" +
+                 origin(o, "stencil", "--stencil") + " gives " + o.stencil + ")");
+  }
   spec.coeff_x = o.coeff_x;
   spec.coeff_y = o.coeff_y;
-  spec.validate();
+  try {
+    spec.validate();
+  } catch (const SpecError& e) {
+    // Coefficient counts depend on the radius (maybe a flag): name the line that gave the list.
+    const std::string what = e.what();
+    for (const char* k : {"coefficients.x", "coefficients.y"})
+      if (what.rfind(k, 0) == 0 && o.from.count(k)) throw SpecError(o.from.at(k) + ": " + what);
+    if (what.rfind("grid ", 0) == 0 && o.from.count("grid"))
+      throw SpecError(o.from.at("grid") + ": " + what);
+    throw;
+  }
   return spec;
 }
 
@@ -133,7 +257,8 @@ unsigned workers_of(const Options& o, const StencilSpec& spec, const RooflineMac
   unsigned w = 0;
   auto [p, ec] = std::from_chars(o.workers.data(), o.workers.data() + o.workers.size(), w);
   if (ec != std::errc() || p != o.workers.data() + o.workers.size())
-    throw SpecError("--workers expects a positive integer or 'auto', got '" + o.workers + "'");
+    throw SpecError(origin(o, "workers", "--workers") +
+                    ": expected a positive integer or 'auto', got '" + o.workers + "'");
   check_workers_fit(spec, m, w);
   return w;
 }
@@ -168,8 +293,26 @@ int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
   std::vector<std::string> sets = o.sets;
   if (o.max_cycles) sets.push_back("run.max_cycles=" + std::to_string(*o.max_cycles));
   const ArchConfig arch = o.arch_file.empty() ? load_default_arch(sets) : load_arch_file(o.arch_file, sets);
+  // A directory reads as an empty program, which would run and "deadlock": refuse it, and any
+  // program without ops, as bad input.
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.asm_run, ec))
+    throw FileError("cannot read '" + o.asm_run + "': Is a directory");
   const AsmRun prog = load_asm_run(o.asm_run);
-  const FabricProgram lowered = lower(prog.program, arch);
+  if (prog.program.num_ops() == 0)
+    throw AsmRunError(o.asm_run + ": the program has no ops (docs/asm.md)");
+  const FabricProgram lowered = [&] {
+    try {
+      return lower(prog.program, arch);
+    } catch (const dfg::ValidationError& e) {
+      // One line naming the file: "prog.asm: 2 problems: <first>; <second>".
+      std::string what = o.asm_run + ": " + std::to_string(e.problems().size()) +
+                         (e.problems().size() == 1 ? " problem: " : " problems: ");
+      for (std::size_t i = 0; i < e.problems().size(); ++i)
+        what += (i ? "; " : "") + e.problems()[i].message;
+      throw AsmRunError(what);
+    }
+  }();
   if (!o.listing_file.empty()) write_file_atomic(o.listing_file, fabric_listing(lowered));
   SimOptions so;
   so.skip_ahead = !o.no_skip;
@@ -324,7 +467,17 @@ int run(const Options& flags, std::ostream& out, std::ostream& err, bool progres
     if (o.stencil.empty() && o.spec_file.empty()) return kExitOk;
   }
   const StencilSpec spec = spec_of(o);
-  if (!o.roofline_only) return run_stencil(o, spec, arch, arch_name, out, err, progress);
+  if (!o.roofline_only) {
+    try {
+      return run_stencil(o, spec, arch, arch_name, out, err, progress);
+    } catch (const std::bad_alloc&) {
+      throw SpecError(fmt::format(
+          "{}: a grid of {} points ({:.1f} GiB per copy; the run holds several) does not fit "
+          "in this machine's memory",
+          origin(o, "grid", "--grid"), spec.grid_points(),
+          double(spec.grid_points()) * 8 / double(1ull << 30)));
+    }
+  }
   const RooflineMachine m = machine_of(arch);
   const unsigned w = workers_of(o, spec, m);
   const Roofline r = analyze_roofline(spec, m, w);
@@ -335,6 +488,48 @@ int run(const Options& flags, std::ostream& out, std::ostream& err, bool progres
                r.bound == Bound::Memory ? "memory" : "compute", r.workers);
   }
   return kExitOk;
+}
+
+/// Options that do not go together (exit 2): stencil options with --asm-run, files that need a
+/// run with --roofline-only, --listing without --asm-run.
+void check_conflicts(const CLI::App& app, const Options& o) {
+  if (!o.asm_run.empty())
+    for (const char* f :
+         {"--stencil", "--radius", "--radius-x", "--radius-y", "--workers", "--grid", "--spec",
+          "--input", "--output", "--dot", "--asm", "--roofline-only"})
+      if (app.count(f) > 0)
+        throw UsageError(std::string(f) +
+                         " does not apply to --asm-run (it runs a placed program, not a stencil)");
+  if (o.roofline_only)
+    for (const char* f : {"--input", "--output", "--dot", "--asm", "--json", "--vcd"})
+      if (app.count(f) > 0)
+        throw UsageError(std::string(f) +
+                         " needs a run; --roofline-only neither maps nor simulates");
+  if (!o.listing_file.empty() && o.asm_run.empty()) throw UsageError("--listing needs --asm-run");
+}
+
+/// Every output file the run may write, checked before anything is mapped or simulated: an
+/// unwritable path fails at once instead of after the simulation, and two flags may not name the
+/// same file.
+void check_output_files(const Options& o) {
+  const std::pair<const char*, const std::string*> files[] = {
+      {"--output", &o.output_file}, {"--json", &o.json_file}, {"--dot", &o.dot_file},
+      {"--asm", &o.asm_file},       {"--vcd", &o.vcd_file},   {"--listing", &o.listing_file}};
+  const auto same = [](const std::string& a, const std::string& b) {
+    std::error_code ea, eb;
+    const auto ca = std::filesystem::weakly_canonical(a, ea),
+               cb = std::filesystem::weakly_canonical(b, eb);
+    return a == b || (!ea && !eb && ca == cb);
+  };
+  for (std::size_t i = 0; i < std::size(files); ++i) {
+    const auto& [flag, path] = files[i];
+    if (path->empty()) continue;
+    for (std::size_t j = 0; j < i; ++j)
+      if (!files[j].second->empty() && same(*files[j].second, *path))
+        throw UsageError(std::string(files[j].first) + " and " + flag + " name the same file '" +
+                         *path + "'");
+    check_output_path(*path, flag);
+  }
 }
 
 }  // namespace
@@ -361,31 +556,55 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.footer(kExamples);
   Options o;
   app.add_option("--stencil", o.stencil, "stencil kind")->check(CLI::IsMember({"1d", "2d"}));
-  app.add_option("--radius", o.radius, "radius along every dimension")->check(CLI::Range(1u, 1000000u));
-  app.add_option("--radius-x", o.radius_x, "radius along x (overrides --radius)")->check(CLI::Range(1u, 1000000u));
-  app.add_option("--radius-y", o.radius_y, "radius along y (overrides --radius)")->check(CLI::Range(1u, 1000000u));
-  app.add_option("--workers", o.workers, "workers w, or 'auto' (the default) to choose from the roofline");
-  app.add_option("--grid", o.grid, "grid size: N, or XxY (X columns along x, Y rows); default 194400 (1d), 960x449 (2d)");
-  app.add_option("--spec", o.spec_file, "stencil spec YAML (stencil, radius, grid, workers, coefficients); flags override it");
-  app.add_option("--arch", o.arch_file, "architecture YAML (default: built-in configs/paper.yaml)");
+  app.add_option("--radius", o.radius, "radius along every dimension")
+      ->check(positive_integer(1000000));
+  app.add_option("--radius-x", o.radius_x, "radius along x (overrides --radius)")
+      ->check(positive_integer(1000000));
+  app.add_option("--radius-y", o.radius_y, "radius along y (overrides --radius)")
+      ->check(positive_integer(1000000));
+  app.add_option("--workers", o.workers,
+                 "workers w, or 'auto' (the default) to choose from the roofline")
+      ->check(kWorkersValue);
+  app.add_option(
+         "--grid", o.grid,
+         "grid size: N, or XxY (X columns along x, Y rows); default 194400 (1d), 960x449 (2d)")
+      ->check(kGridValue);
+  app.add_option("--spec", o.spec_file,
+                 "stencil spec YAML (stencil, radius, grid, workers, coefficients); flags override it")
+      ->check(kPath);
+  app.add_option("--arch", o.arch_file, "architecture YAML (default: built-in configs/paper.yaml)")
+      ->check(kPath);
   app.add_option("--set", o.sets, "override an architecture parameter, e.g. --set fabric.rows=32 (repeatable)");
   app.add_flag("--list-params", o.list_params, "list every architecture parameter with default, unit and meaning");
   app.add_flag("--dump-arch", o.dump_arch, "print the effective architecture as YAML");
   app.add_flag("--quiet", o.quiet, "print only the essentials");
   app.add_option("--asm-run", o.asm_run,
-                 "simulate a placed DFG assembly program; inputs, outputs and the reference check come from the "
-                 "sidecar <stem>.yaml (docs/model.md)");
+                 "simulate a placed DFG assembly program; inputs, outputs and the reference check "
+                 "come from the sidecar <stem>.yaml (docs/model.md)")
+      ->check(kPath);
   app.add_option("--input", o.input_file,
-                 "input grid as .npy (float64 little-endian, C order; shape (N,) in 1d, (Y, X) in 2d); default: "
-                 "the deterministic pseudo-random grid of docs/cli.md");
-  app.add_option("--output", o.output_file, "write the simulated output grid as .npy (same shape as the input)");
-  app.add_option("--dot", o.dot_file, "write the placed DFG as Graphviz DOT (render with neato -n2 -Tsvg)");
-  app.add_option("--asm", o.asm_file, "write the placed DFG assembly (runnable with --asm-run)");
-  app.add_option("--vcd", o.vcd_file, "write a VCD trace (per-PE state, queue occupancies)");
-  app.add_option("--json", o.json_file, "write the report as JSON (docs/json.md; with --asm-run: the statistics tree)");
-  app.add_option("--listing", o.listing_file, "with --asm-run: write the lowered PE programs (PE listing format)");
-  app.add_option("--max-cycles", o.max_cycles, "watchdog: stop after this many cycles (same as --set run.max_cycles=N)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
+                 "input grid as .npy (float64 little-endian, C order; shape (N,) in 1d, (Y, X) in "
+                 "2d); default: the deterministic pseudo-random grid of docs/cli.md")
+      ->check(kPath);
+  app.add_option("--output", o.output_file,
+                 "write the simulated output grid as .npy (same shape as the input)")
+      ->check(kPath);
+  app.add_option("--dot", o.dot_file,
+                 "write the placed DFG as Graphviz DOT (render with neato -n2 -Tsvg)")
+      ->check(kPath);
+  app.add_option("--asm", o.asm_file, "write the placed DFG assembly (runnable with --asm-run)")
+      ->check(kPath);
+  app.add_option("--vcd", o.vcd_file, "write a VCD trace (per-PE state, queue occupancies)")
+      ->check(kPath);
+  app.add_option("--json", o.json_file,
+                 "write the report as JSON (docs/json.md; with --asm-run: the statistics tree)")
+      ->check(kPath);
+  app.add_option("--listing", o.listing_file,
+                 "with --asm-run: write the lowered PE programs (PE listing format)")
+      ->check(kPath);
+  app.add_option("--max-cycles", o.max_cycles,
+                 "watchdog: stop after this many cycles (same as --set run.max_cycles=N)")
+      ->check(positive_integer(std::uint64_t{1} << 50));
   app.add_flag("--no-skip", o.no_skip,
                "step every PE in every cycle (no skip-ahead, no sleeping PEs; same results, slower)");
   app.add_flag("--roofline-only", o.roofline_only, "print the analytic roofline only; do not map or simulate");
@@ -406,16 +625,17 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       list_params(out);
       return kExitOk;
     }
+    check_conflicts(app, o);
+    if (o.asm_run.empty() && o.stencil.empty() && o.spec_file.empty() && !o.dump_arch)
+      throw UsageError("nothing to do: give --stencil 1d|2d, --list-params or --dump-arch");
+    check_output_files(o);
     if (!o.asm_run.empty()) return run_asm(o, out, err);
-    if (!o.listing_file.empty()) {
-      err << "cgrasim: error: --listing needs --asm-run (see cgrasim --help)\n";
-      return kExitUsage;
-    }
-    if (o.stencil.empty() && o.spec_file.empty() && !o.dump_arch) {
-      err << "cgrasim: error: nothing to do: give --stencil 1d|2d, --list-params or --dump-arch (see cgrasim --help)\n";
-      return kExitUsage;
-    }
     return run(o, out, err, &err == &std::cerr && ::isatty(STDERR_FILENO) == 1);
+  } catch (const UsageError& e) {
+    print_error(err, std::string(e.what()) + " (see cgrasim --help)");
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    print_error(err, "out of memory: the input is too large for this machine");
   } catch (const ConfigError& e) {
     print_error(err, e.what());
   } catch (const SpecError& e) {

@@ -49,7 +49,29 @@ void write_file_atomic(const std::string& path, std::string_view content) {
   }
 }
 
+void check_output_path(const std::string& path, const std::string& flag) {
+  const auto fail = [&](const std::string& why) {
+    throw FileError(flag + ": cannot write '" + path + "': " + why);
+  };
+  if (path.empty()) fail("empty output path");
+  struct stat st {};
+  if ((::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) || path.back() == '/')
+    fail(std::strerror(EISDIR));
+  // The temporary file write_file_atomic will create: proves the directory exists and is writable.
+  std::string tmpl = path + ".tmp.XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) fail(std::strerror(errno));
+  ::close(fd);
+  ::unlink(name.data());
+}
+
 std::string read_file(const std::string& path) {
+  // A directory opens as a stream that reads nothing; say what it is instead of "bad magic".
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw FileError("cannot read '" + path + "': " + std::strerror(EISDIR));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FileError("cannot open '" + path + "': " + std::strerror(errno));
   std::ostringstream s;

@@ -19,7 +19,13 @@ class FileError : public std::runtime_error {
 /// path and the reason when it cannot; the target is then left as it was.
 void write_file_atomic(const std::string& path, std::string_view content);
 
-/// Reads a whole file; throws FileError naming the path when it cannot.
+/// Checks, before any work is done, that write_file_atomic(path, ...) can create its temporary
+/// file beside `path` and that `path` is not a directory; leaves nothing behind. Throws
+/// FileError "<flag>: cannot write '<path>': <reason>" otherwise. A run calls it for every output
+/// file first, so an unwritable path fails in milliseconds instead of after a long simulation.
+void check_output_path(const std::string& path, const std::string& flag);
+
+/// Reads a whole file; throws FileError naming the path when it cannot (a directory included).
 std::string read_file(const std::string& path);
 
 }  // namespace cgra

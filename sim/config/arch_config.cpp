@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -226,6 +227,10 @@ ArchConfig load_arch_config(std::string_view yaml_text, const std::string& sourc
 }
 
 ArchConfig load_arch_file(const std::string& path, const std::vector<std::string>& overrides) {
+  // A directory opens as a stream that reads nothing: it would pass for an empty file (defaults).
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path, "is a directory, not an architecture file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, "cannot open architecture file");
   std::ostringstream text;
