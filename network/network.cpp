@@ -15,6 +15,7 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
   std::vector<std::pair<const TwoPhaseQueue*, std::string>> bound;  // for the "bound twice" check
   routes_.reserve(routes.size());
   link_first_.push_back(0);
+  unsigned longest_all = 0;
   for (const Route& route : routes) {
     RouteRt rt;
     rt.source = output_queue(route.source);
@@ -49,18 +50,19 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
       dests_.push_back(dr);
       dest_endpoint_.push_back(d.endpoint);
     }
-    rt.ring_first = static_cast<std::uint32_t>(ring_.size());
-    // A word sent in cycle t is last read in t + longest - 1, so `longest` slots indexed by send
-    // cycle suffice; rounding up to a power of two turns the index into a mask.
-    const std::uint32_t size = std::bit_ceil(static_cast<std::uint32_t>(longest));
-    rt.ring_mask = size - 1;
-    ring_.resize(ring_.size() + size);
+    longest_all = std::max(longest_all, longest);
     routes_.push_back(rt);
     names_.push_back(route.name);
     source_endpoint_.push_back(route.source);
     link_of_route_.insert(link_of_route_.end(), route.links.begin(), route.links.end());
     link_first_.push_back(static_cast<std::uint32_t>(link_of_route_.size()));
   }
+  // A word sent in cycle t is due at the commit of t + L - 1 <= t + longest - 1: `longest`
+  // buckets indexed by due cycle suffice; rounding up to a power of two turns the index into a mask.
+  const std::uint64_t buckets = std::bit_ceil(std::max(longest_all, 1u));
+  wheel_mask_ = buckets - 1;
+  wheel_.resize(buckets * dests_.size());
+  wheel_count_.assign(buckets, 0);
   // One owner per queue end (see the file comment of network.h).
   std::vector<std::size_t> order(bound.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -98,22 +100,42 @@ void Network::evaluate(std::uint64_t cycle) {
 
   if (!sparse_) {
     for (RouteRt& r : routes_) step_route<false>(r, cycle);
-    return;
-  }
-  // Routes own disjoint queue ends, so the order in which they are stepped does not matter.
-  std::size_t keep = 0;
-  for (std::size_t k = 0; k < active_.size(); ++k) {
-    RouteRt& r = routes_[active_[k]];
-    step_route<true>(r, cycle);
-    // After this cycle's commit the source holds its committed words minus this cycle's pop,
-    // plus whatever its PE pushes at that commit (reported through source_pushed()).
-    if (r.pending == 0 && (r.parked || r.source->size() == (r.source->pop_pending() ? 1u : 0u))) {
-      r.active = false;
-      continue;
+  } else {
+    // Routes own disjoint queue ends, so the order in which they are stepped does not matter.
+    std::size_t keep = 0;
+    for (std::size_t k = 0; k < active_.size(); ++k) {
+      RouteRt& r = routes_[active_[k]];
+      step_route<true>(r, cycle);
+      // After this cycle's commit the source holds its committed words minus this cycle's pop,
+      // plus whatever its PE pushes at that commit (reported through source_pushed()).
+      if (r.parked || r.source->size() == (r.source->pop_pending() ? 1u : 0u)) {
+        r.active = false;
+        continue;
+      }
+      active_[keep++] = active_[k];
     }
-    active_[keep++] = active_[k];
+    active_.resize(keep);
   }
-  active_.resize(keep);
+  // After the sends, so that a word with latency 1 lands in the cycle it was sent.
+  deliver(cycle);
+}
+
+// The deliveries due at the commit of `cycle`: into the slots their sends reserved.
+void Network::deliver(std::uint64_t cycle) {
+  const std::uint64_t b = cycle & wheel_mask_;
+  const std::uint32_t n = wheel_count_[b];
+  if (n == 0) return;
+  const Delivery* const entries = wheel_.data() + b * dests_.size();
+  for (std::uint32_t k = 0; k < n; ++k) {
+    DestRt& d = dests_[entries[k].dest];
+    d.queue->push_reserved(entries[k].word);
+    if (d.touch.mask) {
+      *d.touch.mask |= d.touch.bit;
+      *d.touch.word |= d.touch.word_bit;
+    }
+  }
+  wheel_count_[b] = 0;
+  in_flight_ -= n;
 }
 
 // Adds the stall and blocked cycles of the parked period [parked_since, next_cycle_): during it
@@ -140,100 +162,73 @@ void Network::track_active_routes() {
   for (DestRt& d : dests_) d.credit = d.queue->free_slots();
 }
 
-// One route's send and deliveries in cycle `cycle` (see evaluate()).
+// One route's send in cycle `cycle` (see evaluate()); its deliveries are filed in the wheel.
 // Sparse: credit from DestRt::credit (equal to the queue's free_slots(), see
 // track_active_routes()), which avoids touching every destination queue.
 template <bool Sparse>
 void Network::step_route(RouteRt& r, std::uint64_t cycle) {
+  if ((Sparse && r.parked) || r.source->empty()) return;
   DestRt* const dests = dests_.data() + r.first_dest;
   // Send: all destinations must have credit, else the whole multicast waits.
-  if ((!Sparse || !r.parked) && !r.source->empty()) {
-    bool credit = true;
-    for (std::uint32_t d = 0; d < r.dest_count; ++d) {
-      if ((Sparse ? dests[d].credit : dests[d].queue->free_slots()) == 0) {
-        credit = false;
-        ++dests[d].blocked;
-      }
-    }
-    if (credit) {
-      Slot& s = ring_[r.ring_first + (cycle & r.ring_mask)];
-      s.cycle = cycle;
-      s.word = r.source->head();
-      r.source->pop();
-      if (r.touch.mask) {
-        *r.touch.mask |= r.touch.bit;
-        *r.touch.word |= r.touch.word_bit;
-      }
-      for (std::uint32_t d = 0; d < r.dest_count; ++d) {
-        dests[d].queue->reserve();
-        if constexpr (Sparse) --dests[d].credit;
-      }
-      r.pending += r.dest_count;
-      in_flight_ += r.dest_count;
-      ++r.stats.busy_cycles;
-    } else {
-      ++r.stats.stall_cycles;
-      if constexpr (Sparse) {  // blocked until a destination pops: see RouteRt::parked
-        r.parked = true;
-        r.parked_since = cycle + 1;
-      }
-    }
-  }
-  // Deliver: the word sent in cycle t reaches destination d's queue at the commit of cycle
-  // t + L_d - 1 (after the send above, so that L_d = 1 delivers in the sending cycle).
-  if (r.pending == 0) return;
+  bool credit = true;
   for (std::uint32_t d = 0; d < r.dest_count; ++d) {
-    const unsigned lat = dests[d].latency;
-    if (cycle + 1 < lat) continue;
-    const std::uint64_t sent = cycle + 1 - lat;
-    const Slot& s = ring_[r.ring_first + (sent & r.ring_mask)];
-    if (s.cycle != sent) continue;
-    dests[d].queue->push_reserved(s.word);
-    if (dests[d].touch.mask) {
-      *dests[d].touch.mask |= dests[d].touch.bit;
-      *dests[d].touch.word |= dests[d].touch.word_bit;
+    if ((Sparse ? dests[d].credit : dests[d].queue->free_slots()) == 0) {
+      credit = false;
+      ++dests[d].blocked;
     }
-    --r.pending;
-    --in_flight_;
   }
+  if (!credit) {
+    ++r.stats.stall_cycles;
+    if constexpr (Sparse) {  // blocked until a destination pops: see RouteRt::parked
+      r.parked = true;
+      r.parked_since = cycle + 1;
+    }
+    return;
+  }
+  const Word word = r.source->head();
+  r.source->pop();
+  if (r.touch.mask) {
+    *r.touch.mask |= r.touch.bit;
+    *r.touch.word |= r.touch.word_bit;
+  }
+  // The word reaches destination d's queue at the commit of cycle t + L_d - 1.
+  const std::size_t stride = dests_.size();
+  for (std::uint32_t d = 0; d < r.dest_count; ++d) {
+    dests[d].queue->reserve();
+    if constexpr (Sparse) --dests[d].credit;
+    const std::uint64_t b = (cycle + dests[d].latency - 1) & wheel_mask_;
+    wheel_[b * stride + wheel_count_[b]++] = {r.first_dest + d, word};
+  }
+  in_flight_ += r.dest_count;
+  ++r.stats.busy_cycles;
 }
 
-std::uint64_t Network::first_delivery(const RouteRt& r, std::uint64_t now) const {
-  std::uint64_t best = kNever;
-  if (r.pending == 0) return best;
-  for (std::uint32_t d = 0; d < r.dest_count; ++d) {
-    const unsigned lat = dests_[r.first_dest + d].latency;
-    // Words sent in [now + 1 - lat, now - 1] are due at [now, now + lat - 2]; the oldest first.
-    const std::uint64_t lo = now + 1 >= lat ? now + 1 - lat : 0;
-    for (std::uint64_t sent = lo; sent < now; ++sent) {
-      if (ring_[r.ring_first + (sent & r.ring_mask)].cycle == sent) {
-        best = std::min(best, sent + lat - 1);
-        break;
-      }
-    }
-  }
-  return best;
+std::uint64_t Network::first_delivery(std::uint64_t now) const {
+  if (in_flight_ == 0) return kNever;
+  // Every word in flight is due in [now, now + wheel size - 1] (its latency is at most the size).
+  for (std::uint64_t k = 0; k <= wheel_mask_; ++k)
+    if (wheel_count_[(now + k) & wheel_mask_] != 0) return now + k;
+  return kNever;
 }
 
 std::uint64_t Network::next_event_cycle(std::uint64_t now) const {
-  std::uint64_t best = kNever;
-  for (const RouteRt& r : routes_) {
+  for (const RouteRt& r : routes_)
     if (can_send(r)) return now;
-    best = std::min(best, first_delivery(r, now));
-  }
-  return best;
+  return first_delivery(now);
 }
 
 // Cycles [from, to) were not evaluated. Legal only if nothing would have happened in them; then
 // the committed state during the skip equals the current one, so stalled routes stayed stalled.
 void Network::account_skip(std::uint64_t from, std::uint64_t to) {
-  for (std::size_t i = 0; i < routes_.size(); ++i) {
-    const RouteRt& r = routes_[i];
-    if (can_send(r) || first_delivery(r, from) < to)
+  for (std::size_t i = 0; i < routes_.size(); ++i)
+    if (can_send(routes_[i]))
       throw std::logic_error(fmt::format(
-          "network evaluate: cycles {}..{} were skipped but route '{}' had {} in them", from,
-          to - 1, names_[i], can_send(r) ? "a word to send" : "a word to deliver"));
-  }
+          "network evaluate: cycles {}..{} were skipped but route '{}' had a word to send", from,
+          to - 1, names_[i]));
+  if (const std::uint64_t due = first_delivery(from); due < to)
+    throw std::logic_error(fmt::format(
+        "network evaluate: cycles {}..{} were skipped but a word was due in cycle {}", from,
+        to - 1, due));
   const std::uint64_t n = to - from;
   for (RouteRt& r : routes_) {
     if (r.source->empty() || r.parked) continue;  // parked: counted when unparked

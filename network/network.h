@@ -13,8 +13,11 @@
 ///    hops_d x hop_latency + injection_latency + ejection_latency (must be >= 1).
 ///  - The queues belong to the PEs: the caller commits them after every component evaluated.
 ///    Each route is the only popper of its source and the only writer of its destinations.
-/// Hot path: contiguous arrays, one ring of in-flight words per route sized to its longest
-/// latency (rounded up to a power of two, so indexing is a mask), no allocation after construction.
+/// Hot path: contiguous arrays and no allocation after construction. Words in flight wait in a
+/// timing wheel indexed by the cycle they are due (one bucket per cycle, as many buckets as the
+/// longest latency rounded up to a power of two, so indexing is a mask): a send files one entry
+/// per destination, and each cycle empties one bucket, so a route is visited only when its source
+/// holds a word, not while its words travel.
 
 #include <cstdint>
 #include <functional>
@@ -150,9 +153,6 @@ class Network {
     TwoPhaseQueue* source = nullptr;
     std::uint32_t first_dest = 0;
     std::uint32_t dest_count = 0;
-    std::uint32_t ring_first = 0;
-    std::uint32_t ring_mask = 0;  // ring size - 1; size = longest latency rounded up to 2^k
-    std::uint64_t pending = 0;    // deliveries of this route still in flight
     RouteStats stats;
     TouchFlag touch;              // reported on every pop of the source
     bool active = true;           // in active_ (sparse stepping)
@@ -171,8 +171,9 @@ class Network {
     std::uint64_t credit = 0;     // sparse stepping: queue->free_slots(), kept by the network
     std::uint32_t route = 0;      // index of the route this destination belongs to
   };
-  struct Slot {
-    std::uint64_t cycle = kNever;  // cycle the word left the source; kNever = empty
+  // A word on its way to one destination, filed in the wheel bucket of the cycle it is due.
+  struct Delivery {
+    std::uint32_t dest = 0;  // index into dests_
     Word word;
   };
 
@@ -180,12 +181,20 @@ class Network {
     return dests_[routes_[r].first_dest + d];
   }
   bool can_send(const RouteRt& r) const;
-  std::uint64_t first_delivery(const RouteRt& r, std::uint64_t now) const;
+  /// Earliest cycle >= now at which a word in flight is due (kNever if none).
+  std::uint64_t first_delivery(std::uint64_t now) const;
   void account_skip(std::uint64_t from, std::uint64_t to);
+  void deliver(std::uint64_t cycle);
 
   std::vector<RouteRt> routes_;
   std::vector<DestRt> dests_;
-  std::vector<Slot> ring_;
+  // Timing wheel: bucket b holds the deliveries due at the commit of a cycle c with
+  // (c & wheel_mask_) == b, in wheel_[b * dests_.size() ...] (wheel_count_[b] of them). A
+  // destination receives at most one word per cycle (its route sends at most one, and its latency
+  // is fixed), so a bucket never holds more entries than there are destinations.
+  std::vector<Delivery> wheel_;
+  std::vector<std::uint32_t> wheel_count_;
+  std::uint64_t wheel_mask_ = 0;
   std::vector<std::string> names_;
   std::vector<Endpoint> source_endpoint_;  // by route (cold data, for reports)
   std::vector<Endpoint> dest_endpoint_;    // parallel to dests_
