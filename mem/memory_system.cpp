@@ -128,6 +128,10 @@ void MemorySystem::process(const Event& e) {
       if (!l2_blocked_.empty() || !l2_read(e.who, e.line, e.cycle)) l2_blocked_.push_back({e.who, e.line, e.cycle});
       break;
     case EventKind::L2Write: l2_write(e.line, e.cycle); break;
+    case EventKind::L2PartialWrite:
+      if (!l2_blocked_.empty() || !l2_partial_write(e.line, e.cycle))
+        l2_blocked_.push_back({e.who, e.line, e.cycle, true});
+      break;
     case EventKind::DramRead:
       schedule(EventKind::L2Fill, dram_.read(e.cycle, params_.l2.line_bytes), e.line, 0);
       break;
@@ -197,16 +201,13 @@ bool MemorySystem::l1_access(unsigned p, std::uint64_t t) {
   const bool hit = c.contains(line);
   int m = hit ? -1 : c.find_mshr(line);
   if (!hit && m < 0 && c.free_mshrs() == 0) {
-    // With only write-combining entries busy nothing would ever free one: turn the oldest into a
-    // write-allocate fetch. Done once (afterwards a fetch is in flight), so stalling is skip-safe.
-    if (!c.any_fetch_mshr()) {
-      const int old = c.oldest_combine_mshr();
-      Mshr& e = c.mshr(old);
-      e.kind = MshrKind::Fetch;
-      e.dirty_on_fill = true;
-      schedule(EventKind::L2Read, t + h1, e.line, l1i);
-    }
-    return false;
+    // A write-combining entry holds no request: the oldest one is written down to the L2 as a
+    // partial line (word mask) and its MSHR reused now. Without one, wait for a fill.
+    const int old = c.oldest_combine_mshr();
+    if (old < 0) return false;
+    ++c.stats().partial_flushes;
+    schedule(EventKind::L2PartialWrite, t + h1, c.mshr(old).line, l1i);
+    c.release_mshr(old);
   }
 
   // The request proceeds: functional effect now.
@@ -322,6 +323,32 @@ void MemorySystem::l2_write(std::uint64_t line, std::uint64_t t) {
   if (v.valid && v.dirty) dram_.write(t, params_.l2.line_bytes);
 }
 
+// A partial line from an L1's write-combining entry. Present or being fetched: merged (dirty).
+// Streaming L2: written to DRAM with its word mask (the bus carries the whole line). Write-back
+// L2: write-allocate, i.e. the rest of the line is fetched from DRAM and the line installed dirty;
+// returns false when that needs an MSHR and none is free (the caller queues it).
+bool MemorySystem::l2_partial_write(std::uint64_t line, std::uint64_t t) {
+  if (l2_.contains(line)) {
+    l2_.hit(line, true);
+    return true;
+  }
+  if (const int m = l2_.find_mshr(line); m >= 0) {
+    l2_.record_merge(line);
+    l2_.mshr(m).dirty_on_fill = true;
+    return true;
+  }
+  if (l2_.params().write_policy == WritePolicy::Streaming) {
+    l2_.record_miss(line);
+    dram_.write(t, params_.l2.line_bytes);
+    return true;
+  }
+  if (l2_.free_mshrs() == 0) return false;
+  l2_.record_miss(line);
+  l2_.mshr(l2_.allocate_mshr(line, MshrKind::Fetch)).dirty_on_fill = true;
+  schedule(EventKind::DramRead, t + l2_.params().hit_latency, line, 0);
+  return true;
+}
+
 void MemorySystem::l2_fill(std::uint64_t line, std::uint64_t t) {
   const int m = l2_.find_mshr(line);
   if (m < 0) throw std::logic_error(fmt::format("memory: L2 fill of line {:#x} without an MSHR", line));
@@ -336,7 +363,7 @@ void MemorySystem::l2_fill(std::uint64_t line, std::uint64_t t) {
 void MemorySystem::drain_l2_blocked(std::uint64_t t) {
   while (!l2_blocked_.empty()) {
     const BlockedRead b = l2_blocked_.front();
-    if (!l2_read(b.l1, b.line, t)) break;
+    if (!(b.partial ? l2_partial_write(b.line, t) : l2_read(b.l1, b.line, t))) break;
     l2_.stats().mshr_stall_cycles += t - b.since;
     l2_blocked_.pop_front();
   }

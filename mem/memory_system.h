@@ -120,7 +120,7 @@ class MemorySystem {
   const MemoryParams& params() const { return params_; }
 
  private:
-  enum class EventKind : std::uint8_t { L2Read, L2Write, DramRead, L2Fill, L1Fill, StoreAck };
+  enum class EventKind : std::uint8_t { L2Read, L2Write, L2PartialWrite, DramRead, L2Fill, L1Fill, StoreAck };
   struct Event {
     std::uint64_t cycle = 0;
     std::uint64_t seq = 0;   // schedule order, breaks ties
@@ -144,7 +144,8 @@ class MemorySystem {
     Ring<PendingLoad> rob{64};     // loads in request order
     PortStats stats;
   };
-  struct BlockedRead { std::uint32_t l1 = 0; std::uint64_t line = 0; std::uint64_t since = 0; };
+  // A request waiting for an L2 MSHR: a read for L1 `l1`, or (partial) a partial-line write.
+  struct BlockedRead { std::uint32_t l1 = 0; std::uint64_t line = 0; std::uint64_t since = 0; bool partial = false; };
   struct DeferredStore { std::uint64_t addr = 0; std::uint64_t bits = 0; };
 
   void schedule(EventKind kind, std::uint64_t cycle, std::uint64_t line, std::uint32_t who);
@@ -156,6 +157,7 @@ class MemorySystem {
   void l1_fill(std::uint32_t l1, std::uint64_t line, std::uint64_t t);
   bool l2_read(std::uint32_t l1, std::uint64_t line, std::uint64_t t);
   void l2_write(std::uint64_t line, std::uint64_t t);
+  bool l2_partial_write(std::uint64_t line, std::uint64_t t);
   void l2_fill(std::uint64_t line, std::uint64_t t);
   void drain_l2_blocked(std::uint64_t t);
   void store_done(std::uint32_t port);

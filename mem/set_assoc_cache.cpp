@@ -39,6 +39,7 @@ SetAssocCache::SetAssocCache(const CacheParams& params, std::string name)
   dirty_.assign(n, 0);
   mshrs_.resize(params.mshrs);
   for (Mshr& m : mshrs_) m.targets.reserve(words_per_line_);
+  for (std::uint32_t i = params.mshrs; i-- > 0;) free_mshr_list_.push_back(i);
 }
 
 int SetAssocCache::find_way(std::uint64_t line) const {
@@ -104,23 +105,23 @@ int SetAssocCache::find_mshr(std::uint64_t line) const {
 }
 
 int SetAssocCache::allocate_mshr(std::uint64_t line, MshrKind kind) {
-  if (busy_mshrs_ == params_.mshrs) throw std::logic_error(fmt::format("cache {}: no free MSHR", name_));
-  for (std::size_t i = 0; i < mshrs_.size(); ++i) {
-    Mshr& m = mshrs_[i];
-    if (m.busy) continue;
-    m.busy = true;
-    m.line = line;
-    m.kind = kind;
-    m.dirty_on_fill = false;
-    m.write_mask = 0;
-    m.order = mshr_order_++;
-    m.targets.clear();
-    ++busy_mshrs_;
-    if (busy_mshrs_ > stats_.max_mshrs_in_use) stats_.max_mshrs_in_use = busy_mshrs_;
-    mshr_index_.insert_or_assign(line, static_cast<std::uint32_t>(i));
-    return static_cast<int>(i);
-  }
-  throw std::logic_error(fmt::format("cache {}: MSHR bookkeeping broken", name_));
+  if (busy_mshrs_ == params_.mshrs || free_mshr_list_.empty())
+    throw std::logic_error(fmt::format("cache {}: no free MSHR", name_));
+  const std::uint32_t i = free_mshr_list_.back();
+  free_mshr_list_.pop_back();
+  Mshr& m = mshrs_[i];
+  m.busy = true;
+  m.line = line;
+  m.kind = kind;
+  m.dirty_on_fill = false;
+  m.write_mask = 0;
+  m.order = mshr_order_++;
+  m.targets.clear();
+  ++busy_mshrs_;
+  if (busy_mshrs_ > stats_.max_mshrs_in_use) stats_.max_mshrs_in_use = busy_mshrs_;
+  mshr_index_.insert_or_assign(line, i);
+  if (kind == MshrKind::Combine) combine_order_.emplace_back(m.order, i);
+  return static_cast<int>(i);
 }
 
 void SetAssocCache::release_mshr(int i) {
@@ -129,22 +130,17 @@ void SetAssocCache::release_mshr(int i) {
   m.targets.clear();
   mshr_index_.erase(m.line);
   --busy_mshrs_;
+  free_mshr_list_.push_back(static_cast<std::uint32_t>(i));
 }
 
-bool SetAssocCache::any_fetch_mshr() const {
-  for (const Mshr& m : mshrs_)
-    if (m.busy && m.kind == MshrKind::Fetch) return true;
-  return false;
-}
-
-int SetAssocCache::oldest_combine_mshr() const {
-  int best = -1;
-  for (std::size_t i = 0; i < mshrs_.size(); ++i) {
+int SetAssocCache::oldest_combine_mshr() {
+  while (!combine_order_.empty()) {
+    const auto [order, i] = combine_order_.front();
     const Mshr& m = mshrs_[i];
-    if (m.busy && m.kind == MshrKind::Combine && (best < 0 || m.order < mshrs_[std::size_t(best)].order))
-      best = static_cast<int>(i);
+    if (m.busy && m.kind == MshrKind::Combine && m.order == order) return static_cast<int>(i);
+    combine_order_.pop_front();  // released or turned into a fetch since
   }
-  return best;
+  return -1;
 }
 
 }  // namespace cgra

@@ -4,6 +4,7 @@
 /// classification. Timing-only (no data): the MemorySystem drives it and schedules its latencies.
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct CacheStats {
   std::uint64_t conflict_evictions = 0;  ///< evictions of a line the fully-associative cache would still hold [lines]
   std::uint64_t dirty_writebacks = 0;    ///< dirty lines evicted and written to the next level [lines]
   std::uint64_t streamed_lines = 0;      ///< full lines written to the next level without allocation [lines]
+  std::uint64_t partial_flushes = 0;     ///< partly written combining lines sent to the next level to free their MSHR [lines]
   std::uint64_t mshr_stall_cycles = 0;   ///< cycles requests waited for a free MSHR [cycles]
   std::uint64_t max_mshrs_in_use = 0;    ///< high-water mark of busy MSHRs [entries]
 };
@@ -102,10 +104,8 @@ class SetAssocCache {
   Mshr& mshr(int i) { return mshrs_[static_cast<std::size_t>(i)]; }
   /// Frees MSHR `i` (its targets are cleared, capacity kept).
   void release_mshr(int i);
-  /// True if some MSHR is fetching (so one will free without further action).
-  bool any_fetch_mshr() const;
-  /// Oldest Combine MSHR, or -1.
-  int oldest_combine_mshr() const;
+  /// Oldest Combine MSHR, or -1 (amortised constant time).
+  int oldest_combine_mshr();
 
   CacheStats& stats() { return stats_; }
   const CacheStats& stats() const { return stats_; }
@@ -122,6 +122,10 @@ class SetAssocCache {
   std::vector<std::uint8_t> dirty_;
   std::uint64_t clock_ = 0;            // recency counter
   std::vector<Mshr> mshrs_;
+  std::vector<std::uint32_t> free_mshr_list_;  // indices of the free MSHRs (a stack)
+  // Combine allocations in allocation order as (order, index); entries whose MSHR has since been
+  // released or turned into a fetch are dropped lazily by oldest_combine_mshr().
+  std::deque<std::pair<std::uint64_t, std::uint32_t>> combine_order_;
   LineTable mshr_index_;
   unsigned busy_mshrs_ = 0;
   std::uint64_t mshr_order_ = 0;

@@ -16,6 +16,7 @@ void to_json(nlohmann::json& j, const CacheStats& s) {
        {"conflict_evictions", s.conflict_evictions},
        {"dirty_writebacks", s.dirty_writebacks},
        {"streamed_lines", s.streamed_lines},
+       {"partial_flushes", s.partial_flushes},
        {"mshr_stall_cycles", s.mshr_stall_cycles},
        {"max_mshrs_in_use", s.max_mshrs_in_use}};
 }

@@ -263,7 +263,7 @@ std::vector<ParamSpec> declare() {
         policies, policy,
         what + " store policy: write_back (write-allocate) or streaming (full-line stores bypass)"));
   };
-  cache("l1", FIELD(memory.l1), 64, 4, 2, 1024, WritePolicy::Streaming, "private L1");
+  cache("l1", FIELD(memory.l1), 64, 4, 2, 256, WritePolicy::Streaming, "private L1");
   cache("l2", FIELD(memory.l2), 2048, 8, 12, 256, WritePolicy::WriteBack, "shared L2");
   // --- memory: DRAM ---
   p.push_back(uint_param("memory.dram.latency", FIELD(memory.dram.latency), "cycles", 100, 1, 100000,

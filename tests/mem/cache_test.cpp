@@ -220,6 +220,48 @@ TEST(MemCache, LoadToACombiningLineWriteAllocates) {
   EXPECT_EQ(mem.l1(0).stats().streamed_lines, 0u);
 }
 
+// Stores that each write one word of a different line leave partial write-combining lines. When
+// the 9th needs an MSHR (8 in the reference configuration) the oldest partial line is flushed to
+// the L2 and its MSHR reused at once, so no store waits; the L2 write-allocates the flushed lines
+// (WriteBack: fetch from DRAM, install dirty) or writes them to DRAM (Streaming).
+TEST(MemCache, PartialCombiningLinesAreFlushedWhenTheirMshrIsNeeded) {
+  for (WritePolicy l2_policy : {WritePolicy::WriteBack, WritePolicy::Streaming}) {
+    SCOPED_TRACE(l2_policy == WritePolicy::WriteBack ? "L2 write_back" : "L2 streaming");
+    auto p = reference_params();
+    p.l1.write_policy = WritePolicy::Streaming;
+    p.l2.write_policy = l2_policy;
+    MemorySystem mem(p, 1, kGhz);
+    constexpr unsigned kLines = 20;
+    std::vector<MemRequest> reqs;
+    for (unsigned k = 0; k < kLines; ++k) reqs.push_back(store(0x10000 + 64 * k, 1.0 + k));
+    std::uint64_t t = 0;
+    const auto out = serial(mem, 0, reqs, t);
+    ASSERT_EQ(out.size(), kLines);
+    EXPECT_EQ(mem.port_stats(0).blocked_cycles, 0u);  // no store waited for an MSHR
+    const CacheStats& l1 = mem.l1(0).stats();
+    EXPECT_EQ(l1.partial_flushes, kLines - p.l1.mshrs);
+    EXPECT_EQ(l1.streamed_lines, 0u);
+    EXPECT_EQ(l1.fills, 0u);
+    const std::uint64_t flushed_bytes = 64u * (kLines - p.l1.mshrs);
+    if (l2_policy == WritePolicy::WriteBack) {
+      EXPECT_EQ(mem.l2().stats().fills, kLines - p.l1.mshrs);  // write-allocated, dirty
+      EXPECT_EQ(mem.dram().stats().bytes_read, flushed_bytes);
+      EXPECT_EQ(mem.dram().stats().bytes_written, 0u);
+    } else {
+      EXPECT_EQ(mem.l2().stats().fills, 0u);
+      EXPECT_EQ(mem.dram().stats().bytes_read, 0u);
+      EXPECT_EQ(mem.dram().stats().bytes_written, flushed_bytes);
+    }
+    for (unsigned k = 0; k < kLines; ++k)
+      EXPECT_EQ(mem.memory().read_doubles(0x10000 + 64 * k, 1)[0], 1.0 + k);
+    // A load of a flushed line: an L2 hit when the L2 write-allocated it.
+    const auto back = serial(mem, 0, {load(0x10000)}, t);
+    ASSERT_EQ(back.size(), 1u);
+    EXPECT_EQ(back[0].c.word.as_double(), 1.0);
+    EXPECT_EQ(mem.l2().stats().hits, l2_policy == WritePolicy::WriteBack ? 1u : 0u);
+  }
+}
+
 // Four streams whose addresses are one way span (sets x line = 4096 B) apart all map to the same
 // sets. Accessed round-robin, word by word: 4 lines per set cycle through an LRU set.
 CacheStats way_span_streams(unsigned ways) {
