@@ -725,7 +725,9 @@ TEST(BadInputTable, HasAtLeast45CasesWithUniqueNames) {
 
 // An unwritable output path fails before the simulation starts: the run also asks for a VCD trace
 // in a writable place, which SystemC would create the moment the simulation began. The same
-// stencil without the bad path does simulate (the trace appears), so the probe can tell.
+// stencil without the bad path does simulate (the trace appears), so the probe can tell. (The
+// good run comes last: under ASan a throw after a SystemC run in the same process can raise a
+// false stack-use-after-scope, docs/robustness.md.)
 TEST(BadInputOutputs, UnwritablePathFailsBeforeSimulating) {
   const fs::path tmp =
       fs::temp_directory_path() / ("cgrasim_bad_input_early_" + std::to_string(::getpid()));
@@ -743,12 +745,6 @@ TEST(BadInputOutputs, UnwritablePathFailsBeforeSimulating) {
                                          "--quiet",
                                          "--vcd",
                                          (tmp / "probe.vcd").string()};
-  {
-    std::ostringstream out, err;
-    ASSERT_EQ(run_cli(base, out, err), kExitOk) << err.str();
-    ASSERT_TRUE(fs::exists(tmp / "probe.vcd"));
-    fs::remove(tmp / "probe.vcd");
-  }
   for (const char* flag : {"--output", "--json", "--dot", "--asm"}) {
     std::vector<std::string> args = base;
     args.push_back(flag);
@@ -760,6 +756,9 @@ TEST(BadInputOutputs, UnwritablePathFailsBeforeSimulating) {
         << flag << ": the simulation started before the path was checked";
     EXPECT_TRUE(out.str().empty()) << out.str();
   }
+  std::ostringstream out, err;
+  EXPECT_EQ(run_cli(base, out, err), kExitOk) << err.str();
+  EXPECT_TRUE(fs::exists(tmp / "probe.vcd"));
   fs::remove_all(tmp);
 }
 
