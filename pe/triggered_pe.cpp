@@ -237,7 +237,7 @@ void TriggeredPe::refresh_masks() {
   for (unsigned i = 0; i < outputs_.size(); ++i) outfree_ |= static_cast<std::uint32_t>(outputs_[i].can_push()) << i;
 }
 
-Word TriggeredPe::fetch(const Operand& o) const {
+inline Word TriggeredPe::fetch(const Operand& o) const {
   switch (o.kind) {
     case OperandKind::Queue: return inputs_[o.index].head();
     case OperandKind::Reg: return regs_[o.index];
@@ -335,7 +335,7 @@ void TriggeredPe::evaluate(std::uint64_t cycle) {
   last_stall_ = {worst, worst_instr, worst_queue};
 }
 
-void TriggeredPe::issue(const Decoded& d, unsigned index) {
+inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
   const Word a = fetch(d.src[0]);
   const Word b = fetch(d.src[1]);
   const Word c = fetch(d.src[2]);
@@ -400,7 +400,7 @@ void TriggeredPe::issue(const Decoded& d, unsigned index) {
 // Applies predicate updates and the results whose latency ends this cycle; returns whether
 // anything in flight (hence state visible to triggers) changed. Records the output queues pushed
 // into in own_out_.
-bool TriggeredPe::land_results() {
+inline bool TriggeredPe::land_results() {
   bool changed = issued_;
   preds_ = (preds_ | staged_set_) & ~staged_clear_;
   staged_set_ = staged_clear_ = 0;
@@ -462,7 +462,7 @@ void TriggeredPe::commit(std::uint32_t inputs_touched, std::uint32_t outputs_tou
 // Commits the dirty queues (dirty_in / dirty_out: exactly the input / output queues with
 // something to apply) and the request queue. The idle cycles of the other queues are accounted
 // when they next change (or in settle_statistics), which gives identical statistics.
-void TriggeredPe::commit_queues(std::uint32_t dirty_in, std::uint32_t dirty_out, bool changed) {
+inline void TriggeredPe::commit_queues(std::uint32_t dirty_in, std::uint32_t dirty_out, bool changed) {
   pushed_out_ = own_out_;
   popped_in_ = own_in_;
   own_in_ = own_out_ = 0;
