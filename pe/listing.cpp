@@ -14,9 +14,10 @@ std::string print_int(std::int64_t v) { return std::to_string(v); }
 
 std::string print_operand(const Operand& o) {
   switch (o.kind) {
-    case OperandKind::Queue: return "i" + std::to_string(o.index);
-    case OperandKind::Reg: return "r" + std::to_string(o.index);
-    case OperandKind::ImmInt: return "#" + print_int(static_cast<std::int64_t>(o.bits));
+    // Built with += : gcc 12 at -O3 flags "x" + std::to_string(...) with a false -Wrestrict.
+    case OperandKind::Queue: return std::string("i") += std::to_string(o.index);
+    case OperandKind::Reg: return std::string("r") += std::to_string(o.index);
+    case OperandKind::ImmInt: return std::string("#") += print_int(static_cast<std::int64_t>(o.bits));
     case OperandKind::ImmDouble: {
       const double v = std::bit_cast<double>(o.bits);
       char buf[64];

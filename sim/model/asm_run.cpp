@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "dfg/asm.h"
+#include "mem/memory_system.h"
 
 namespace cgra {
 namespace {
@@ -74,6 +75,20 @@ class Sidecar {
       throw AsmRunError(at(n.Mark()) + ": '" + what + ".addr' must be 8-byte aligned");
     return a;
   }
+  // Host arrays are filled and read in host memory: a count is bounded before anything is
+  // allocated (2^28 doubles = 2 GiB), and the array must end below the scratchpad window.
+  static constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 28;
+  std::uint64_t count(const YAML::Node& n, const std::string& what, std::uint64_t addr) const {
+    const auto c = get<std::uint64_t>(n, "count", what);
+    if (c > kMaxCount)
+      throw AsmRunError(at(n["count"].Mark()) + ": '" + what + ".count' is " + std::to_string(c) +
+                        "; at most " + std::to_string(kMaxCount) + " values");
+    if (addr + 8 * c > MemorySystem::kDefaultScratchpadBase)
+      throw AsmRunError(at(n["count"].Mark()) + ": '" + what + "' (" + std::to_string(c) +
+                        " values at " + std::to_string(addr) +
+                        ") reaches into the scratchpad window (addresses >= 2^48)");
+    return c;
+  }
   std::vector<double> doubles(const YAML::Node& n, const std::string& what) const {
     if (!n.IsSequence())
       throw AsmRunError(at(n.Mark()) + ": '" + what + "' must be a list of numbers");
@@ -98,10 +113,11 @@ class Sidecar {
         a.values = doubles(v["values"], what + ".values");
       } else if (v["ramp"]) {
         const YAML::Node r = map(v["ramp"], what + ".ramp");
-        const auto count = get<std::uint64_t>(r, "count", what + ".ramp");
+        const auto n_values = count(r, what + ".ramp", a.addr);
         const auto start = get<double>(r, "start", what + ".ramp");
         const auto step = get<double>(r, "step", what + ".ramp");
-        for (std::uint64_t i = 0; i < count; ++i)
+        a.values.reserve(n_values);
+        for (std::uint64_t i = 0; i < n_values; ++i)
           a.values.push_back(start + static_cast<double>(i) * step);
       } else {
         throw AsmRunError(at(v.Mark()) + ": '" + what + "' needs 'values' or 'ramp'");
@@ -114,8 +130,8 @@ class Sidecar {
     for (const auto& kv : map(n, "outputs")) {
       const std::string name = kv.first.as<std::string>();
       const YAML::Node v = map(kv.second, "outputs." + name);
-      run.outputs.push_back(
-          {name, address(v, "outputs." + name), get<std::size_t>(v, "count", "outputs." + name)});
+      const std::uint64_t addr = address(v, "outputs." + name);
+      run.outputs.push_back({name, addr, count(v, "outputs." + name, addr)});
     }
   }
 

@@ -521,6 +521,18 @@ std::vector<Case> cases() {
        kExitError,
        "{tmp}/p.yaml:2: 'inputs.x.addr' must be 8-byte aligned"},
 
+      {"AsmSidecarRampTooLong",  // refused before anything is allocated (it used to fill for minutes)
+       v({"--asm-run", "{tmp}/p.asm"}),
+       {file("p.asm", kGoodAsm),
+        file("p.yaml", "inputs:\n  x: {addr: 0, ramp: {count: 99999999999999, start: 0, step: 1}}\n")},
+       kExitError,
+       "{tmp}/p.yaml:2: 'inputs.x.ramp.count' is 99999999999999; at most 268435456 values"},
+      {"AsmSidecarOutputIntoTheScratchpadWindow",
+       v({"--asm-run", "{tmp}/p.asm"}),
+       {file("p.asm", kGoodAsm),
+        file("p.yaml", "outputs:\n  y: {addr: 281474976710648, count: 2}\n")},
+       kExitError,
+       "'outputs.y' (2 values at 281474976710648) reaches into the scratchpad window"},
       // ---- .npy input (--input) ---------------------------------------------------------------
       {"NpyTruncated",
        with(k1d100, {"--input", "{tmp}/in.npy"}),
