@@ -15,6 +15,7 @@
 /// a word travelling on a route): `reserve()` at issue, `push_reserved()` when it lands.
 /// Nothing is ever dropped: pushing without space is a programming error and throws.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -34,95 +35,116 @@ struct QueueStats {
 };
 
 /// A bounded two-phase FIFO of `T` (see the file comment for the timing contract).
+///
+/// Representation (the fabric commits a few queues per PE per cycle, so this is hot): three
+/// running counters, `pops_` (entries ever popped), `pushes_` (entries ever committed) and `tail_`
+/// (entries ever written, i.e. pushes_ plus this cycle's staged pushes), index a ring whose size
+/// is the capacity rounded up to a power of two, so a position is `counter & mask_`. Entries held
+/// = pushes_ - pops_, which never exceeds the capacity, so live entries never share a slot. The
+/// counters double as the pushes/pops statistics.
 template <typename T>
 class BasicTwoPhaseQueue {
  public:
-  explicit BasicTwoPhaseQueue(std::size_t capacity = 1) : ring_(capacity ? capacity : 1), capacity_(capacity) {
+  explicit BasicTwoPhaseQueue(std::size_t capacity = 1)
+      : ring_(std::bit_ceil(capacity ? capacity : 1)),
+        mask_(ring_.size() - 1),
+        capacity_(static_cast<std::uint32_t>(capacity)) {
     if (capacity == 0) throw std::invalid_argument("queue capacity must be at least 1");
+    if (capacity > UINT32_MAX / 2) throw std::invalid_argument("queue capacity too large");
   }
 
   std::size_t capacity() const { return capacity_; }
 
   // --- reader side (committed state only) ---
-  bool empty() const { return count_ == 0; }
-  std::size_t size() const { return count_; }
+  bool empty() const { return pushes_ == pops_; }
+  std::size_t size() const { return static_cast<std::size_t>(pushes_ - pops_); }
   /// Head entry as committed at the end of the previous cycle. Precondition: !empty().
-  const T& head() const { return ring_[head_]; }
+  const T& head() const { return ring_[pops_ & mask_]; }
   /// Entry `i` places behind the head (0 = head). Precondition: i < size().
-  const T& at(std::size_t i) const { return ring_[(head_ + i) % capacity_]; }
+  const T& at(std::size_t i) const { return ring_[(pops_ + i) & mask_]; }
   /// Removes the head at commit. At most one pop per cycle; the freed slot is usable next cycle.
   void pop() {
-    if (count_ == 0 || pop_pending_) throw std::logic_error("queue pop: empty or already popped this cycle");
+    if (empty() || pop_pending_) [[unlikely]]
+      throw std::logic_error("queue pop: empty or already popped this cycle");
     pop_pending_ = true;
   }
   bool pop_pending() const { return pop_pending_; }
 
   // --- writer side ---
   /// Slots a writer may still claim this cycle (pops of this cycle are not counted).
-  std::size_t free_slots() const { return capacity_ - count_ - reserved_ - staged_; }
+  std::size_t free_slots() const {
+    // tail_ - pops_ = committed entries + this cycle's pushes.
+    return capacity_ - static_cast<std::uint32_t>(tail_ - pops_) - reserved_;
+  }
   bool can_push() const { return free_slots() > 0; }
   /// Appends `w` at commit; readable from the next cycle on.
   void push(const T& w) {
-    if (!can_push()) throw std::logic_error("queue push: no free slot");
+    if (!can_push()) [[unlikely]] throw std::logic_error("queue push: no free slot");
     stage(w);
   }
   /// Claims one slot now for a word that arrives later through push_reserved().
   void reserve() {
-    if (!can_push()) throw std::logic_error("queue reserve: no free slot");
+    if (!can_push()) [[unlikely]] throw std::logic_error("queue reserve: no free slot");
     ++reserved_;
   }
   std::size_t reserved() const { return reserved_; }
   /// Delivers a word whose slot was claimed by reserve(); appended at commit.
   void push_reserved(const T& w) {
-    if (reserved_ == 0) throw std::logic_error("queue push_reserved: nothing reserved");
+    if (reserved_ == 0) [[unlikely]] throw std::logic_error("queue push_reserved: nothing reserved");
     --reserved_;
     stage(w);
   }
 
   /// Applies this cycle's pop and pushes (in that order) and accumulates statistics.
-  void commit() {
-    if (pop_pending_) {
-      head_ = head_ + 1 == capacity_ ? 0 : head_ + 1;
-      --count_;
-      ++stats_.pops;
-      pop_pending_ = false;
-    }
-    count_ += staged_;
-    stats_.pushes += staged_;
-    staged_ = 0;
-    if (count_ > stats_.max_occupancy) stats_.max_occupancy = static_cast<std::uint32_t>(count_);
-    stats_.occupancy_sum += count_;
-    ++stats_.cycles;
+  void commit() { commit_at(cycles_); }
+  /// Same as account_idle_cycles(now - stats().cycles) followed by commit(), in one step: for an
+  /// owner that commits the queue only in cycles in which it changes and counts its commits
+  /// (`now` = the owner's commits before this one; at least stats().cycles). Committing a queue
+  /// that is not dirty() is allowed and only accounts the cycles. Returns whether it was dirty().
+  bool commit_at(std::uint64_t now) {
+    const std::uint64_t before = pushes_ - pops_;
+    const bool was_dirty = pop_pending_ || tail_ != pushes_;
+    pops_ += pop_pending_ ? 1u : 0u;
+    pop_pending_ = false;
+    pushes_ = tail_;
+    const std::uint64_t held = pushes_ - pops_;
+    if (held > max_occupancy_) max_occupancy_ = static_cast<std::uint32_t>(held);
+    // The idle cycles since the last commit held `before` entries; this one holds `held`.
+    occupancy_sum_ += before * (now - cycles_) + held;
+    cycles_ = now + 1;
+    return was_dirty;
   }
   /// True when commit() has something to apply this cycle.
-  bool dirty() const { return pop_pending_ || staged_ != 0; }
+  bool dirty() const { return pop_pending_ || tail_ != pushes_; }
   /// Accounts `n` idle cycles (no push, no pop) in the statistics, for skip-ahead.
   void account_idle_cycles(std::uint64_t n) {
-    stats_.occupancy_sum += count_ * n;
-    stats_.cycles += n;
+    occupancy_sum_ += (pushes_ - pops_) * n;
+    cycles_ += n;
   }
 
-  const QueueStats& stats() const { return stats_; }
+  /// Statistics as of the last commit (or account_idle_cycles).
+  QueueStats stats() const { return {pushes_, pops_, max_occupancy_, occupancy_sum_, cycles_}; }
 
  private:
   std::vector<T> ring_;
-  std::size_t capacity_;
-  std::size_t head_ = 0;
-  std::size_t count_ = 0;
-  std::size_t reserved_ = 0;
-  bool pop_pending_ = false;
+  std::uint64_t mask_;
   // Pushes of this cycle are written straight into the ring behind the committed entries, where
-  // the reader cannot see them (it sees `count_` entries) and where space is guaranteed
-  // (count_ + reserved_ + staged_ <= capacity_); commit() only makes them count.
-  std::size_t staged_ = 0;
+  // the reader cannot see them (it sees pushes_ - pops_ entries) and where space is guaranteed
+  // (entries + staged + reserved_ <= capacity_); commit() only makes them count.
+  std::uint64_t tail_ = 0;
+  std::uint64_t pushes_ = 0;
+  std::uint64_t pops_ = 0;
+  std::uint32_t capacity_;
+  std::uint32_t reserved_ = 0;
+  std::uint32_t max_occupancy_ = 0;
+  bool pop_pending_ = false;
+  std::uint64_t occupancy_sum_ = 0;
+  std::uint64_t cycles_ = 0;
 
   void stage(const T& w) {
-    std::size_t tail = head_ + count_ + staged_;
-    if (tail >= capacity_) tail -= capacity_;
-    ring_[tail] = w;
-    ++staged_;
+    ring_[tail_ & mask_] = w;
+    ++tail_;
   }
-  QueueStats stats_;
 };
 
 /// The fabric's data queue: words with tags.

@@ -76,6 +76,8 @@ TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions opt
   out_last_land_.assign(params.output_queues, 0);
   loads_to_.assign(params.input_queues, 0);
   pushes_base_.assign(params.input_queues, 0);
+  in_all_ = static_cast<std::uint32_t>(mask_below(params.input_queues));
+  out_all_ = static_cast<std::uint32_t>(mask_below(params.output_queues));
   refresh_masks();
 }
 
@@ -445,55 +447,49 @@ void TriggeredPe::commit() {
 
 void TriggeredPe::commit(std::uint32_t inputs_touched, std::uint32_t outputs_touched) {
   const bool changed = land_results();
-  // Only queues someone touched can be dirty; dirty() is still tested so that a superset of
-  // touched queues gives exactly the dirty set commit() finds by scanning.
-  std::uint32_t dirty_in = 0, dirty_out = 0;
-  for (std::uint32_t m = (inputs_touched | own_in_) & static_cast<std::uint32_t>(mask_below(static_cast<unsigned>(inputs_.size()))); m != 0; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
-    dirty_in |= static_cast<std::uint32_t>(inputs_[i].dirty()) << i;
-  }
-  for (std::uint32_t m = (outputs_touched | own_out_) & static_cast<std::uint32_t>(mask_below(static_cast<unsigned>(outputs_.size()))); m != 0; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
-    dirty_out |= static_cast<std::uint32_t>(outputs_[i].dirty()) << i;
-  }
-  commit_queues(dirty_in, dirty_out, changed);
+  // Only queues someone touched can be dirty. They are committed without testing dirty() first:
+  // committing a clean queue only brings its statistics up to date, which gives the same figures
+  // as accounting its idle cycles later (so a superset of touched queues is fine).
+  commit_queues((inputs_touched | own_in_) & in_all_, (outputs_touched | own_out_) & out_all_, changed);
 }
 
-// Commits the dirty queues (dirty_in / dirty_out: exactly the input / output queues with
-// something to apply) and the request queue. The idle cycles of the other queues are accounted
-// when they next change (or in settle_statistics), which gives identical statistics.
-inline void TriggeredPe::commit_queues(std::uint32_t dirty_in, std::uint32_t dirty_out, bool changed) {
+// Commits the candidate queues (cand_in / cand_out: a superset of the input / output queues with
+// something to apply) and the request queue, and recomputes their bits of nonempty_ / outfree_.
+// The idle cycles of the other queues are accounted when they are next committed (or in
+// settle_statistics), which gives identical statistics.
+inline void TriggeredPe::commit_queues(std::uint32_t cand_in, std::uint32_t cand_out, bool changed) {
   pushed_out_ = own_out_;
   popped_in_ = own_in_;
   own_in_ = own_out_ = 0;
   TwoPhaseQueue* const in = inputs_.data();
   TwoPhaseQueue* const out = outputs_.data();
-  if (dirty_in | dirty_out) changed = true;
-  for (std::uint32_t m = dirty_in; m != 0; m &= m - 1) {
+  const std::uint64_t now = commits_;
+  std::uint32_t nonempty = nonempty_;
+  for (std::uint32_t m = cand_in; m != 0; m &= m - 1) {
     const unsigned i = static_cast<unsigned>(std::countr_zero(m));
     TwoPhaseQueue& q = in[i];
-    if (const std::uint64_t lag = commits_ - q.stats().cycles) q.account_idle_cycles(lag);
-    q.commit();
-    nonempty_ = (nonempty_ & ~(1u << i)) | (static_cast<std::uint32_t>(!q.empty()) << i);
+    changed |= q.commit_at(now);
+    nonempty = (nonempty & ~(1u << i)) | (static_cast<std::uint32_t>(!q.empty()) << i);
   }
-  for (std::uint32_t m = dirty_out | touched_out_; m != 0; m &= m - 1) {
+  nonempty_ = nonempty;
+  // Output queues reserved this cycle (touched_out_) changed their free space: their bit of
+  // outfree_ is recomputed too (committing them as well costs nothing in statistics).
+  std::uint32_t outfree = outfree_;
+  for (std::uint32_t m = cand_out | touched_out_; m != 0; m &= m - 1) {
     const unsigned i = static_cast<unsigned>(std::countr_zero(m));
     TwoPhaseQueue& q = out[i];
-    if ((dirty_out >> i) & 1u) {
-      if (const std::uint64_t lag = commits_ - q.stats().cycles) q.account_idle_cycles(lag);
-      q.commit();
-    }
-    outfree_ = (outfree_ & ~(1u << i)) | (static_cast<std::uint32_t>(q.can_push()) << i);
+    changed |= q.commit_at(now);
+    outfree = (outfree & ~(1u << i)) | (static_cast<std::uint32_t>(q.can_push()) << i);
   }
+  outfree_ = outfree;
   touched_out_ = 0;
   // Without a memory port no LOAD/STORE loads (decode rejects them), so nothing enters the request
   // queue and nobody pops it.
   if (memory_port_ && mem_requests_.dirty()) {
-    mem_requests_.account_idle_cycles(commits_ - mem_requests_.stats().cycles);
-    mem_requests_.commit();
+    mem_requests_.commit_at(now);
     changed = true;  // a popped request frees space a LOAD/STORE may be waiting for
   }
-  ++commits_;
+  commits_ = now + 1;
   changed_ = changed;
 }
 

@@ -217,7 +217,7 @@ class TriggeredPe {
   void issue(const Decoded& d, unsigned index);
   void refresh_masks();
   bool land_results();
-  void commit_queues(std::uint32_t dirty_in, std::uint32_t dirty_out, bool changed);
+  void commit_queues(std::uint32_t cand_in, std::uint32_t cand_out, bool changed);
   Word fetch(const Operand& o) const;
   bool reply_owed(unsigned q) const;
   unsigned latency_of(OpClass c) const;
@@ -240,6 +240,8 @@ class TriggeredPe {
   std::uint32_t pushed_out_ = 0;   // own_out_ of the last commit (outputs_pushed())
   std::uint32_t popped_in_ = 0;    // own_in_ of the last commit (inputs_popped())
   std::uint32_t reply_queues_ = 0; // input queues some LOAD names as its reply queue
+  std::uint32_t in_all_ = 0;       // all input queues (bit i = queue i)
+  std::uint32_t out_all_ = 0;      // all output queues
   bool started_ = false;
   bool issued_ = false;
   bool changed_ = true;            // state visible to triggers changed at the last commit
