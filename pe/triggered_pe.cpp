@@ -101,10 +101,25 @@ void TriggeredPe::load_program(const Program& program) {
   staged_set_ = staged_clear_ = 0;
   own_in_ = own_out_ = pushed_out_ = popped_in_ = 0;
   pending_regs_ = pending_preds_ = 0;
-  inflight_.clear();
+  // In-flight wheel: a result issued in cycle t with latency L lands at the commit of t + L - 1, in
+  // [t, t + max_latency - 1], so max_latency buckets (rounded up to a power of two: indexing is a
+  // mask) never mix land cycles. Results landing in the same cycle were issued in different cycles
+  // (at most one issue per cycle) with different latencies, so a bucket needs one slot per
+  // distinct latency of the result-writing instructions.
   unsigned max_latency = 1;
-  for (const Decoded& d : decoded_) max_latency = std::max<unsigned>(max_latency, d.latency);
-  inflight_.reserve(max_latency + 1);
+  std::uint64_t latencies = 0;  // bit l-1 = some writing instruction has latency l (1..255 -> 4 words)
+  std::array<std::uint64_t, 4> seen{};
+  for (const Decoded& d : decoded_) {
+    max_latency = std::max<unsigned>(max_latency, d.latency);
+    if (d.writes) seen[(d.latency - 1u) / 64] |= std::uint64_t{1} << ((d.latency - 1u) % 64);
+  }
+  for (std::uint64_t w : seen) latencies += static_cast<std::uint64_t>(std::popcount(w));
+  const std::size_t buckets = std::bit_ceil(max_latency);
+  wheel_slots_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(latencies, 1));
+  wheel_mask_ = buckets - 1;
+  wheel_.assign(buckets * wheel_slots_, InFlight{});
+  wheel_count_.assign(buckets, 0);
+  inflight_count_ = 0;
   std::fill(out_last_land_.begin(), out_last_land_.end(), 0);
   std::fill(loads_to_.begin(), loads_to_.end(), 0);
   for (unsigned q = 0; q < inputs_.size(); ++q) pushes_base_[q] = inputs_[q].stats().pushes;
@@ -270,7 +285,7 @@ void TriggeredPe::evaluate(std::uint64_t cycle) {
 
   // Fast path: nothing this PE can observe changed since a cycle in which nothing issued and no
   // result was in flight, so the same instructions are blocked for the same reasons.
-  if (!changed_ && !issued_ && inflight_.empty()) {
+  if (!changed_ && !issued_ && inflight_count_ == 0) {
     ++stats_.stalls[static_cast<unsigned>(last_stall_.reason)];
     return;
   }
@@ -314,7 +329,7 @@ void TriggeredPe::evaluate(std::uint64_t cycle) {
         q = std::countr_zero(full);
       } else {
         bool in_order = true;
-        if (d.out_need != 0 && !inflight_.empty()) {
+        if (d.out_need != 0 && inflight_count_ != 0) {
           const std::uint64_t land = cycle_ + d.latency - 1;
           for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
             if (land < out_last_land_[std::countr_zero(m)]) in_order = false;
@@ -372,8 +387,8 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
       case TagMode::FromB: result.tag = b.tag; break;
       case TagMode::FromResult: result.tag = static_cast<std::uint8_t>(result.bits); break;
     }
+    const std::uint64_t land = cycle_ + d.latency - 1;
     InFlight f;
-    f.land = cycle_ + d.latency - 1;
     f.value = result;
     f.out_mask = d.out_need;
     f.reg = d.reg;
@@ -387,10 +402,12 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
     for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
       const int q = std::countr_zero(m);
       outputs_[q].reserve();
-      out_last_land_[q] = f.land;
+      out_last_land_[q] = land;
       touched_out_ |= 1u << q;
     }
-    inflight_.push_back(f);  // capacity reserved at load: at most max latency results in flight
+    const std::size_t b = land & wheel_mask_;
+    wheel_[b * wheel_slots_ + wheel_count_[b]++] = f;  // slots sized at load (see load_program)
+    ++inflight_count_;
   }
 
   issued_ = true;
@@ -406,17 +423,17 @@ inline bool TriggeredPe::land_results() {
   bool changed = issued_;
   preds_ = (preds_ | staged_set_) & ~staged_clear_;
   staged_set_ = staged_clear_ = 0;
-  if (!inflight_.empty()) {
+  if (inflight_count_ != 0) {
     changed = true;
-    std::size_t keep = 0;
-    for (std::size_t k = 0; k < inflight_.size(); ++k) {
-      const InFlight& f = inflight_[k];
-      if (f.land != cycle_) {
-        inflight_[keep++] = f;
-        continue;
-      }
+    // The results due now, in issue order (see load_program for the wheel's layout).
+    const std::size_t b = cycle_ & wheel_mask_;
+    const std::uint32_t n = wheel_count_[b];
+    const InFlight* const due = wheel_.data() + b * wheel_slots_;
+    TwoPhaseQueue* const out = outputs_.data();
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const InFlight& f = due[k];
       own_out_ |= f.out_mask;
-      for (std::uint32_t m = f.out_mask; m != 0; m &= m - 1) outputs_[std::countr_zero(m)].push_reserved(f.value);
+      for (std::uint32_t m = f.out_mask; m != 0; m &= m - 1) out[std::countr_zero(m)].push_reserved(f.value);
       if (f.reg >= 0) {
         regs_[f.reg] = f.value;
         pending_regs_ &= ~(std::uint64_t{1} << f.reg);
@@ -427,7 +444,8 @@ inline bool TriggeredPe::land_results() {
         pending_preds_ &= ~bit;
       }
     }
-    inflight_.resize(keep);
+    wheel_count_[b] = 0;
+    inflight_count_ -= n;
   }
   return changed;
 }
@@ -511,9 +529,11 @@ bool TriggeredPe::awaiting_memory() const {
 }
 
 std::uint64_t TriggeredPe::next_result_cycle() const {
-  std::uint64_t best = kNoCycle;
-  for (const InFlight& f : inflight_) best = std::min(best, f.land + 1);
-  return best;
+  if (inflight_count_ == 0) return kNoCycle;
+  // Every result in flight lands in [cycle_, cycle_ + buckets - 1] (see load_program).
+  for (std::uint64_t k = 0; k <= wheel_mask_; ++k)
+    if (wheel_count_[(cycle_ + k) & wheel_mask_] != 0) return cycle_ + k + 1;
+  return kNoCycle;
 }
 
 std::string TriggeredPe::describe_stall() const {

@@ -143,7 +143,7 @@ class TriggeredPe {
   bool issued_last_cycle() const { return issued_; }
   /// Idle and nothing in flight: the last cycle issued nothing and no function-unit result is
   /// pending. Pending load replies are the memory system's in-flight work (awaiting_memory()).
-  bool quiescent() const { return !issued_ && inflight_.empty(); }
+  bool quiescent() const { return !issued_ && inflight_count_ == 0; }
   /// True if state visible to triggers (predicates, registers, queue contents or space) changed at
   /// the last commit. A PE that is quiescent() and not state_changed() stalls again in the next
   /// cycle unless something outside (a route, the memory system) writes into or pops its queues:
@@ -204,8 +204,9 @@ class TriggeredPe {
   struct PredPattern {
     std::uint64_t pred_true = 0, pred_false = 0;
   };
+  // A function-unit result on its way; filed in the wheel bucket of the commit cycle at which it
+  // is written (issue + L - 1).
   struct InFlight {
-    std::uint64_t land = 0;  // commit cycle at which the result is written (issue + L - 1)
     Word value;
     std::uint32_t out_mask = 0;
     std::int8_t reg = -1;
@@ -249,7 +250,15 @@ class TriggeredPe {
   StallInfo last_stall_;
   std::vector<PredPattern> patterns_;  // parallel to decoded_
   std::vector<Decoded> decoded_;
-  std::vector<InFlight> inflight_;   // issue order; capacity reserved at load (no per-cycle allocation)
+  // Results in flight, in a timing wheel indexed by land cycle: bucket b holds the results that
+  // land at the commit of a cycle c with (c & wheel_mask_) == b, in issue order, in
+  // wheel_[b * wheel_slots_ ...] (wheel_count_[b] of them). Sized at load (see load_program), so
+  // landing costs only the results due, with no per-cycle allocation or compaction.
+  std::vector<InFlight> wheel_;
+  std::vector<std::uint32_t> wheel_count_;
+  std::uint64_t wheel_mask_ = 0;
+  std::uint32_t wheel_slots_ = 1;
+  std::uint32_t inflight_count_ = 0;  // results in all buckets
   std::vector<TwoPhaseQueue> inputs_;
   std::vector<TwoPhaseQueue> outputs_;
   PeStats stats_;
