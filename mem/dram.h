@@ -46,6 +46,8 @@ class Dram {
   std::uint64_t transfer_cycles(unsigned bytes) const { return (std::uint64_t(bytes) * den_ + num_ - 1) / num_; }
   const DramParams& params() const { return params_; }
   const DramStats& stats() const { return stats_; }
+  /// First cycle in which the bus has moved every byte reserved so far (0 when never used).
+  std::uint64_t bus_free_cycle() const { return static_cast<std::uint64_t>((bus_free_ + num_ - 1) / num_); }
 
  private:
   unsigned __int128 reserve(std::uint64_t cycle, unsigned bytes);

@@ -369,6 +369,23 @@ void MemorySystem::drain_l2_blocked(std::uint64_t t) {
   }
 }
 
+MemorySystem::WriteBackDrain MemorySystem::writeback_drain(std::uint64_t t) const {
+  std::vector<std::uint64_t> lines = l2_.unwritten_lines();
+  for (const SetAssocCache& c : l1_) {
+    const std::vector<std::uint64_t> l = c.unwritten_lines();
+    lines.insert(lines.end(), l.begin(), l.end());
+  }
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  Dram bus = dram_;
+  for (std::size_t i = 0; i < lines.size(); ++i) bus.write(t, params_.l2.line_bytes);
+  WriteBackDrain d;
+  d.lines = lines.size();
+  d.bytes = d.lines * params_.l2.line_bytes;
+  d.end_cycle = std::max(t, bus.bus_free_cycle());
+  return d;
+}
+
 bool MemorySystem::idle() const {
   if (!events_.empty() || !l2_blocked_.empty()) return false;
   for (const Port& P : ports_)

@@ -108,6 +108,17 @@ class MemorySystem {
   /// Creates a FIFO of `depth` words in the scratchpad (ticked by tick() after the ports).
   ScratchpadFifo& make_fifo(std::uint64_t depth, const std::string& name, unsigned read_ahead = 0);
 
+  /// What writing every unwritten line back to DRAM after cycle `t` would take: the distinct lines
+  /// dirty or write-combining in any L1 or dirty in the L2, each written once, on a copy of the
+  /// DRAM bus (so the run's state and statistics are untouched). Bandwidth-bound: every write is
+  /// issued at `t` and the drain ends when the bus has moved the last byte.
+  struct WriteBackDrain {
+    std::uint64_t lines = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t end_cycle = 0;  ///< first cycle with every line written (>= t)
+  };
+  WriteBackDrain writeback_drain(std::uint64_t t) const;
+
   // --- components and statistics ---
   unsigned num_l1() const { return static_cast<unsigned>(l1_.size()); }
   /// L1 serving ports [i·l1_ports_per_cache, (i+1)·l1_ports_per_cache).

@@ -133,6 +133,15 @@ void SetAssocCache::release_mshr(int i) {
   free_mshr_list_.push_back(static_cast<std::uint32_t>(i));
 }
 
+std::vector<std::uint64_t> SetAssocCache::unwritten_lines() const {
+  std::vector<std::uint64_t> out;
+  for (std::size_t i = 0; i < tags_.size(); ++i)
+    if (tags_[i] != LineTable::kEmpty && dirty_[i]) out.push_back(tags_[i]);
+  for (const Mshr& m : mshrs_)
+    if (m.busy && (m.kind == MshrKind::Combine || m.dirty_on_fill)) out.push_back(m.line);
+  return out;
+}
+
 int SetAssocCache::oldest_combine_mshr() {
   while (!combine_order_.empty()) {
     const auto [order, i] = combine_order_.front();

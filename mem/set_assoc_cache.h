@@ -106,6 +106,9 @@ class SetAssocCache {
   void release_mshr(int i);
   /// Oldest Combine MSHR, or -1 (amortised constant time).
   int oldest_combine_mshr();
+  /// Lines whose data here is newer than the next level: dirty resident lines and lines being
+  /// write-combined (for the end-of-run write-back estimate).
+  std::vector<std::uint64_t> unwritten_lines() const;
 
   CacheStats& stats() { return stats_; }
   const CacheStats& stats() const { return stats_; }

@@ -70,6 +70,14 @@ std::string report_text(const json& j) {
   line("fabric compute", fmt::format("{:.1f} GFLOP/s (every MAC PE, 2 flops per cycle)", d(j, "fabric_gflops")));
   line("roofline", fmt::format("{:.1f} GFLOP/s ({}-bound)", d(j, "roofline_gflops"), j.at("bound").get<std::string>()));
   line("achieved", fmt::format("{:.1f} GFLOP/s = {:.1f}% of the roofline", d(j, "gflops"), d(j, "roofline_percent")));
+  if (j.contains("writeback")) {
+    const json& wb = j.at("writeback");
+    line("with write-back", fmt::format("{:.1f} GFLOP/s = {:.1f}% (results in DRAM at cycle {}: +{} cycles for {} B "
+                                        "of dirty lines left in the caches)",
+                                        d(wb, "gflops"), d(wb, "roofline_percent"), wb.at("cycles").get<std::uint64_t>(),
+                                        wb.at("extra_cycles").get<std::uint64_t>(),
+                                        wb.at("dirty_bytes").get<std::uint64_t>()));
+  }
 
   t += "\nmemory:\n";
   const json& dr = j.at("dram");

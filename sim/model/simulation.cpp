@@ -161,6 +161,12 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
       s["clock_ghz"] = arch.clock.freq_ghz;
       s["seconds"] = static_cast<double>(res.cycles) / (arch.clock.freq_ghz * 1e9);
       if (f.done()) s["done_cycle"] = res.done_cycle;
+      if (res.status == RunStatus::Done) {
+        const MemorySystem::WriteBackDrain d = m.memory.memory().writeback_drain(res.cycles);
+        res.drained_cycles = d.end_cycle;
+        res.drain_bytes = d.bytes;
+        s["writeback_drain"] = {{"lines", d.lines}, {"bytes", d.bytes}, {"end_cycle", d.end_cycle}};
+      }
       s["fabric"] = f.stats_json(res.cycles);
       s["memory"] = memory_stats(m.memory.memory(), res.cycles, arch.clock.freq_ghz);
     }

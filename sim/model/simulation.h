@@ -41,6 +41,11 @@ struct SimResult {
   std::uint64_t done_cycle = 0;  ///< cycle the done token left the fabric (status Done)
   std::uint64_t ticks = 0;       ///< cycles actually evaluated (< cycles with skip-ahead)
   std::size_t placed_pes = 0;    ///< PEs holding a program
+  /// Status Done: the cycle by which the results are in DRAM, i.e. `cycles` plus the DRAM bus
+  /// time of writing back every line still dirty (or write-combining) in the caches when the run
+  /// ended (MemorySystem::writeback_drain; the run itself does not write them back).
+  std::uint64_t drained_cycles = 0;
+  std::uint64_t drain_bytes = 0;  ///< bytes of those lines
   std::string report;            ///< deadlock/watchdog: blocked PEs, queues and routes
   std::vector<std::vector<double>> outputs;  ///< the output arrays, in the order requested
   nlohmann::json stats;                      ///< the statistics tree (docs/model.md, "Statistics")

@@ -262,6 +262,31 @@ TEST(MemCache, PartialCombiningLinesAreFlushedWhenTheirMshrIsNeeded) {
   }
 }
 
+// writeback_drain counts each unwritten line once (dirty in the L1, in the L2, or write-combining)
+// and times it on a copy of the DRAM bus: 3 lines of 64 B at 250/3 B/cycle take ceil(2.304) = 3
+// cycles on an idle bus; the run's own DRAM statistics do not change.
+TEST(MemCache, WriteBackDrainCountsEachUnwrittenLineOnce) {
+  auto p = reference_params();
+  MemorySystem mem(p, 1, kGhz);
+  std::uint64_t t = 0;
+  // Write-back L1: three stores to three lines, two of them twice (still three dirty lines).
+  serial(mem, 0, {store(0x1000, 1), store(0x1040, 2), store(0x1080, 3), store(0x1008, 4), store(0x1048, 5)}, t);
+  const DramStats before = mem.dram().stats();
+  const MemorySystem::WriteBackDrain d = mem.writeback_drain(t + 1000);
+  EXPECT_EQ(d.lines, 3u);
+  EXPECT_EQ(d.bytes, 192u);
+  EXPECT_EQ(d.end_cycle, t + 1000 + 3);
+  EXPECT_EQ(mem.dram().stats().bytes_written, before.bytes_written);
+  EXPECT_EQ(mem.writeback_drain(t + 1000).end_cycle, d.end_cycle);  // nothing was consumed
+
+  // Streaming L1: a partly written line is write-combining, not resident: counted too.
+  p.l1.write_policy = WritePolicy::Streaming;
+  MemorySystem s(p, 1, kGhz);
+  t = 0;
+  serial(s, 0, {store(0x2000, 1)}, t);
+  EXPECT_EQ(s.writeback_drain(t).lines, 1u);
+}
+
 // Four streams whose addresses are one way span (sets x line = 4096 B) apart all map to the same
 // sets. Accessed round-robin, word by word: 4 lines per set cycle through an LRU set.
 CacheStats way_span_streams(unsigned ways) {
