@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sim/cli.h"
+#include "tests/sim/cli_harness.h"
 #include "sim/exit_codes.h"
 
 namespace cgra {
@@ -15,16 +16,8 @@ namespace {
 
 const std::string kSrc = CGRA_SOURCE_DIR;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result cli(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = test::CliResult;
+constexpr auto cli = test::run_cgrasim;
 
 /// A scratch directory for files this test writes.
 std::filesystem::path scratch(const std::string& name) {

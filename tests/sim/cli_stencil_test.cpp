@@ -17,6 +17,7 @@
 
 #include "mapper/reference.h"
 #include "sim/cli.h"
+#include "tests/sim/cli_harness.h"
 #include "sim/exit_codes.h"
 #include "sim/npy.h"
 #include "sim/output_file.h"
@@ -28,16 +29,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = test::CliResult;
+constexpr auto cli = test::run_cgrasim;
 
 /// A fresh directory per test, removed at the end.
 struct TempDir {

@@ -1,5 +1,6 @@
 // The cgrasim command line, run in-process: exit codes and one-line errors.
 #include "sim/cli.h"
+#include "tests/sim/cli_harness.h"
 
 #include <gtest/gtest.h>
 
@@ -11,16 +12,8 @@
 namespace cgra {
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = test::CliResult;
+constexpr auto cli = test::run_cgrasim;
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 

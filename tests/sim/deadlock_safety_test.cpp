@@ -26,6 +26,7 @@
 #include "mapper/reference.h"
 #include "mapper/stencil_dfg.h"
 #include "sim/cli.h"
+#include "tests/sim/cli_harness.h"
 #include "sim/exit_codes.h"
 #include "sim/output_file.h"
 
@@ -35,16 +36,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result cli(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = test::CliResult;
+constexpr auto cli = test::run_cgrasim;
 
 std::string shortest(double v) {
   char buf[64];
