@@ -102,9 +102,11 @@ void Network::evaluate(std::uint64_t cycle) {
     for (RouteRt& r : routes_) step_route<false>(r, cycle);
   } else {
     // Routes own disjoint queue ends, so the order in which they are stepped does not matter.
-    std::size_t keep = 0;
-    for (std::size_t k = 0; k < active_.size(); ++k) {
-      RouteRt& r = routes_[active_[k]];
+    std::uint32_t keep = 0;
+    std::uint32_t* const active = active_.data();
+    const std::uint32_t n = active_count_;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      RouteRt& r = routes_[active[k]];
       step_route<true>(r, cycle);
       // After this cycle's commit the source holds its committed words minus this cycle's pop,
       // plus whatever its PE pushes at that commit (reported through source_pushed()).
@@ -112,9 +114,9 @@ void Network::evaluate(std::uint64_t cycle) {
         r.active = false;
         continue;
       }
-      active_[keep++] = active_[k];
+      active[keep++] = active[k];
     }
-    active_.resize(keep);
+    active_count_ = keep;
   }
   // After the sends, so that a word with latency 1 lands in the cycle it was sent.
   deliver(cycle);
@@ -148,16 +150,17 @@ void Network::unpark(RouteRt& r) {
   r.parked = false;
   if (!r.active) {
     r.active = true;
-    active_.push_back(static_cast<std::uint32_t>(&r - routes_.data()));
+    active_[active_count_++] = static_cast<std::uint32_t>(&r - routes_.data());
   }
 }
 
 void Network::track_active_routes() {
   sparse_ = true;
-  active_.clear();
+  active_.resize(routes_.size());
+  active_count_ = 0;
   for (std::size_t r = 0; r < routes_.size(); ++r) {
     routes_[r].active = true;
-    active_.push_back(static_cast<std::uint32_t>(r));
+    active_[active_count_++] = static_cast<std::uint32_t>(r);
   }
   for (DestRt& d : dests_) d.credit = d.queue->free_slots();
 }

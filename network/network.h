@@ -99,7 +99,7 @@ class Network {
   void source_pushed(std::size_t r) {
     if (!routes_[r].active) {
       routes_[r].active = true;
-      active_.push_back(static_cast<std::uint32_t>(r));
+      active_[active_count_++] = static_cast<std::uint32_t>(r);
     }
   }
   /// Source endpoint of route r.
@@ -203,7 +203,11 @@ class Network {
   std::size_t link_count_ = 0;
   std::uint64_t in_flight_ = 0;
   bool sparse_ = false;                  // track_active_routes() was called
-  std::vector<std::uint32_t> active_;    // sparse stepping: routes that may act, any order
+  // Sparse stepping: the routes that may act, any order, in active_[0 .. active_count_). A route
+  // is listed at most once (RouteRt::active), so active_ is sized to the route count once and
+  // listing a route is a plain store.
+  std::vector<std::uint32_t> active_;
+  std::uint32_t active_count_ = 0;
   template <bool Sparse>
   void step_route(RouteRt& r, std::uint64_t cycle);
   void unpark(RouteRt& r);

@@ -204,6 +204,26 @@ void Fabric::evaluate(std::uint64_t cycle) {
   active_ = active;
 }
 
+// Sparse route stepping: tells the network which of its sources PE i just pushed into and which
+// of its destinations PE i just popped (see Network::track_active_routes). Inline: called for
+// every committed PE, most of which pushed into or popped only a queue or two.
+inline void Fabric::report_to_network(std::size_t i) {
+  const TriggeredPe& pe = pes_[i];
+  const std::uint32_t pushed = pe.outputs_pushed(), popped = pe.inputs_popped();
+  if ((pushed | popped) == 0) return;
+  Network& net = *network_;
+  const std::int32_t* const routes = out_route_.data() + i * out_stride_;
+  for (std::uint32_t m = pushed; m != 0; m &= m - 1) {
+    const std::int32_t r = routes[std::countr_zero(m)];
+    if (r >= 0) net.source_pushed(static_cast<std::size_t>(r));
+  }
+  const std::int32_t* const dests = in_dest_.data() + i * in_stride_;
+  for (std::uint32_t m = popped; m != 0; m &= m - 1) {
+    const std::int32_t d = dests[std::countr_zero(m)];
+    if (d >= 0) net.destination_popped(static_cast<std::size_t>(d));
+  }
+}
+
 void Fabric::commit() {
   bool busy = false;
   TriggeredPe* const pes = pes_.data();
@@ -251,20 +271,6 @@ void Fabric::commit() {
     d.ingress.commit();
   }
   busy_ = busy;
-}
-
-// Sparse route stepping: tells the network which of its sources PE i just pushed into and which
-// of its destinations PE i just popped (see Network::track_active_routes).
-void Fabric::report_to_network(std::size_t i) {
-  const TriggeredPe& pe = pes_[i];
-  for (std::uint32_t m = pe.outputs_pushed(); m != 0; m &= m - 1) {
-    const std::int32_t r = out_route_[i * out_stride_ + static_cast<unsigned>(std::countr_zero(m))];
-    if (r >= 0) network_->source_pushed(static_cast<std::size_t>(r));
-  }
-  for (std::uint32_t m = pe.inputs_popped(); m != 0; m &= m - 1) {
-    const std::int32_t d = in_dest_[i * in_stride_ + static_cast<unsigned>(std::countr_zero(m))];
-    if (d >= 0) network_->destination_popped(static_cast<std::size_t>(d));
-  }
 }
 
 std::uint64_t Fabric::next_event_cycle(std::uint64_t now) const {
