@@ -356,7 +356,8 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
   const Word a = fetch(d.src[0]);
   const Word b = fetch(d.src[1]);
   const Word c = fetch(d.src[2]);
-  for (std::uint32_t m = d.deq; m != 0; m &= m - 1) inputs_[std::countr_zero(m)].pop();
+  TwoPhaseQueue* const in = inputs_.data();
+  for (std::uint32_t m = d.deq; m != 0; m &= m - 1) in[std::countr_zero(m)].pop();
   own_in_ |= d.deq;
   staged_set_ = d.pred_set;
   staged_clear_ = d.pred_clear;
@@ -399,9 +400,10 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
       pending_preds_ |= std::uint64_t{1} << d.pred;
     }
     if (d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
+    TwoPhaseQueue* const out = outputs_.data();
     for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
       const int q = std::countr_zero(m);
-      outputs_[q].reserve();
+      out[q].reserve();
       out_last_land_[q] = land;
       touched_out_ |= 1u << q;
     }

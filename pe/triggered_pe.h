@@ -215,11 +215,14 @@ class TriggeredPe {
   };
 
   void decode(const Program& program);
-  void issue(const Decoded& d, unsigned index);
   void refresh_masks();
-  bool land_results();
-  void commit_queues(std::uint32_t cand_in, std::uint32_t cand_out, bool changed);
-  Word fetch(const Operand& o) const;
+  // The per-cycle steps of evaluate() and commit(), defined in the .cpp and always inlined into
+  // them: each runs for nearly every PE every cycle, and a call costs about as much as their
+  // common case (saving and restoring the registers they use).
+  [[gnu::always_inline]] inline void issue(const Decoded& d, unsigned index);
+  [[gnu::always_inline]] inline bool land_results();
+  [[gnu::always_inline]] inline void commit_queues(std::uint32_t cand_in, std::uint32_t cand_out, bool changed);
+  [[gnu::always_inline]] inline Word fetch(const Operand& o) const;
   bool reply_owed(unsigned q) const;
   unsigned latency_of(OpClass c) const;
 
