@@ -51,7 +51,8 @@ TEST_P(SeedCorpus, EverySeedKeepsTheContract) {
 
 INSTANTIATE_TEST_SUITE_P(Fuzz, SeedCorpus,
                          ::testing::Values(Target{"arch_config", check_arch_config}, Target{"asm", check_asm},
-                                           Target{"listing", check_listing}, Target{"npy", check_npy}),
+                                           Target{"listing", check_listing}, Target{"npy", check_npy},
+                                           Target{"spec", check_spec}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

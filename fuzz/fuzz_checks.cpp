@@ -14,6 +14,8 @@
 
 #include "dfg/asm.h"
 #include "dfg/validate.h"
+#include "mapper/spec_yaml.h"
+#include "mapper/stencil_spec.h"
 #include "pe/listing.h"
 #include "sim/config/arch_config.h"
 #include "sim/npy.h"
@@ -141,6 +143,26 @@ void check_npy(std::string_view input) {
   if (again.shape != a->shape || again.data.size() != a->data.size() ||
       (count && std::memcmp(again.data.data(), a->data.data(), count * sizeof(double)) != 0))
     throw ContractViolation("encode_npy does not read back to the same array");
+}
+
+void check_spec(std::string_view input) {
+  const auto f = parse_or_error<SpecError>("parse_spec_yaml", [&] { return parse_spec_yaml(input, "fuzz.yaml"); });
+  if (!f) return;
+  for (const auto& [key, where] : f->where)
+    if (where.rfind("fuzz.yaml:", 0) != 0) throw ContractViolation("parse_spec_yaml: key '" + key + "' has no line");
+  // The merge of cgrasim without flags: what the file gives, else radius 1 and the default grid.
+  StencilSpec spec;
+  spec.dims = f->dims.value_or(1);
+  const unsigned r = f->radius.value_or(1);
+  spec.radius[0] = f->radius_x.value_or(r);
+  spec.radius[1] = spec.dims == 2 ? f->radius_y.value_or(r) : 0;
+  spec.coeff_x = f->coeff_x;
+  spec.coeff_y = f->coeff_y;
+  parse_or_error<SpecError>("parse_grid + validate", [&] {
+    parse_grid(f->grid.value_or(spec.dims == 1 ? "194400" : "960x449"), spec);
+    spec.validate();
+    return spec.describe();
+  });
 }
 
 int run_fuzz_input(CheckFn check, const std::uint8_t* data, std::size_t size) {

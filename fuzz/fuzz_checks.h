@@ -41,6 +41,12 @@ void check_listing(std::string_view input);
 /// the same bits. Documented error: FileError.
 void check_npy(std::string_view input);
 
+/// Stencil spec YAML (parse_spec_yaml), then the spec it gives merged as cgrasim does with no
+/// flags (radius 1 and the default grid where the file says nothing) and validated. Documented
+/// error: SpecError. No writer exists, so no round trip; a parsed file's `where` must name a line
+/// for every key it gave.
+void check_spec(std::string_view input);
+
 /// A check function, as taken by run_fuzz_input.
 using CheckFn = void (*)(std::string_view);
 
