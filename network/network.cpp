@@ -61,6 +61,7 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
   // buckets indexed by due cycle suffice; rounding up to a power of two turns the index into a mask.
   const std::uint64_t buckets = std::bit_ceil(std::max(longest_all, 1u));
   wheel_mask_ = buckets - 1;
+  wheel_stride_ = dests_.size();
   wheel_.resize(buckets * dests_.size());
   wheel_count_.assign(buckets, 0);
   // One owner per queue end (see the file comment of network.h).
@@ -127,7 +128,7 @@ void Network::deliver(std::uint64_t cycle) {
   const std::uint64_t b = cycle & wheel_mask_;
   const std::uint32_t n = wheel_count_[b];
   if (n == 0) return;
-  const Delivery* const entries = wheel_.data() + b * dests_.size();
+  const Delivery* const entries = wheel_.data() + b * wheel_stride_;
   for (std::uint32_t k = 0; k < n; ++k) {
     DestRt& d = dests_[entries[k].dest];
     d.queue->push_reserved(entries[k].word);
@@ -195,7 +196,7 @@ void Network::step_route(RouteRt& r, std::uint64_t cycle) {
     *r.touch.word |= r.touch.word_bit;
   }
   // The word reaches destination d's queue at the commit of cycle t + L_d - 1.
-  const std::size_t stride = dests_.size();
+  const std::size_t stride = wheel_stride_;
   for (std::uint32_t d = 0; d < r.dest_count; ++d) {
     dests[d].queue->reserve();
     if constexpr (Sparse) --dests[d].credit;

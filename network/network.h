@@ -195,6 +195,7 @@ class Network {
   std::vector<Delivery> wheel_;
   std::vector<std::uint32_t> wheel_count_;
   std::uint64_t wheel_mask_ = 0;
+  std::size_t wheel_stride_ = 0;  // entries per bucket: dests_.size()
   std::vector<std::string> names_;
   std::vector<Endpoint> source_endpoint_;  // by route (cold data, for reports)
   std::vector<Endpoint> dest_endpoint_;    // parallel to dests_

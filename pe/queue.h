@@ -103,8 +103,8 @@ class BasicTwoPhaseQueue {
   /// that is not dirty() is allowed and only accounts the cycles. Returns whether it was dirty().
   bool commit_at(std::uint64_t now) {
     const std::uint64_t before = pushes_ - pops_;
-    const bool was_dirty = pop_pending_ || tail_ != pushes_;
-    pops_ += pop_pending_ ? 1u : 0u;
+    const bool was_dirty = pop_pending_ | (tail_ != pushes_);  // no branches: often either
+    pops_ += pop_pending_;
     pop_pending_ = false;
     pushes_ = tail_;
     const std::uint64_t held = pushes_ - pops_;
@@ -115,7 +115,7 @@ class BasicTwoPhaseQueue {
     return was_dirty;
   }
   /// True when commit() has something to apply this cycle.
-  bool dirty() const { return pop_pending_ || tail_ != pushes_; }
+  bool dirty() const { return pop_pending_ | (tail_ != pushes_); }
   /// Accounts `n` idle cycles (no push, no pop) in the statistics, for skip-ahead.
   void account_idle_cycles(std::uint64_t n) {
     occupancy_sum_ += (pushes_ - pops_) * n;
