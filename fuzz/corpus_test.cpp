@@ -18,7 +18,24 @@ namespace {
 struct Target {
   const char* name;  // fuzz/corpus/<name>/
   CheckFn check;
+  // The project's own files of this kind (examples, configs) seed the target too, read where
+  // they are rather than copied into the corpus: directories relative to the source tree, and the
+  // file extension taken from them ("" = none).
+  std::vector<const char*> examples = {};
+  const char* ext = "";
 };
+
+/// The committed seeds of `t` and the project files named by t.examples.
+std::vector<std::filesystem::path> seeds(const Target& t) {
+  const std::filesystem::path src(CGRA_SOURCE_DIR);
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(src / "fuzz" / "corpus" / t.name))
+    if (e.is_regular_file()) files.push_back(e.path());
+  for (const char* d : t.examples)
+    for (const auto& e : std::filesystem::directory_iterator(src / d))
+      if (e.is_regular_file() && e.path().extension() == t.ext) files.push_back(e.path());
+  return files;
+}
 
 std::string read_bytes(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -35,9 +52,7 @@ class SeedCorpus : public ::testing::TestWithParam<Target> {};
 TEST_P(SeedCorpus, EverySeedKeepsTheContract) {
   const auto dir = std::filesystem::path(CGRA_SOURCE_DIR) / "fuzz" / "corpus" / GetParam().name;
   ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    if (e.is_regular_file()) files.push_back(e.path());
+  const std::vector<std::filesystem::path> files = seeds(GetParam());
   EXPECT_GE(files.size(), 3u) << "a seed corpus should hold a few valid and invalid inputs";
   for (const auto& f : files) {
     const std::string bytes = read_bytes(f);
@@ -50,9 +65,10 @@ TEST_P(SeedCorpus, EverySeedKeepsTheContract) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fuzz, SeedCorpus,
-                         ::testing::Values(Target{"arch_config", check_arch_config}, Target{"asm", check_asm},
+                         ::testing::Values(Target{"arch_config", check_arch_config, {"configs", "examples/arch"}, ".yaml"},
+                                           Target{"asm", check_asm, {"examples/asm"}, ".asm"},
                                            Target{"listing", check_listing}, Target{"npy", check_npy},
-                                           Target{"spec", check_spec}),
+                                           Target{"spec", check_spec, {"examples/specs"}, ".yaml"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
