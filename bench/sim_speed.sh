@@ -7,4 +7,4 @@ passes=${2:-1000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 cmake -S "$here" -B "$dir" >/dev/null
 cmake --build "$dir" --target sim_speed -j2 >/dev/null
-exec "$dir/sim/model/sim_speed" "$passes"
+exec "$dir/sim/sim_speed" "$passes"
