@@ -127,9 +127,9 @@ void MemorySystem::process(const Event& e) {
       // Reads queue behind blocked ones so the L2 serves them in arrival order.
       if (!l2_blocked_.empty() || !l2_read(e.who, e.line, e.cycle)) l2_blocked_.push_back({e.who, e.line, e.cycle});
       break;
-    case EventKind::L2Write: l2_write(e.line, e.cycle); break;
+    case EventKind::L2Write: l2_write(e.line, e.cycle, false); break;
     case EventKind::L2PartialWrite:
-      if (!l2_blocked_.empty() || !l2_partial_write(e.line, e.cycle))
+      if (!l2_blocked_.empty() || !l2_write(e.line, e.cycle, true))
         l2_blocked_.push_back({e.who, e.line, e.cycle, true});
       break;
     case EventKind::DramRead:
@@ -302,32 +302,14 @@ bool MemorySystem::l2_read(std::uint32_t l1i, std::uint64_t line, std::uint64_t 
   return true;
 }
 
-void MemorySystem::l2_write(std::uint64_t line, std::uint64_t t) {
-  if (l2_.contains(line)) {
-    l2_.hit(line, true);
-    return;
-  }
-  if (const int m = l2_.find_mshr(line); m >= 0) {
-    l2_.record_merge(line);
-    l2_.mshr(m).dirty_on_fill = true;
-    return;
-  }
-  // Full-line write of an absent line: no fetch needed.
-  l2_.record_miss(line);
-  if (l2_.params().write_policy == WritePolicy::Streaming) {
-    ++l2_.stats().streamed_lines;
-    dram_.write(t, params_.l2.line_bytes);
-    return;
-  }
-  const Eviction v = l2_.install(line, true);
-  if (v.valid && v.dirty) dram_.write(t, params_.l2.line_bytes);
-}
-
-// A partial line from an L1's write-combining entry. Present or being fetched: merged (dirty).
-// Streaming L2: written to DRAM with its word mask (the bus carries the whole line). Write-back
-// L2: write-allocate, i.e. the rest of the line is fetched from DRAM and the line installed dirty;
-// returns false when that needs an MSHR and none is free (the caller queues it).
-bool MemorySystem::l2_partial_write(std::uint64_t line, std::uint64_t t) {
+// A line written down from an L1: a whole line (an evicted dirty line or a complete
+// write-combining line) or, `partial`, a partly written combining line (word mask). Present or
+// being fetched: merged (dirty). Absent: a whole line is installed dirty without a fetch (a
+// Streaming L2 passes it to DRAM); a partial line goes to DRAM with its mask in a Streaming L2
+// (the bus carries the whole line), and a write-back L2 write-allocates it: fetches the rest of
+// the line from DRAM and installs it dirty. Returns false when that fetch needs an MSHR and none
+// is free (the caller queues it); whole lines always succeed.
+bool MemorySystem::l2_write(std::uint64_t line, std::uint64_t t, bool partial) {
   if (l2_.contains(line)) {
     l2_.hit(line, true);
     return true;
@@ -337,15 +319,19 @@ bool MemorySystem::l2_partial_write(std::uint64_t line, std::uint64_t t) {
     l2_.mshr(m).dirty_on_fill = true;
     return true;
   }
-  if (l2_.params().write_policy == WritePolicy::Streaming) {
-    l2_.record_miss(line);
-    dram_.write(t, params_.l2.line_bytes);
-    return true;
-  }
-  if (l2_.free_mshrs() == 0) return false;
+  const bool streaming = l2_.params().write_policy == WritePolicy::Streaming;
+  if (partial && !streaming && l2_.free_mshrs() == 0) return false;
   l2_.record_miss(line);
-  l2_.mshr(l2_.allocate_mshr(line, MshrKind::Fetch)).dirty_on_fill = true;
-  schedule(EventKind::DramRead, t + l2_.params().hit_latency, line, 0);
+  if (streaming) {
+    if (!partial) ++l2_.stats().streamed_lines;
+    dram_.write(t, params_.l2.line_bytes);
+  } else if (partial) {
+    l2_.mshr(l2_.allocate_mshr(line, MshrKind::Fetch)).dirty_on_fill = true;
+    schedule(EventKind::DramRead, t + l2_.params().hit_latency, line, 0);
+  } else {
+    const Eviction v = l2_.install(line, true);
+    if (v.valid && v.dirty) dram_.write(t, params_.l2.line_bytes);
+  }
   return true;
 }
 
@@ -363,7 +349,7 @@ void MemorySystem::l2_fill(std::uint64_t line, std::uint64_t t) {
 void MemorySystem::drain_l2_blocked(std::uint64_t t) {
   while (!l2_blocked_.empty()) {
     const BlockedRead b = l2_blocked_.front();
-    if (!(b.partial ? l2_partial_write(b.line, t) : l2_read(b.l1, b.line, t))) break;
+    if (!(b.partial ? l2_write(b.line, t, true) : l2_read(b.l1, b.line, t))) break;
     l2_.stats().mshr_stall_cycles += t - b.since;
     l2_blocked_.pop_front();
   }

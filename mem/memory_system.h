@@ -167,8 +167,7 @@ class MemorySystem {
   std::uint64_t accept(unsigned p, std::uint64_t t, const Word& load_value);
   void l1_fill(std::uint32_t l1, std::uint64_t line, std::uint64_t t);
   bool l2_read(std::uint32_t l1, std::uint64_t line, std::uint64_t t);
-  void l2_write(std::uint64_t line, std::uint64_t t);
-  bool l2_partial_write(std::uint64_t line, std::uint64_t t);
+  bool l2_write(std::uint64_t line, std::uint64_t t, bool partial);
   void l2_fill(std::uint64_t line, std::uint64_t t);
   void drain_l2_blocked(std::uint64_t t);
   void store_done(std::uint32_t port);
