@@ -11,7 +11,8 @@ void set_addresses(OpHandle& h, const AddrPattern& a) {
 
 }  // namespace
 
-MacChain add_mac_chain(Builder& b, std::string_view prefix, std::span<const double> coefs, Role role, int worker) {
+MacChain add_mac_chain(Builder& b, std::string_view prefix, std::span<const double> coefs, Role role, int worker,
+                       const AccConnector& connect_acc) {
   if (coefs.empty()) throw DfgError("MAC chain '" + std::string(prefix) + "' needs at least one coefficient");
   MacChain chain;
   std::optional<PortRef> prev;
@@ -19,7 +20,8 @@ MacChain add_mac_chain(Builder& b, std::string_view prefix, std::span<const doub
     const bool first = k == 0;
     std::string name = join(prefix, (first ? "mul" : "mac") + std::to_string(k));
     OpHandle h = b.add(first ? OpKind::Mul : OpKind::Mac, name).imm("coef", coefs[k]).role(role, worker);
-    if (prev) b.connect(*prev, h.port("acc"));
+    if (prev && connect_acc) connect_acc(*prev, h.port("acc"), k);
+    else if (prev) b.connect(*prev, h.port("acc"));
     chain.taps.push_back(h.port("in"));
     chain.ops.push_back(h.vertex());
     prev = h.port("out");

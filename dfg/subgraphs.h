@@ -7,6 +7,7 @@
 /// only encode the shape of the sub-graph.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,8 +26,14 @@ struct MacChain {
   std::vector<Vertex> ops;    ///< the MUL and MACs, in chain order
 };
 
-/// Adds a MUL/MAC chain for `coefs` (at least one) with the given role and worker index.
-MacChain add_mac_chain(Builder& b, std::string_view prefix, std::span<const double> coefs, Role role, int worker);
+/// How a chain joins op k-1's `out` to op k's `acc` (k >= 1), right after adding op k: e.g. with a
+/// capacity or through a delay stage.
+using AccConnector = std::function<void(const PortRef& from, const PortRef& to, std::size_t k)>;
+
+/// Adds a MUL/MAC chain for `coefs` (at least one) with the given role and worker index; each
+/// accumulator channel is `connect_acc`'s, or a plain connection when it is empty.
+MacChain add_mac_chain(Builder& b, std::string_view prefix, std::span<const double> coefs, Role role, int worker,
+                       const AccConnector& connect_acc = {});
 
 /// A 0^m 1^n 0^p data filter in front of one tap (FILTER mode pattern).
 struct TapFilter {

@@ -121,24 +121,6 @@ class Generator {
     out_.dfg.channel(e).capacity = buf.capacity;
   }
 
-  // A MUL/MAC chain whose accumulator channels hold the given backlogs (tap a's `acc` channel:
-  // backlog[a], a >= 1); named like dfg::add_mac_chain.
-  dfg::MacChain add_chain(const std::string& prefix, const std::vector<double>& coefs,
-                          const std::vector<std::uint64_t>& backlog, int worker) {
-    dfg::MacChain chain;
-    for (std::size_t a = 0; a < coefs.size(); ++a) {
-      const bool first = a == 0;
-      auto h = b_.add(first ? OpKind::Mul : OpKind::Mac, prefix + "." + (first ? "mul" : "mac") + num(a))
-                   .imm("coef", coefs[a])
-                   .role(Role::Compute, worker);
-      if (!first) connect_buffered(chain.out, h.port("acc"), backlog[a], prefix + ".d" + num(a), worker);
-      chain.taps.push_back(h.port("in"));
-      chain.ops.push_back(h.vertex());
-      chain.out = h.port("out");
-    }
-    return chain;
-  }
-
   PortRef add_compute_worker(unsigned j) {
     const StencilSpec& spec = plan_.spec();
     const int wj = static_cast<int>(j);
@@ -163,9 +145,12 @@ class Generator {
     PortRef xo = filtered(p + ".xo", plan_.x_out(j), x.out, wj);
     PortRef column = filtered(p + ".ys", plan_.y_source(j), readers_[ky], wj);
     const std::vector<double> cy = spec.y_coefficients();
-    std::vector<std::uint64_t> backlog(cy.size());
-    for (unsigned a = 1; a < cy.size(); ++a) backlog[a] = plan_.y_acc_backlog(j, a);
-    dfg::MacChain y = add_chain(p + ".y", cy, backlog, wj);
+    // Tap a's accumulator channel holds the rows between taps a-1 and a.
+    dfg::MacChain y = dfg::add_mac_chain(b_, p + ".y", cy, Role::Compute, wj,
+                                         [&](const PortRef& from, const PortRef& to, std::size_t a) {
+                                           connect_buffered(from, to, plan_.y_acc_backlog(j, static_cast<unsigned>(a)),
+                                                            p + ".y.d" + num(a), wj);
+                                         });
     for (unsigned a = 0; a < cy.size(); ++a) {
       b_.connect(filtered(p + ".y.f" + num(a), plan_.y_tap(j, a), column, wj), y.taps[a]);
       out_.slots.push_back({y.ops[a], row0 + a, ky});

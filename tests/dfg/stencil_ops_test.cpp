@@ -4,6 +4,7 @@
 
 #include "dfg/asm.h"
 #include "dfg/builder.h"
+#include "dfg/subgraphs.h"
 #include "dfg/validate.h"
 
 namespace cgra::dfg {
@@ -75,6 +76,26 @@ TEST(DfgStencilOps, ChannelCapacityRoundTripsThroughAssembly) {
   other.channel(*boost::out_edges(other.at("mul"), other.graph()).first).capacity = 1;
   EXPECT_FALSE(same_graph(g, other));
   EXPECT_THROW(parse_asm("op a COPY\nedge a.out -> a.in capacity=-2\n"), AsmParseError);
+}
+
+// The mapper's y chains give each accumulator channel a capacity (or a delay stage) through the
+// chain's connector, called for taps 1..k right after each tap's op is added.
+TEST(DfgStencilOps, MacChainConnectorWiresEachAccumulator) {
+  Dfg g;
+  Builder b(g);
+  const std::vector<double> coefs{0.25, 0.5, -0.125};
+  std::vector<std::size_t> calls;
+  MacChain chain = add_mac_chain(b, "w0.y", coefs, Role::Compute, 0,
+                                 [&](const PortRef& from, const PortRef& to, std::size_t k) {
+                                   calls.push_back(k);
+                                   EXPECT_EQ(g.num_ops(), k + 1);
+                                   g.channel(b.connect(from, to)).capacity = 100 * k;
+                                 });
+  EXPECT_EQ(calls, (std::vector<std::size_t>{1, 2}));
+  EXPECT_EQ(chain.out, (PortRef{"w0.y.mac2", "out"}));
+  const std::string text = write_asm(g);
+  EXPECT_NE(text.find("edge w0.y.mul0.out -> w0.y.mac1.acc capacity=100\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("edge w0.y.mac1.out -> w0.y.mac2.acc capacity=200\n"), std::string::npos) << text;
 }
 
 }  // namespace
