@@ -55,8 +55,7 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
     const dfg::Op& op = sd.dfg.op(v);
     b.delay_copies += op.kind == dfg::OpKind::Copy;
-    const bool shares = op.kind == dfg::OpKind::Join && op.i64("n") + 1 <= arch.fabric.pe.input_queues;
-    b.pes_needed += shares ? 0 : 1;
+    b.pes_needed += join_shares_sync_pe(op, arch.fabric.pe) ? 0 : 1;
   }
   b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
@@ -164,13 +163,15 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   m.layout = default_host_layout(m.spec);
   StencilDfg sd;
   BufferEstimate buf;
+  std::uint64_t reader_words = 0;  // reader 0's (the longest) stream
   for (std::size_t i = 0;; ++i) {
     buf = candidates[i];
-    StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages);
+    const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages);
     sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe);
     try {
       place_stencil(sd, arch);
       m.summary.placement = route_dfg(sd.dfg, arch);
+      reader_words = plan.reader_total(0);
       break;
     } catch (const MapError& e) {
       if (i + 1 == candidates.size() || i + 1 == kPlacementTries) throw MapError(with_w(spec_in, w) + ": " + e.what());
@@ -188,8 +189,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
     m.summary.filters += op.kind == dfg::OpKind::Filter;
   }
   m.summary.load_rate_bound = load_rate_bound(arch);
-  const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages);
-  m.summary.load_latency_cycles = double(plan.reader_total(0)) / m.summary.load_rate_bound;
+  m.summary.load_latency_cycles = double(reader_words) / m.summary.load_rate_bound;
   m.dfg = std::move(sd.dfg);
   return m;
 }

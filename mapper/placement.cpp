@@ -134,10 +134,8 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
       if (mem_op && k != PeKind::Memory) continue;
       if (needs_fp(op) && k != PeKind::Fp) continue;
       if (!occ[i].empty()) {
-        // A JOIN fires once: it may share the PE of a single SYNC.
         const bool sync_pe = occ[i].size() == 1 && g.op(occ[i][0]).kind == OpKind::Sync;
-        const bool fits = op.kind == OpKind::Join && op.i64("n") + 1 <= arch.fabric.pe.input_queues;
-        if (!(fits && sync_pe)) continue;
+        if (!(join_shares_sync_pe(op, arch.fabric.pe) && sync_pe)) continue;
       }
       std::uint64_t cost = kind_penalty(k);
       for (Vertex u : nbrs[best])

@@ -38,6 +38,12 @@ struct PlacementStats {
   unsigned total_hops = 0;     ///< links over all route trees
 };
 
+/// Whether `op` may share the PE of a SYNC: a JOIN (it fires once) whose inputs and the SYNC's
+/// fit the PE's input queues.
+inline bool join_shares_sync_pe(const dfg::Op& op, const PeParams& pe) {
+  return op.kind == dfg::OpKind::Join && op.i64("n") + 1 <= pe.input_queues;
+}
+
 /// Places every op of `sd.dfg` on the fabric of `arch`. Throws MapError when a kind of PE runs out.
 void place_stencil(StencilDfg& sd, const ArchConfig& arch);
 
