@@ -9,7 +9,6 @@
 #include "dfg/dot.h"
 #include "mapper/map_stencil.h"
 #include "mapper/spec_yaml.h"
-#include "mapper/reference.h"
 #include "network/fabric_geometry.h"
 #include "sim/config/arch_config.h"
 #include "tests/mapper/stencil_test_util.h"
@@ -25,7 +24,6 @@ ArchConfig legacy_default_arch(std::vector<std::string> sets = {}) {
   all.insert(all.end(), sets.begin(), sets.end());
   return load_default_arch(all);
 }
-
 
 using test::make_spec;
 
@@ -92,15 +90,10 @@ void check_mapping(const StencilSpec& spec, unsigned w, bool interpret = true) {
   EXPECT_EQ(m.summary.ops_by_kind["MUL"] + m.summary.ops_by_kind["MAC"] + m.summary.ops_by_kind["ADD"],
             w * fp_pes_per_mapped_worker(spec));
   if (!interpret) return;
-  const std::vector<double> in = test::random_grid(spec.grid_points(), 3 * w + spec.radius[0]);
-  test::InterpResult res;
-  const std::vector<double> out = test::interpret(m.dfg, m.spec, m.layout, in, res);
-  ASSERT_TRUE(res.done) << res.blocked;
-  EXPECT_TRUE(res.leftovers.empty()) << res.leftovers.front();
-  const std::vector<double> ref = reference_stencil(m.spec, in);
-  std::uint64_t wrong = 0;
-  for (std::uint64_t i = 0; i < ref.size(); ++i) wrong += test::dbits(ref[i]) != test::dbits(out[i]);
-  EXPECT_EQ(wrong, 0u);
+  const test::MappedRun r = test::interpret_mapped(m, 3 * w + spec.radius[0]);
+  ASSERT_TRUE(r.res.done) << r.res.blocked;
+  EXPECT_TRUE(r.res.leftovers.empty()) << r.res.leftovers.front();
+  EXPECT_EQ(r.wrong, 0u);
 }
 
 TEST(MapperMapStencil, OneDimensionalPlacedRoutedBitExact) {
@@ -118,12 +111,6 @@ TEST(MapperMapStencil, TwoDimensionalPlacedRoutedBitExact) {
 
 // A medium 1D grid of the paper's radius and workers, interpreted in full.
 TEST(MapperMapStencil, PaperRadiusOneDimensionalMediumGrid) { check_mapping(make_spec(1, 8, 3001), 6); }
-
-}  // namespace
-}  // namespace cgra
-
-namespace cgra {
-namespace {
 
 StencilSpec paper_1d() {
   StencilSpec s;
@@ -236,13 +223,9 @@ TEST(MapperMapStencil, AutoWorkersFitTinyGrids) {
     EXPECT_LE(m.spec.workers, columns);
     EXPECT_EQ(m.summary.workers, m.spec.workers);
     EXPECT_EQ(m.summary.workers_reason.rfind("auto: w=", 0), 0u) << m.summary.workers_reason;
-    const std::vector<double> in = test::random_grid(s.grid_points(), 7);
-    test::InterpResult res;
-    const std::vector<double> out = test::interpret(m.dfg, m.spec, m.layout, in, res);
-    ASSERT_TRUE(res.done) << res.blocked;
-    const std::vector<double> ref = reference_stencil(m.spec, in);
-    for (std::uint64_t i = 0; i < ref.size(); ++i)
-      ASSERT_EQ(test::dbits(ref[i]), test::dbits(out[i])) << i;
+    const test::MappedRun r = test::interpret_mapped(m, 7);
+    ASSERT_TRUE(r.res.done) << r.res.blocked;
+    ASSERT_EQ(r.wrong, 0u);
   }
   // The 24x10 case names the cap in its reason.
   StencilSpec s = make_spec(2, 1, 24, 10);
@@ -284,13 +267,10 @@ TEST(MapperMapStencil, SmallScratchpadForcesStripMining) {
   EXPECT_GT(b.blocks, 1u);
   EXPECT_LE(m.summary.buffering.scratchpad_bytes, 1024u);
   EXPECT_EQ((b.blocks - 1) * b.stride + b.out_width, 79u);
-  const std::vector<double> in = test::random_grid(s.grid_points(), 11);
-  test::InterpResult res;
-  const std::vector<double> out = test::interpret(m.dfg, m.spec, m.layout, in, res);
-  ASSERT_TRUE(res.done) << res.blocked;
-  EXPECT_TRUE(res.leftovers.empty());
-  const std::vector<double> ref = reference_stencil(m.spec, in);
-  for (std::uint64_t i = 0; i < ref.size(); ++i) ASSERT_EQ(test::dbits(ref[i]), test::dbits(out[i])) << i;
+  const test::MappedRun r = test::interpret_mapped(m, 11);
+  ASSERT_TRUE(r.res.done) << r.res.blocked;
+  EXPECT_TRUE(r.res.leftovers.empty());
+  ASSERT_EQ(r.wrong, 0u);
 }
 
 // ry = 12 needs 12 rows of x partial sums per worker: with 6 columns per block (2+1+1+1+1) worker
@@ -339,44 +319,19 @@ TEST(MapperPaperCases, ExampleSpecFilesParse) {
   EXPECT_EQ(j.workers, "auto");
 }
 
-}  // namespace
-}  // namespace cgra
-
-namespace cgra {
-namespace {
-
 // The paper cases interpreted in full (tens of seconds; run with --gtest_also_run_disabled_tests).
 void interpret_paper_case(const StencilSpec& spec) {
   MappedStencil m = map_stencil(spec, legacy_default_arch());
-  const std::vector<double> in = test::random_grid(spec.grid_points(), 5);
-  test::InterpResult res;
-  const std::vector<double> out = test::interpret(m.dfg, m.spec, m.layout, in, res);
-  ASSERT_TRUE(res.done) << res.blocked;
-  EXPECT_TRUE(res.leftovers.empty()) << res.leftovers.front();
-  const std::vector<double> ref = reference_stencil(m.spec, in);
-  std::uint64_t wrong = 0;
-  for (std::uint64_t i = 0; i < ref.size(); ++i) wrong += test::dbits(ref[i]) != test::dbits(out[i]);
-  EXPECT_EQ(wrong, 0u);
-  std::cout << spec.describe() << ": " << res.firings << " firings, deepest backlog " << res.max_backlog << "\n";
+  const test::MappedRun r = test::interpret_mapped(m, 5);
+  ASSERT_TRUE(r.res.done) << r.res.blocked;
+  EXPECT_TRUE(r.res.leftovers.empty()) << r.res.leftovers.front();
+  EXPECT_EQ(r.wrong, 0u);
+  std::cout << spec.describe() << ": " << r.res.firings << " firings, deepest backlog " << r.res.max_backlog << "\n";
 }
 
-TEST(MapperPaperCases, DISABLED_OneDimensionalInterpretedBitExact) {
-  StencilSpec s;
-  s.dims = 1;
-  s.radius = {8, 0, 0};
-  s.grid = {194400, 1, 1};
-  s.workers = 6;
-  interpret_paper_case(s);
-}
+TEST(MapperPaperCases, DISABLED_OneDimensionalInterpretedBitExact) { interpret_paper_case(paper_1d()); }
 
-TEST(MapperPaperCases, DISABLED_TwoDimensionalInterpretedBitExact) {
-  StencilSpec s;
-  s.dims = 2;
-  s.radius = {12, 12, 0};
-  s.grid = {960, 449, 1};
-  s.workers = 5;
-  interpret_paper_case(s);
-}
+TEST(MapperPaperCases, DISABLED_TwoDimensionalInterpretedBitExact) { interpret_paper_case(paper_2d()); }
 
 }  // namespace
 }  // namespace cgra

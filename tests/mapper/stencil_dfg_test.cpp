@@ -18,7 +18,6 @@ using test::make_spec;
 using test::paper_pe;
 using test::random_grid;
 
-
 // Returns the number of COPY delay stages of the mapping.
 unsigned expect_bit_exact(const StencilSpec& spec, unsigned w, unsigned blocks, bool delay = false) {
   SCOPED_TRACE(spec.describe() + " w=" + std::to_string(w) + " blocks=" + std::to_string(blocks));
@@ -33,13 +32,8 @@ unsigned expect_bit_exact(const StencilSpec& spec, unsigned w, unsigned blocks, 
   const std::vector<double> out = interpret(sd.dfg, spec, l, in, res);
   EXPECT_TRUE(res.done) << res.blocked;
   EXPECT_TRUE(res.leftovers.empty()) << res.leftovers.front();
-  const std::vector<double> ref = reference_stencil(spec, in);
-  std::uint64_t wrong = 0;
-  for (std::uint64_t i = 0; i < ref.size(); ++i) wrong += test::dbits(ref[i]) != test::dbits(out[i]);
-  EXPECT_EQ(wrong, 0u);
-  std::uint64_t changed = 0;
-  for (std::uint64_t i = 0; i < ref.size(); ++i) changed += test::dbits(in[i]) != test::dbits(out[i]);
-  EXPECT_EQ(changed, spec.outputs());  // every interior point written, nothing else
+  EXPECT_EQ(test::differing_words(reference_stencil(spec, in), out), 0u);
+  EXPECT_EQ(test::differing_words(in, out), spec.outputs());  // every interior point written, nothing else
   return copies;
 }
 

@@ -3,8 +3,6 @@
 // the paper cases run the same way (docs/stencil.md gives their cycle counts).
 #include <gtest/gtest.h>
 
-#include <cstring>
-
 #include "mapper/map_stencil.h"
 #include "mapper/reference.h"
 #include "sim/model/simulation.h"
@@ -26,9 +24,7 @@ void run_end_to_end(StencilSpec spec, unsigned w, const std::vector<std::string>
   ASSERT_EQ(res.status, RunStatus::Done) << res.report.substr(0, 2000);
   const std::vector<double> ref = reference_stencil(m.spec, in);
   ASSERT_EQ(res.outputs.size(), 1u);
-  std::uint64_t wrong = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) wrong += std::memcmp(&ref[i], &res.outputs[0][i], 8) != 0;
-  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(test::differing_words(ref, res.outputs[0]), 0u);
 }
 
 TEST(MapperEndToEnd, OneDimensional) {

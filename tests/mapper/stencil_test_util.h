@@ -1,10 +1,12 @@
 #pragma once
 // Test helpers shared by the stencil mapper tests: specs with distinct coefficients, random grids,
-// and a run of the DFG interpreter over the host layout.
+// a run of the DFG interpreter over the host layout, and bitwise comparison of grids.
 
 #include <random>
 #include <vector>
 
+#include "mapper/map_stencil.h"
+#include "mapper/reference.h"
 #include "mapper/stencil_dfg.h"
 #include "tests/mapper/dfg_interpreter.h"
 
@@ -54,5 +56,26 @@ inline std::vector<double> interpret(const dfg::Dfg& g, const StencilSpec& spec,
   return out;
 }
 
+// Words of `expected` whose bits differ from the same word of `actual` (at least as long).
+inline std::uint64_t differing_words(const std::vector<double>& expected, const std::vector<double>& actual) {
+  std::uint64_t n = 0;
+  for (std::uint64_t i = 0; i < expected.size(); ++i) n += dbits(expected[i]) != dbits(actual[i]);
+  return n;
+}
+
+// A mapped stencil interpreted on a random grid: the interpreter's result and the output words
+// that differ in bits from reference_stencil.
+struct MappedRun {
+  InterpResult res;
+  std::uint64_t wrong = 0;
+};
+
+inline MappedRun interpret_mapped(const MappedStencil& m, unsigned seed) {
+  const std::vector<double> in = random_grid(m.spec.grid_points(), seed);
+  MappedRun r;
+  const std::vector<double> out = interpret(m.dfg, m.spec, m.layout, in, r.res);
+  r.wrong = differing_words(reference_stencil(m.spec, in), out);
+  return r;
+}
 
 }  // namespace cgra::test
