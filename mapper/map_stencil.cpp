@@ -185,8 +185,6 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
     const dfg::Op& op = sd.dfg.op(v);
     ++m.summary.ops_by_role[std::string(dfg::to_string(op.role))];
     ++m.summary.ops_by_kind[std::string(dfg::to_string(op.kind))];
-    m.summary.bit_generators += op.kind == dfg::OpKind::Bits;
-    m.summary.filters += op.kind == dfg::OpKind::Filter;
   }
   m.summary.load_rate_bound = load_rate_bound(arch);
   m.summary.load_latency_cycles = double(reader_words) / m.summary.load_rate_bound;

@@ -57,9 +57,7 @@ struct MappingSummary {
   BufferEstimate buffering;                 ///< block choice, deep channels, scratchpad bytes
   PlacementStats placement;                 ///< PEs used per kind, routes
   std::map<std::string, unsigned> ops_by_role;  ///< role name -> ops
-  std::map<std::string, unsigned> ops_by_kind;  ///< op mnemonic -> ops
-  unsigned bit_generators = 0;
-  unsigned filters = 0;
+  std::map<std::string, unsigned> ops_by_kind;  ///< op mnemonic -> ops (BITS: bit generators)
   /// Little's law for one LOAD PE: outstanding loads are bounded by its reply queue (the input
   /// queue depth), so it delivers at most depth / (L1 + L2 + DRAM latency) words per cycle when
   /// its loads miss (min 1). Not used for decisions; reported because it can bind first.
