@@ -58,11 +58,8 @@ FilterPattern StencilPlan::x_out(unsigned j) const {
   return {ry_ * n, out_rows() * n, ry_ * n};
 }
 
-FilterPattern StencilPlan::y_source(unsigned j) const {
-  const unsigned s = rx_ + j;
-  const std::uint64_t m = s / w_, n = worker_count(j);
-  return {m, n, reader_count(s % w_) - m - n};
-}
+// Worker j's own column, rx + j, is what its centre x tap reads.
+FilterPattern StencilPlan::y_source(unsigned j) const { return x_tap(j, rx_); }
 
 int StencilPlan::y_offset(unsigned a) const {
   const int r = static_cast<int>(ry_);

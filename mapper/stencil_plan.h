@@ -98,7 +98,7 @@ class StencilPlan {
   /// 2D: filter of worker j's x partial sums keeping the interior rows (period: one block).
   FilterPattern x_out(unsigned j) const;
   /// 2D: the reader feeding worker j's y chain: the one that loads column rx + j of each row.
-  unsigned y_reader(unsigned j) const { return (rx_ + j) % w_; }
+  unsigned y_reader(unsigned j) const { return x_reader(j, rx_); }
   /// 2D: filter of the y reader's stream keeping worker j's columns (period: one row).
   FilterPattern y_source(unsigned j) const;
   /// y tap a = 0..2ry-1: offset -ry..-1 for a < ry, 1..ry after.
