@@ -11,24 +11,12 @@
 #include "dfg/asm.h"
 #include "sim/model/asm_run.h"
 #include "sim/model/simulation.h"
+#include "tests/model/model_test_util.h"
 
 namespace cgra {
 namespace {
 
 const std::string kSrc = CGRA_SOURCE_DIR;
-
-/// The architecture these tests were written against: configs/paper.yaml before the calibration of
-/// issue 8 (8-entry input queues, one write-back L1 with 16 MSHRs per memory port); `sets` apply after.
-ArchConfig legacy_default_arch(std::vector<std::string> sets = {}) {
-  std::vector<std::string> all = {"fabric.pe.input_queue_depth=8", "memory.l1.ports_per_cache=1",
-                                  "memory.l1.mshrs=16", "memory.l1.write_policy=write_back"};
-  all.insert(all.end(), sets.begin(), sets.end());
-  return load_default_arch(all);
-}
-
-ArchConfig paper(std::vector<std::string> sets = {}) {
-  return legacy_default_arch(sets);
-}
 
 SimResult run_text(const std::string& text, const ArchConfig& arch, SimOptions o = {}) {
   return simulate(dfg::parse_asm(text, "t.asm"), arch, {}, {}, o);
@@ -190,11 +178,6 @@ TEST(ModelRun, WatchdogStopsARunawayProgram) {
   const SimResult r = run_text(t, paper({"run.max_cycles=500"}));
   EXPECT_EQ(r.status, RunStatus::Watchdog);
   EXPECT_EQ(r.cycles, 500u);
-}
-
-nlohmann::json without_tick_count(nlohmann::json j) {
-  j.erase("evaluated_cycles");
-  return j;
 }
 
 TEST(ModelRun, SkipAheadGivesIdenticalCyclesAndStatistics) {
