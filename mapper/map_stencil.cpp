@@ -23,11 +23,11 @@ std::string with_w(const StencilSpec& spec, unsigned w) { return spec.describe()
 // Blocking candidates tried by placement and routing before giving up.
 constexpr std::size_t kPlacementTries = 3;
 
-RooflineMachine machine(const ArchConfig& arch) {
+}  // namespace
+
+RooflineMachine roofline_machine(const ArchConfig& arch) {
   return {arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.fabric.count(PeKind::Fp)};
 }
-
-}  // namespace
 
 double load_rate_bound(const ArchConfig& arch) {
   const MemoryParams& mem = arch.memory;
@@ -196,7 +196,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
 
 MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
   spec.validate();
-  const RooflineMachine mach = machine(arch);
+  const RooflineMachine mach = roofline_machine(arch);
   // Each worker computes at least one output column of a block, so the interior width along x
   // bounds w whatever the fabric offers.
   const std::uint64_t columns = spec.grid[0] - 2 * std::uint64_t{spec.radius[0]};

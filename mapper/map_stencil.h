@@ -16,6 +16,7 @@
 
 #include "dfg/graph.h"
 #include "mapper/placement.h"
+#include "mapper/roofline.h"
 #include "mapper/stencil_dfg.h"
 #include "mapper/stencil_plan.h"
 #include "sim/config/arch_config.h"
@@ -80,6 +81,9 @@ struct MappedStencil {
 /// Multi-line description of a mapping: the spec, the host layout and contract, where done leaves,
 /// then summary.text().
 std::string describe(const MappedStencil& m);
+
+/// The roofline's view of an architecture: clock, DRAM bandwidth, MAC-capable PEs.
+RooflineMachine roofline_machine(const ArchConfig& arch);
 
 /// Words per cycle one LOAD PE sustains when its loads miss: min(1, reply queue depth (the input
 /// queue depth) / (L1 + L2 hit latency + DRAM latency)) — Little's law.

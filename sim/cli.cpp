@@ -154,10 +154,6 @@ void list_params(std::ostream& out) {
   }
 }
 
-RooflineMachine machine_of(const ArchConfig& arch) {
-  return {arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.fabric.count(PeKind::Fp)};
-}
-
 /// Merges the spec file (if any) under the command-line flags: a flag given wins.
 Options with_spec_file(Options o) {
   if (o.spec_file.empty()) return o;
@@ -405,7 +401,7 @@ class ProgressLine {
 int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& arch, const std::string& arch_name,
                 std::ostream& out, std::ostream& err, bool progress) {
   StencilSpec spec = spec_in;
-  const RooflineMachine machine = machine_of(arch);
+  const RooflineMachine machine = roofline_machine(arch);
   if (!o.workers.empty() && o.workers != "auto") spec.workers = workers_of(o, spec, machine);
   std::vector<double> input = input_of(o, spec);
   const auto t0 = std::chrono::steady_clock::now();
@@ -478,7 +474,7 @@ int run(const Options& flags, std::ostream& out, std::ostream& err, bool progres
           double(spec.grid_points()) * 8 / double(1ull << 30)));
     }
   }
-  const RooflineMachine m = machine_of(arch);
+  const RooflineMachine m = roofline_machine(arch);
   const unsigned w = workers_of(o, spec, m);
   const Roofline r = analyze_roofline(spec, m, w);
   if (!o.quiet) {

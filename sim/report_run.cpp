@@ -146,8 +146,7 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
   r.input = std::move(input);
   r.map_seconds = map_seconds;
   const StencilSpec& spec = r.mapped.spec;
-  r.roofline = analyze_roofline(
-      spec, {arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.fabric.count(PeKind::Fp)}, spec.workers);
+  r.roofline = analyze_roofline(spec, roofline_machine(arch), spec.workers);
   const auto t0 = std::chrono::steady_clock::now();
   const HostLayout& l = r.mapped.layout;
   // The host copies the input to the output region first: boundary cells keep the input.
