@@ -34,6 +34,7 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
       DestRt dr;
       dr.route = static_cast<std::uint32_t>(routes_.size());
       dr.queue = input_queue(d.endpoint);
+      sinks_.push_back({dr.queue, {}});
       if (!dr.queue)
         throw std::invalid_argument(fmt::format("network: route '{}': no queue for destination {}",
                                                 route.name, endpoint_name(d.endpoint, false)));
@@ -59,11 +60,15 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
   }
   // A word sent in cycle t is due at the commit of t + L - 1 <= t + longest - 1: `longest`
   // buckets indexed by due cycle suffice; rounding up to a power of two turns the index into a mask.
-  const std::uint64_t buckets = std::bit_ceil(std::max(longest_all, 1u));
-  wheel_mask_ = buckets - 1;
-  wheel_stride_ = dests_.size();
-  wheel_.resize(buckets * dests_.size());
-  wheel_count_.assign(buckets, 0);
+  wheel_mask_ = std::bit_ceil(std::max(longest_all, 1u)) - 1;
+  route_owner_.assign(routes_.size(), 0);
+  dest_owner_.assign(dests_.size(), 0);
+  credit_owner_.assign(dests_.size(), 0);
+  slot_.resize(routes_.size());
+  ext_.resize(routes_.size());
+  for (std::uint32_t r = 0; r < routes_.size(); ++r) slot_[r] = ext_[r] = r;
+  members_.resize(1);
+  build_wheels();
   // One owner per queue end (see the file comment of network.h).
   std::vector<std::size_t> order(bound.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -76,21 +81,110 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
 }
 
 void Network::set_touch_flags(const TouchLookup& source, const TouchLookup& destination) {
-  for (std::size_t r = 0; r < routes_.size(); ++r) {
-    routes_[r].touch = source(source_endpoint_[r]);
-    for (std::uint32_t d = 0; d < routes_[r].dest_count; ++d)
-      dests_[routes_[r].first_dest + d].touch = destination(dest_endpoint_[routes_[r].first_dest + d]);
+  for (std::size_t k = 0; k < routes_.size(); ++k) {
+    routes_[k].touch = source(source_endpoint_[ext_[k]]);
+    for (std::uint32_t d = 0; d < routes_[k].dest_count; ++d)
+      sinks_[routes_[k].first_dest + d].touch = destination(dest_endpoint_[routes_[k].first_dest + d]);
   }
+}
+
+// One wheel per (sender, receiver) pair; the wheel of a pair needs as many entries per bucket as
+// the receiver has destinations.
+void Network::build_wheels() {
+  const std::size_t m = members_.size();
+  std::vector<std::size_t> owned(m, 0);
+  for (std::uint8_t o : dest_owner_) ++owned[o];
+  wheels_.assign(m * m, Wheel{});
+  const std::size_t pad = 16;  // 64 bytes of counts between two pairs' counts
+  const std::size_t per_pair = wheel_mask_ + 1 + pad;
+  wheel_counts_.assign(pad + m * m * per_pair, 0);
+  for (std::size_t s = 0; s < m; ++s)
+    for (std::size_t r = 0; r < m; ++r) {
+      Wheel& w = wheels_[s * m + r];
+      w.stride = owned[r];
+      w.entries.resize((wheel_mask_ + 1) * owned[r]);
+      w.count = wheel_counts_.data() + pad + (s * m + r) * per_pair;
+    }
+}
+
+void Network::set_members(unsigned members, std::span<const std::uint8_t> route_owner,
+                          std::span<const std::uint8_t> dest_owner) {
+  if (started_ || sparse_) throw std::logic_error("network: set_members after the run started");
+  if (members == 0 || members > 255 || route_owner.size() != routes_.size() ||
+      dest_owner.size() != dests_.size())
+    throw std::invalid_argument("network: set_members: one owner per route and per destination");
+  for (std::uint8_t o : route_owner)
+    if (o >= members) throw std::invalid_argument("network: set_members: route owner out of range");
+  for (std::uint8_t o : dest_owner)
+    if (o >= members) throw std::invalid_argument("network: set_members: destination owner out of range");
+  // Regroup the routes by owner, each route's destinations following it (ids change; so call this
+  // before handing out destination ids for the run).
+  std::vector<std::uint32_t> order(routes_.size());
+  for (std::uint32_t r = 0; r < order.size(); ++r) order[r] = r;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return route_owner[a] < route_owner[b]; });
+  std::vector<RouteRt> routes;
+  std::vector<DestRt> dests;
+  std::vector<DestSink> sinks;
+  std::vector<Endpoint> dest_endpoint;
+  routes.reserve(routes_.size());
+  dest_owner_.clear();
+  credit_owner_.clear();
+  route_owner_.clear();
+  for (std::uint32_t k = 0; k < order.size(); ++k) {
+    const std::uint32_t ext = order[k];
+    RouteRt rt = routes_[slot_[ext]];
+    const std::uint32_t first = rt.first_dest;
+    rt.first_dest = static_cast<std::uint32_t>(dests.size());
+    for (std::uint32_t d = 0; d < rt.dest_count; ++d) {
+      DestRt x = dests_[first + d];
+      x.route = k;
+      dests.push_back(x);
+      sinks.push_back(sinks_[first + d]);
+      dest_endpoint.push_back(dest_endpoint_[first + d]);
+      dest_owner_.push_back(dest_owner[first + d]);
+      credit_owner_.push_back(route_owner[ext]);
+    }
+    routes.push_back(rt);
+    route_owner_.push_back(route_owner[ext]);
+    slot_[ext] = k;
+    ext_[k] = ext;
+  }
+  routes_ = std::move(routes);
+  dests_ = std::move(dests);
+  sinks_ = std::move(sinks);
+  dest_endpoint_ = std::move(dest_endpoint);
+  members_.assign(members, Member{});
+  build_wheels();
+}
+
+std::uint64_t Network::in_flight() const {
+  std::uint64_t n = 0;
+  for (const Member& m : members_) n += m.sent - m.delivered;
+  return n;
+}
+
+std::uint64_t Network::due_at(std::uint64_t cycle) const {
+  std::uint64_t n = 0;
+  for (const Wheel& w : wheels_) n += w.count[cycle & wheel_mask_];
+  return n;
 }
 
 bool Network::can_send(const RouteRt& r) const {
   if (r.source->empty()) return false;
   for (std::uint32_t d = 0; d < r.dest_count; ++d)
-    if (dests_[r.first_dest + d].queue->free_slots() == 0) return false;
+    if (credit_of(dests_[r.first_dest + d]) == 0) return false;
   return true;
 }
 
 void Network::evaluate(std::uint64_t cycle) {
+  begin_cycle(cycle);
+  for (unsigned m = 0; m < members_.size(); ++m) send(cycle, m);
+  // After the sends, so that a word with latency 1 lands in the cycle it was sent.
+  for (unsigned m = 0; m < members_.size(); ++m) deliver(cycle, m);
+}
+
+void Network::begin_cycle(std::uint64_t cycle) {
   if (started_ && cycle < next_cycle_)
     throw std::logic_error(
         fmt::format("network evaluate: cycle {} after cycle {} (cycles must increase)", cycle,
@@ -98,79 +192,13 @@ void Network::evaluate(std::uint64_t cycle) {
   if (started_ && cycle > next_cycle_) account_skip(next_cycle_, cycle);
   started_ = true;
   next_cycle_ = cycle + 1;
-
-  if (!sparse_) {
-    for (RouteRt& r : routes_) step_route<false>(r, cycle);
-  } else {
-    // Routes own disjoint queue ends, so the order in which they are stepped does not matter.
-    std::uint32_t keep = 0;
-    std::uint32_t* const active = active_.data();
-    const std::uint32_t n = active_count_;
-    for (std::uint32_t k = 0; k < n; ++k) {
-      RouteRt& r = routes_[active[k]];
-      step_route<true>(r, cycle);
-      // After this cycle's commit the source holds its committed words minus this cycle's pop,
-      // plus whatever its PE pushes at that commit (reported through source_pushed()).
-      if (r.parked || r.source->size() == (r.source->pop_pending() ? 1u : 0u)) {
-        r.active = false;
-        continue;
-      }
-      active[keep++] = active[k];
-    }
-    active_count_ = keep;
-  }
-  // After the sends, so that a word with latency 1 lands in the cycle it was sent.
-  deliver(cycle);
-}
-
-// The deliveries due at the commit of `cycle`: into the slots their sends reserved.
-void Network::deliver(std::uint64_t cycle) {
-  const std::uint64_t b = cycle & wheel_mask_;
-  const std::uint32_t n = wheel_count_[b];
-  if (n == 0) return;
-  const Delivery* const entries = wheel_.data() + b * wheel_stride_;
-  for (std::uint32_t k = 0; k < n; ++k) {
-    DestRt& d = dests_[entries[k].dest];
-    d.queue->push_reserved(entries[k].word);
-    if (d.touch.mask) {
-      *d.touch.mask |= d.touch.bit;
-      *d.touch.word |= d.touch.word_bit;
-    }
-  }
-  wheel_count_[b] = 0;
-  in_flight_ -= n;
-}
-
-// Adds the stall and blocked cycles of the parked period [parked_since, next_cycle_): during it
-// the credit of every destination was constant (only a pop changes it, and a pop unparks).
-void Network::unpark(RouteRt& r) {
-  const std::uint64_t n = next_cycle_ - r.parked_since;
-  r.stats.stall_cycles += n;
-  for (std::uint32_t d = 0; d < r.dest_count; ++d)
-    if (dests_[r.first_dest + d].credit == 0) dests_[r.first_dest + d].blocked += n;
-  r.parked = false;
-  if (!r.active) {
-    r.active = true;
-    active_[active_count_++] = static_cast<std::uint32_t>(&r - routes_.data());
-  }
-}
-
-void Network::track_active_routes() {
-  sparse_ = true;
-  active_.resize(routes_.size());
-  active_count_ = 0;
-  for (std::size_t r = 0; r < routes_.size(); ++r) {
-    routes_[r].active = true;
-    active_[active_count_++] = static_cast<std::uint32_t>(r);
-  }
-  for (DestRt& d : dests_) d.credit = d.queue->free_slots();
 }
 
 // One route's send in cycle `cycle` (see evaluate()); its deliveries are filed in the wheel.
 // Sparse: credit from DestRt::credit (equal to the queue's free_slots(), see
 // track_active_routes()), which avoids touching every destination queue.
 template <bool Sparse>
-void Network::step_route(RouteRt& r, std::uint64_t cycle) {
+inline void Network::step_route(RouteRt& r, std::uint64_t cycle, unsigned member) {
   if ((Sparse && r.parked) || r.source->empty()) return;
   DestRt* const dests = dests_.data() + r.first_dest;
   // Send: all destinations must have credit, else the whole multicast waits.
@@ -195,23 +223,113 @@ void Network::step_route(RouteRt& r, std::uint64_t cycle) {
     *r.touch.mask |= r.touch.bit;
     *r.touch.word |= r.touch.word_bit;
   }
-  // The word reaches destination d's queue at the commit of cycle t + L_d - 1.
-  const std::size_t stride = wheel_stride_;
+  // The word reaches destination d's queue at the commit of cycle t + L_d - 1, delivered by the
+  // member that owns d from the wheel of (this member, that member).
+  const std::size_t m = members_.size();
+  Wheel* const from = wheels_.data() + member * m;
+  const std::uint8_t* const owner = dest_owner_.data() + r.first_dest;
   for (std::uint32_t d = 0; d < r.dest_count; ++d) {
-    dests[d].queue->reserve();
-    if constexpr (Sparse) --dests[d].credit;
+    if constexpr (Sparse)
+      --dests[d].credit;
+    else
+      dests[d].queue->reserve();
+    Wheel& w = from[owner[d]];
     const std::uint64_t b = (cycle + dests[d].latency - 1) & wheel_mask_;
-    wheel_[b * stride + wheel_count_[b]++] = {r.first_dest + d, word};
+    w.entries[b * w.stride + w.count[b]++] = {r.first_dest + d, word};
   }
-  in_flight_ += r.dest_count;
+  members_[member].sent += r.dest_count;
   ++r.stats.busy_cycles;
 }
 
+void Network::send(std::uint64_t cycle, unsigned member) {
+  if (!sparse_) {
+    for (std::size_t i = 0; i < routes_.size(); ++i)
+      if (route_owner_[i] == member) step_route<false>(routes_[i], cycle, member);
+    return;
+  }
+  // Routes own disjoint queue ends, so the order in which they are stepped does not matter.
+  Member& mb = members_[member];
+  std::uint32_t keep = 0;
+  std::uint32_t* const active = mb.active.data();
+  const std::uint32_t n = mb.active_count;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    RouteRt& r = routes_[active[k]];
+    step_route<true>(r, cycle, member);
+    // After this cycle's commit the source holds its committed words minus this cycle's pop,
+    // plus whatever its PE pushes at that commit (reported through source_pushed()).
+    if (r.parked || r.source->size() == (r.source->pop_pending() ? 1u : 0u)) {
+      r.active = false;
+      continue;
+    }
+    active[keep++] = active[k];
+  }
+  mb.active_count = keep;
+}
+
+// The deliveries due at the commit of `cycle` into `member`'s destinations: with sparse stepping
+// a plain push (the credit reserved the space), else into the slots the sends reserved.
+void Network::deliver(std::uint64_t cycle, unsigned member) {
+  const std::uint64_t b = cycle & wheel_mask_;
+  const std::size_t m = members_.size();
+  std::uint64_t delivered = 0;
+  for (std::size_t s = 0; s < m; ++s) {
+    Wheel& w = wheels_[s * m + member];
+    const std::uint32_t n = w.count[b];
+    if (n == 0) continue;
+    const Delivery* const entries = w.entries.data() + b * w.stride;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const DestSink& d = sinks_[entries[k].dest];
+      if (sparse_)
+        d.queue->push(entries[k].word);
+      else
+        d.queue->push_reserved(entries[k].word);
+      if (d.touch.mask) {
+        *d.touch.mask |= d.touch.bit;
+        *d.touch.word |= d.touch.word_bit;
+      }
+    }
+    w.count[b] = 0;
+    delivered += n;
+  }
+  members_[member].delivered += delivered;
+}
+
+// Adds the stall and blocked cycles of the parked period [parked_since, now): during it the
+// credit of every destination was constant (only a pop changes it, and a pop unparks).
+void Network::unpark(RouteRt& r, std::uint64_t now) {
+  const std::uint64_t n = now - r.parked_since;
+  r.stats.stall_cycles += n;
+  for (std::uint32_t d = 0; d < r.dest_count; ++d)
+    if (dests_[r.first_dest + d].credit == 0) dests_[r.first_dest + d].blocked += n;
+  r.parked = false;
+  if (!r.active) {
+    r.active = true;
+    const auto i = static_cast<std::size_t>(&r - routes_.data());
+    Member& m = members_[route_owner_[i]];
+    m.active[m.active_count++] = static_cast<std::uint32_t>(i);
+  }
+}
+
+void Network::track_active_routes() {
+  for (Member& m : members_) {
+    m.active.resize(routes_.size());
+    m.active_count = 0;
+  }
+  for (std::size_t r = 0; r < routes_.size(); ++r) {
+    routes_[r].active = true;
+    Member& m = members_[route_owner_[r]];
+    m.active[m.active_count++] = static_cast<std::uint32_t>(r);
+  }
+  // Reservations made before (by dense stepping) are words in flight: the credit excludes them.
+  for (DestRt& d : dests_) d.credit = d.queue->free_slots();
+  sparse_ = true;
+}
+
 std::uint64_t Network::first_delivery(std::uint64_t now) const {
-  if (in_flight_ == 0) return kNever;
+  if (in_flight() == 0) return kNever;
   // Every word in flight is due in [now, now + wheel size - 1] (its latency is at most the size).
   for (std::uint64_t k = 0; k <= wheel_mask_; ++k)
-    if (wheel_count_[(now + k) & wheel_mask_] != 0) return now + k;
+    if (due_at(now + k) != 0) return now + k;
   return kNever;
 }
 
@@ -224,11 +342,11 @@ std::uint64_t Network::next_event_cycle(std::uint64_t now) const {
 // Cycles [from, to) were not evaluated. Legal only if nothing would have happened in them; then
 // the committed state during the skip equals the current one, so stalled routes stayed stalled.
 void Network::account_skip(std::uint64_t from, std::uint64_t to) {
-  for (std::size_t i = 0; i < routes_.size(); ++i)
-    if (can_send(routes_[i]))
+  for (std::size_t k = 0; k < routes_.size(); ++k)
+    if (can_send(routes_[k]))
       throw std::logic_error(fmt::format(
           "network evaluate: cycles {}..{} were skipped but route '{}' had a word to send", from,
-          to - 1, names_[i]));
+          to - 1, names_[ext_[k]]));
   if (const std::uint64_t due = first_delivery(from); due < to)
     throw std::logic_error(fmt::format(
         "network evaluate: cycles {}..{} were skipped but a word was due in cycle {}", from,
@@ -238,7 +356,7 @@ void Network::account_skip(std::uint64_t from, std::uint64_t to) {
     if (r.source->empty() || r.parked) continue;  // parked: counted when unparked
     r.stats.stall_cycles += n;
     for (std::uint32_t d = 0; d < r.dest_count; ++d)
-      if (dests_[r.first_dest + d].queue->free_slots() == 0) dests_[r.first_dest + d].blocked += n;
+      if (credit_of(dests_[r.first_dest + d]) == 0) dests_[r.first_dest + d].blocked += n;
   }
 }
 
@@ -246,7 +364,7 @@ std::uint64_t Network::link_words(LinkId id) const {
   std::uint64_t n = 0;
   for (std::size_t r = 0; r < routes_.size(); ++r)
     for (std::uint32_t k = link_first_[r]; k < link_first_[r + 1]; ++k)
-      if (link_of_route_[k] == id) n += routes_[r].stats.busy_cycles;
+      if (link_of_route_[k] == id) n += routes_[slot_[r]].stats.busy_cycles;
   return n;
 }
 
@@ -254,19 +372,19 @@ std::vector<std::uint64_t> Network::words_per_link() const {
   std::vector<std::uint64_t> out(link_count_, 0);
   for (std::size_t r = 0; r < routes_.size(); ++r)
     for (std::uint32_t k = link_first_[r]; k < link_first_[r + 1]; ++k)
-      out[link_of_route_[k]] += routes_[r].stats.busy_cycles;
+      out[link_of_route_[k]] += routes_[slot_[r]].stats.busy_cycles;
   return out;
 }
 
 std::string Network::blocked_report() const {
   std::string out;
-  for (std::size_t i = 0; i < routes_.size(); ++i) {
-    const RouteRt& r = routes_[i];
+  for (std::size_t i = 0; i < routes_.size(); ++i) {  // in the constructor's order
+    const RouteRt& r = routes_[slot_[i]];
     if (r.source->empty() || can_send(r)) continue;
     out += fmt::format("route '{}' {}: no credit at", names_[i],
                        endpoint_name(source_endpoint_[i], true));
     for (std::uint32_t d = 0; d < r.dest_count; ++d)
-      if (dests_[r.first_dest + d].queue->free_slots() == 0)
+      if (credit_of(dests_[r.first_dest + d]) == 0)
         out += " " + endpoint_name(dest_endpoint_[r.first_dest + d], false);
     out += "\n";
   }

@@ -18,6 +18,15 @@
 /// longest latency rounded up to a power of two, so indexing is a mask): a send files one entry
 /// per destination, and each cycle empties one bucket, so a route is visited only when its source
 /// holds a word, not while its words travel.
+///
+/// Members (set_members): for a caller that steps the fabric with several threads, every route
+/// and every destination is owned by one member. send(t, m) steps only the routes m owns and
+/// touches only their source queues (and network state of those routes); deliver(t, m) pushes only
+/// into the destination queues m owns. With sparse stepping, a send claims space in the
+/// destinations through the network's credit counters alone, not through the queues, so a member
+/// never writes a queue another member owns. Words travel between members in one wheel per
+/// (sender, receiver) pair. evaluate(t) = begin_cycle(t), every member's send, every member's
+/// deliver: the single-threaded order.
 
 #include <cstdint>
 #include <functional>
@@ -55,6 +64,11 @@ class Network {
   Network(const FabricGeometry& geometry, const NetworkParams& params,
           std::span<const Route> routes, const QueueLookup& output_queue,
           const QueueLookup& input_queue);
+  // Movable, not copyable (the wheels point into wheel_counts_; a move keeps its buffer).
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+  Network(Network&&) = default;
+  Network& operator=(Network&&) = default;
 
   /// Where the network reports that it popped a source or pushed into a destination queue: bit
   /// `bit` is OR-ed into `*mask` and (the fabric's per-PE record of queues touched from outside this
@@ -72,6 +86,16 @@ class Network {
   /// the network. Reporting does not change what the network does.
   void set_touch_flags(const TouchLookup& source, const TouchLookup& destination);
 
+  /// Splits routes and destinations among `members` (see the file comment): `route_owner[r]` and
+  /// `dest_owner[destination_id]` are member indices below `members`. Call before
+  /// track_active_routes() and before the first cycle. Default: one member owns everything.
+  void set_members(unsigned members, std::span<const std::uint8_t> route_owner,
+                   std::span<const std::uint8_t> dest_owner);
+  /// Member owning route r.
+  unsigned route_owner(std::size_t r) const { return route_owner_[slot_[r]]; }
+  /// Member owning the route destination `id` feeds (the route's owner, who keeps its credit).
+  unsigned credit_owner(std::size_t id) const { return credit_owner_[id]; }
+
   /// Sparse stepping (optional): from now on evaluate() visits only routes that may act — a
   /// route whose source is empty and which has no word in flight is dropped until its source
   /// gets a word. The caller promises to call source_pushed(r) whenever it commits a push into
@@ -83,23 +107,32 @@ class Network {
   /// consumer's pops, which the caller must report with destination_popped() at the commit that
   /// applies them (the consumer is the only one that pops a destination queue). So call it after
   /// every other write into the destination queues made before the run (initial tokens).
-  /// With track_active_routes(): destination `id` (destination_id()) had a pop committed.
-  void destination_popped(std::size_t id) {
+  /// With track_active_routes(): destination `id` (destination_id()) had a pop committed. Only
+  /// the member owning the route (credit_owner(id)) may call it while members run. A report
+  /// applied after begin_cycle() of the next cycle passes `commit_cycle` = the cycle whose commit
+  /// popped, so that the route's stall count is the same as if it had come at that commit.
+  void destination_popped(std::size_t id) { destination_popped(id, next_cycle_ - 1); }
+  void destination_popped(std::size_t id, std::uint64_t commit_cycle) {
     RouteRt& r = routes_[dests_[id].route];
-    if (r.parked) unpark(r);
+    if (r.parked) unpark(r, commit_cycle + 1);
     ++dests_[id].credit;
   }
+  /// Destinations of all routes (destination ids are 0 .. dest_total() - 1).
+  std::size_t dest_total() const { return dests_.size(); }
   /// Dense index of destination d of route r (0 .. total destinations - 1).
-  std::size_t destination_id(std::size_t r, std::size_t d) const { return routes_[r].first_dest + d; }
+  std::size_t destination_id(std::size_t r, std::size_t d) const { return routes_[slot_[r]].first_dest + d; }
   /// Endpoint of destination d of route r.
   const Endpoint& destination_endpoint(std::size_t r, std::size_t d) const {
-    return dest_endpoint_[routes_[r].first_dest + d];
+    return dest_endpoint_[routes_[slot_[r]].first_dest + d];
   }
-  /// With track_active_routes(): a word was committed into route r's source queue.
+  /// With track_active_routes(): a word was committed into route r's source queue. Only the
+  /// member owning the route may call it while members run.
   void source_pushed(std::size_t r) {
-    if (!routes_[r].active) {
-      routes_[r].active = true;
-      active_[active_count_++] = static_cast<std::uint32_t>(r);
+    const std::uint32_t k = slot_[r];
+    if (!routes_[k].active) {
+      routes_[k].active = true;
+      Member& m = members_[route_owner_[k]];
+      m.active[m.active_count++] = k;
     }
   }
   /// Source endpoint of route r.
@@ -110,33 +143,44 @@ class Network {
   /// skipped cycles (state is unchanged during a skip); skipping past an event throws
   /// std::logic_error naming the route.
   void evaluate(std::uint64_t cycle);
+  /// The parts of evaluate(): begin_cycle checks the cycle and accounts skipped cycles (one
+  /// thread); send(cycle, m) then steps member m's routes (members concurrently); deliver(cycle, m)
+  /// pushes the words due at the commit of `cycle` into member m's destination queues (members
+  /// concurrently, after every send of the cycle and before those queues are committed).
+  void begin_cycle(std::uint64_t cycle);
+  void send(std::uint64_t cycle, unsigned member);
+  void deliver(std::uint64_t cycle, unsigned member);
 
   /// True when no word is in flight on any route.
-  bool idle() const { return in_flight_ == 0; }
+  bool idle() const { return in_flight() == 0; }
+  /// True when no word will be in flight once the words due at the commit of `cycle` are
+  /// delivered (between send and deliver of `cycle`, this is what idle() says after it).
+  bool idle_after(std::uint64_t cycle) const { return in_flight() == due_at(cycle); }
   /// Earliest cycle >= `now` at which evaluate() would act given the committed queue state:
   /// `now` if some route can send, else the first cycle a word in flight must be pushed into a
   /// destination queue, else kNever. `now` is the next cycle to be evaluated.
   std::uint64_t next_event_cycle(std::uint64_t now) const;
   /// (word, destination) deliveries still pending.
-  std::uint64_t deliveries_in_flight() const { return in_flight_; }
+  std::uint64_t deliveries_in_flight() const { return in_flight(); }
 
   /// Number of routes, in the order given to the constructor.
   std::size_t route_count() const { return routes_.size(); }
   /// Name of route `r`.
   const std::string& route_name(std::size_t r) const { return names_[r]; }
   /// Destinations of route `r`.
-  std::size_t destination_count(std::size_t r) const { return routes_[r].dest_count; }
+  std::size_t destination_count(std::size_t r) const { return routes_[slot_[r]].dest_count; }
   /// Cycles from the pop at the source to readable at destination `d` of route `r`.
   unsigned latency(std::size_t r, std::size_t d) const { return dest(r, d).latency; }
   /// Counters of route `r`.
   RouteStats stats(std::size_t r) const {
-    RouteStats s = routes_[r].stats;
-    if (routes_[r].parked) s.stall_cycles += next_cycle_ - routes_[r].parked_since;
+    const RouteRt& rt = routes_[slot_[r]];
+    RouteStats s = rt.stats;
+    if (rt.parked) s.stall_cycles += next_cycle_ - rt.parked_since;
     return s;
   }
   /// Cycles in which destination `d` of route `r` had no credit while the source held a word.
   std::uint64_t blocked_cycles(std::size_t r, std::size_t d) const {
-    const RouteRt& rt = routes_[r];
+    const RouteRt& rt = routes_[slot_[r]];
     return dest(r, d).blocked + (rt.parked && dest(r, d).credit == 0 ? next_cycle_ - rt.parked_since : 0);
   }
   /// Words that crossed directed link `id` (each word crosses every link of its tree once).
@@ -155,7 +199,7 @@ class Network {
     std::uint32_t dest_count = 0;
     RouteStats stats;
     TouchFlag touch;              // reported on every pop of the source
-    bool active = true;           // in active_ (sparse stepping)
+    bool active = true;           // in its member's active list (sparse stepping)
     // Sparse stepping: a route whose source holds a word but lacks credit stays blocked until a
     // destination's consumer pops (destination_popped), so it is "parked": not tested each
     // cycle; its stall and blocked counters for cycles [parked_since, next_cycle_) are added
@@ -163,13 +207,18 @@ class Network {
     bool parked = false;
     std::uint64_t parked_since = 0;
   };
+  // A destination as its route's owner sees it (credit, counters) ...
   struct DestRt {
-    TwoPhaseQueue* queue = nullptr;
+    TwoPhaseQueue* queue = nullptr;  // read by the owner only in dense stepping (one member)
     unsigned latency = 0;
     std::uint64_t blocked = 0;
-    TouchFlag touch;              // reported on every push into the destination
-    std::uint64_t credit = 0;     // sparse stepping: queue->free_slots(), kept by the network
+    std::uint64_t credit = 0;     // sparse stepping: queue->free_slots() less words in flight
     std::uint32_t route = 0;      // index of the route this destination belongs to
+  };
+  // ... and as its receiver sees it (where deliver() pushes), apart so the two never share a line.
+  struct DestSink {
+    TwoPhaseQueue* queue = nullptr;
+    TouchFlag touch;              // reported on every push into the destination
   };
   // A word on its way to one destination, filed in the wheel bucket of the cycle it is due.
   struct Delivery {
@@ -178,40 +227,69 @@ class Network {
   };
 
   const DestRt& dest(std::size_t r, std::size_t d) const {
-    return dests_[routes_[r].first_dest + d];
+    return dests_[routes_[slot_[r]].first_dest + d];
   }
+  // Free slots of a destination as the route sees them: the credit with sparse stepping (the
+  // queue does not know about words in flight then), else the queue's own count.
+  std::uint64_t credit_of(const DestRt& d) const { return sparse_ ? d.credit : d.queue->free_slots(); }
   bool can_send(const RouteRt& r) const;
+  std::uint64_t in_flight() const;
+  std::uint64_t due_at(std::uint64_t cycle) const;
   /// Earliest cycle >= now at which a word in flight is due (kNever if none).
   std::uint64_t first_delivery(std::uint64_t now) const;
   void account_skip(std::uint64_t from, std::uint64_t to);
-  void deliver(std::uint64_t cycle);
 
   std::vector<RouteRt> routes_;
   std::vector<DestRt> dests_;
-  // Timing wheel: bucket b holds the deliveries due at the commit of a cycle c with
-  // (c & wheel_mask_) == b, in wheel_[b * dests_.size() ...] (wheel_count_[b] of them). A
-  // destination receives at most one word per cycle (its route sends at most one, and its latency
-  // is fixed), so a bucket never holds more entries than there are destinations.
-  std::vector<Delivery> wheel_;
-  std::vector<std::uint32_t> wheel_count_;
+  std::vector<DestSink> sinks_;  // parallel to dests_
+  // Per member: the routes that may act (sparse stepping; any order, each listed at most once,
+  // see RouteRt::active; sized to the route count once, so listing a route is a plain store) and
+  // the words it sent and delivered. One cache line or more each: members write their own only.
+  struct alignas(64) Member {
+    std::vector<std::uint32_t> active;
+    std::uint32_t active_count = 0;
+    std::uint64_t sent = 0;
+    std::uint64_t delivered = 0;
+  };
+  std::vector<Member> members_;
+  // Routes are kept grouped by owner (so that two members' routes share no cache line): route r
+  // of the constructor's list is routes_[slot_[r]], routes_[k] is route ext_[k]. Arrays named
+  // "by route" below are in the order of routes_; destination ids index dests_, which holds each
+  // route's destinations together in that order. names_, source_endpoint_ and the link lists stay
+  // in the constructor's order.
+  std::vector<std::uint32_t> slot_;
+  std::vector<std::uint32_t> ext_;
+  std::vector<std::uint8_t> route_owner_;  // by route
+  std::vector<std::uint8_t> dest_owner_;   // by destination: the member that receives
+  std::vector<std::uint8_t> credit_owner_; // by destination: the member owning its route
+  // Timing wheels, one per (sender, receiver) member pair, at [sender * members + receiver]:
+  // bucket b holds the deliveries due at the commit of a cycle c with (c & wheel_mask_) == b, in
+  // entries[b * stride ...] (count[b] of them). A destination receives at most one word per cycle
+  // (its route sends at most one, and its latency is fixed), so a bucket never holds more entries
+  // than the receiver has destinations (stride).
+  struct Wheel {
+    std::vector<Delivery> entries;
+    std::uint32_t* count = nullptr;  // the pair's bucket counts, in wheel_counts_
+    std::size_t stride = 0;
+  };
+  // Every pair's bucket counts, each pair's at least a cache line away from the next pair's (the
+  // sender of one pair and the receiver of another write theirs at the same time).
+  std::vector<std::uint32_t> wheel_counts_;
+  std::vector<Wheel> wheels_;
   std::uint64_t wheel_mask_ = 0;
-  std::size_t wheel_stride_ = 0;  // entries per bucket: dests_.size()
+  void build_wheels();
   std::vector<std::string> names_;
   std::vector<Endpoint> source_endpoint_;  // by route (cold data, for reports)
   std::vector<Endpoint> dest_endpoint_;    // parallel to dests_
   std::vector<LinkId> link_of_route_;      // all routes' tree links, concatenated
   std::vector<std::uint32_t> link_first_;  // route r's links: [link_first_[r], link_first_[r+1])
   std::size_t link_count_ = 0;
-  std::uint64_t in_flight_ = 0;
   bool sparse_ = false;                  // track_active_routes() was called
-  // Sparse stepping: the routes that may act, any order, in active_[0 .. active_count_). A route
-  // is listed at most once (RouteRt::active), so active_ is sized to the route count once and
-  // listing a route is a plain store.
-  std::vector<std::uint32_t> active_;
-  std::uint32_t active_count_ = 0;
+  // Inlined into send(): it runs once per active route per cycle, and a call costs about as much
+  // as a route without a word to send.
   template <bool Sparse>
-  void step_route(RouteRt& r, std::uint64_t cycle);
-  void unpark(RouteRt& r);
+  [[gnu::always_inline]] inline void step_route(RouteRt& r, std::uint64_t cycle, unsigned member);
+  void unpark(RouteRt& r, std::uint64_t now);
   std::uint64_t next_cycle_ = 0;  // smallest cycle evaluate() may be called with next
   bool started_ = false;
 };

@@ -240,7 +240,8 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
   j["stats"] = res.stats;
   j["wall_clock"] = {{"map_seconds", run.map_seconds},
                      {"simulate_seconds", run.sim_seconds},
-                     {"simulated_cycles_per_second", run.sim_seconds > 0 ? double(res.cycles) / run.sim_seconds : 0.0}};
+                     {"simulated_cycles_per_second", run.sim_seconds > 0 ? double(res.cycles) / run.sim_seconds : 0.0},
+                     {"threads", res.threads}};
   return j;
 }
 

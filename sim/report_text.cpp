@@ -110,9 +110,11 @@ std::string report_text(const json& j) {
   else
     t += "not run (the simulation did not finish)\n";
   const json& w = j.at("wall_clock");
-  t += fmt::format("simulator: {:.2f} s wall ({:.2f} s mapping), {:.0f} simulated cycles per second\n",
+  const unsigned threads = w.value("threads", 1u);
+  t += fmt::format("simulator: {:.2f} s wall ({:.2f} s mapping), {:.0f} simulated cycles per second{}\n",
                    d(w, "simulate_seconds") + d(w, "map_seconds"), d(w, "map_seconds"),
-                   d(w, "simulated_cycles_per_second"));
+                   d(w, "simulated_cycles_per_second"),
+                   threads > 1 ? fmt::format(" on {} threads", threads) : std::string());
   return t;
 }
 

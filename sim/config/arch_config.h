@@ -32,6 +32,7 @@ struct ClockParams {
 struct RunParams {
   std::uint64_t deadlock_cycles = 0;  ///< cycles with nothing issued and nothing in flight that end a run as a deadlock
   std::uint64_t max_cycles = 0;       ///< watchdog: a run still going after this many cycles is stopped
+  unsigned threads = 1;               ///< host threads stepping the fabric (results do not depend on it)
 
   friend bool operator==(const RunParams&, const RunParams&) = default;
 };

@@ -275,6 +275,9 @@ std::vector<ParamSpec> declare() {
                             "cycles with nothing issued and nothing in flight before a run ends as a deadlock"));
   p.push_back(count64_param("run.max_cycles", FIELD(run.max_cycles), "cycles", 100000000, 1, kMaxCycles,
                             "watchdog: a run still going after this many cycles is stopped"));
+  p.push_back(uint_param("run.threads", FIELD(run.threads), "threads", 1, 1, 64,
+                         "host threads that step the fabric's PEs in parallel (results are identical "
+                         "for any count; more than 1 pays off from a few hundred placed PEs)"));
   return p;
 }
 

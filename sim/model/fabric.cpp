@@ -2,7 +2,10 @@
 
 #include "sim/model/fabric.h"
 
+#include <algorithm>
 #include <bit>
+#include <stdexcept>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -35,8 +38,40 @@ nlohmann::json queue_json(const TwoPhaseQueue& q, unsigned index,
 
 }  // namespace
 
-Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_idle_pes)
+// Member m of `members` gets PEs [result[m], result[m+1]): contiguous ranges (PEs are in
+// row-major order, so a range is a band of rows and most routes stay inside it) of about equal
+// work, counted as 1 per PE plus 2 per route destination it sends to or receives from. The
+// weights were chosen by measurement on the paper's 2D case (docs/model.md, "Threads"): the
+// wall time hardly depends on them between 1:1 and 1:4, while counting PEs alone leaves the
+// route-heavy rows' member 15% more to do.
+std::vector<std::size_t> Fabric::split_pes(unsigned members, const std::vector<int>& index_of) const {
+  std::vector<std::size_t> first(members + 1, pes_.size());
+  first[0] = 0;
+  if (members == 1) return first;
+  std::vector<double> cost(pes_.size(), 1.0);
+  auto at = [&](const Endpoint& e) -> int {
+    return geometry_.contains(e.pe) ? index_of[geometry_.index(e.pe)] : -1;
+  };
+  for (const Route& r : program_.routes) {
+    if (const int i = at(r.source); i >= 0) cost[static_cast<std::size_t>(i)] += 2.0 * static_cast<double>(r.destinations.size());
+    for (const RouteDestination& d : r.destinations)
+      if (const int i = at(d.endpoint); i >= 0) cost[static_cast<std::size_t>(i)] += 2.0;
+  }
+  double total = 0;
+  for (double c : cost) total += c;
+  double sum = 0;
+  unsigned m = 1;
+  for (std::size_t i = 0; i < pes_.size() && m < members; ++i) {
+    sum += cost[i];
+    while (m < members && sum >= total * m / members) first[m++] = i + 1;
+  }
+  return first;
+}
+
+Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_idle_pes,
+               unsigned threads)
     : program_(program), geometry_(arch.fabric), skip_idle_(skip_idle_pes) {
+  if (threads == 0) throw std::invalid_argument("fabric: threads must be at least 1");
   const PeParams& pp = arch.fabric.pe;
   PeParams mem_pp = pp;  // memory-port PEs: deeper input (load reply) queues
   mem_pp.input_queue_depth = pp.input_depth_of(true);
@@ -68,11 +103,31 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   touched_in_.assign(pes_.size(), 0);
   touched_out_.assign(pes_.size(), 0);
   touched_req_.assign(pes_.size(), 0);
-  const std::size_t words = (pes_.size() + 63) / 64;
-  awake_.assign(words, 0);
-  for (std::size_t i = 0; i < pes_.size(); ++i) awake_[i >> 6] |= std::uint64_t{1} << (i & 63);
-  touched_.assign(words, 0);
-  ran_.assign(words, 0);
+  // Threads: member m owns PEs [pe_first[m], pe_first[m+1]) in both phases (a PE's state stays in
+  // one core's caches), the routes whose source is one of them and the deliveries into their
+  // queues. Only with sparse stepping (the reference mode runs on one thread).
+  // At most one member per hardware thread (a member waiting for a descheduled one would spin on
+  // the core it needs) and per 16 PEs.
+  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned members =
+      skip_idle_ ? static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::min(hw, pes_.size() / 16 + 1)))
+                 : 1;
+  std::vector<std::size_t> pe_first = split_pes(members, index_of);
+  // Blocks of at most 64 PEs, never straddling two members.
+  block_first_.assign(members + 1, 0);
+  pe_block_.assign(pes_.size(), 0);
+  for (unsigned m = 0; m < members; ++m) {
+    block_first_[m] = blocks_.size();
+    for (std::size_t base = pe_first[m]; base < pe_first[m + 1]; base += 64) {
+      Block b;
+      b.base = static_cast<std::uint32_t>(base);
+      const std::size_t n = std::min<std::size_t>(64, pe_first[m + 1] - base);
+      b.awake = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+      for (std::size_t i = base; i < base + n; ++i) pe_block_[i] = static_cast<std::uint32_t>(blocks_.size());
+      blocks_.push_back(b);
+    }
+  }
+  block_first_[members] = blocks_.size();
   auto pe_at = [&](PePos p) -> TriggeredPe* {
     if (!geometry_.contains(p)) return nullptr;
     const int i = index_of[geometry_.index(p)];
@@ -111,7 +166,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
-        return {&touched_out_[k], 1u << e.queue, &touched_[k >> 6], std::uint64_t{1} << (k & 63)};
+        return {&touched_out_[k], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
       },
       [&](const Endpoint& e) -> Network::TouchFlag {
         for (const DeepChannel& d : program_.deep)
@@ -119,7 +174,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
-        return {&touched_in_[k], 1u << e.queue, &touched_[k >> 6], std::uint64_t{1} << (k & 63)};
+        return {&touched_in_[k], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
       });
   if (program_.done) {
     done_queue_ = out_q({program_.done->pe, program_.done->queue});
@@ -146,6 +201,36 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     mark_touched(static_cast<std::size_t>(pe_index(t.dest)));
   }
   if (skip_idle_) {
+    // Threads (see above). set_members regroups the routes, which renumbers the destination
+    // ids: first, before any id is taken.
+    if (members > 1) {
+      std::vector<std::uint8_t> pe_owner(pes_.size());
+      for (unsigned m = 0; m < members; ++m)
+        for (std::size_t i = pe_first[m]; i < pe_first[m + 1]; ++i) pe_owner[i] = static_cast<std::uint8_t>(m);
+      auto owner_of = [&](const Endpoint& e) -> std::uint8_t {
+        const int i = pe_index(e);
+        return i < 0 ? 0 : pe_owner[static_cast<std::size_t>(i)];
+      };
+      std::vector<std::uint8_t> route_owner(network_->route_count());
+      std::vector<std::uint8_t> dest_owner;
+      for (std::size_t r = 0; r < network_->route_count(); ++r) {
+        route_owner[r] = owner_of(network_->source_endpoint(r));
+        for (std::size_t d = 0; d < network_->destination_count(r); ++d) {
+          const Endpoint& e = network_->destination_endpoint(r, d);
+          bool deep = false;  // a deep channel's ingress queue belongs to the fabric: member 0
+          for (const DeepChannel& dc : program_.deep) deep |= dc.consumer == e;
+          dest_owner.push_back(deep ? 0 : owner_of(e));
+        }
+      }
+      network_->set_members(members, route_owner, dest_owner);
+      port_owner_.assign(port_index_.size(), 0);
+      for (std::size_t p = 0; p < port_index_.size(); ++p)
+        if (port_pe_[p] != nullptr) port_owner_[p] = pe_owner[port_index_[p]];
+      pop_reports_.resize(std::size_t{members} * members);
+      for (Reports& b : pop_reports_) b.ids.reserve(network_->dest_total());
+      member_flag_.resize(members);
+      team_ = std::make_unique<WorkerTeam>(members);
+    }
     // Sparse route stepping; the reference mode (skip_idle_pes = false) visits every route every
     // cycle, so the equivalence tests also check the source_pushed() reports are complete.
     out_stride_ = pp.output_queues;
@@ -176,21 +261,35 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   }
 }
 
-void Fabric::evaluate(std::uint64_t cycle) {
-  cycle_ = cycle;
+// Steps the awake PEs of block w (see the class comment); returns whether one is not quiescent.
+inline bool Fabric::evaluate_block(std::size_t w) {
   bool active = false;
   TriggeredPe* const pes = pes_.data();
   // Sleeping PEs would stall for the same reason again: see the class comment.
-  for (std::size_t w = 0; w < awake_.size(); ++w) {
-    ran_[w] = awake_[w];
-    for (std::uint64_t m = awake_[w]; m != 0; m &= m - 1) {
-      const std::size_t i = w * 64 + static_cast<unsigned>(std::countr_zero(m));
-      pes[i].evaluate(cycle);
-      active |= !pes[i].quiescent();
-    }
+  blocks_[w].ran = blocks_[w].awake;
+  for (std::uint64_t m = blocks_[w].awake; m != 0; m &= m - 1) {
+    const std::size_t i = blocks_[w].base + static_cast<unsigned>(std::countr_zero(m));
+    pes[i].evaluate(cycle_);
+    active |= !pes[i].quiescent();
   }
-  network_->evaluate(cycle);
-  active |= !network_->idle();
+  return active;
+}
+
+void Fabric::evaluate(std::uint64_t cycle, std::span<const MemCompletion> replies) {
+  bool active = false;
+  if (team_ && cycle > cycle_ + 1) flush_reports();  // a skip reads every route's credit
+  cycle_ = cycle;
+  network_->begin_cycle(cycle);
+  if (team_) {
+    evaluate_parallel(replies);
+    for (const MemberFlag& f : member_flag_) active |= f.value;
+  } else {
+    for (const MemCompletion& c : replies)
+      if (!c.is_store) deliver_reply(c.port, c.reply_queue, c.word);
+    network_->send(cycle, 0);
+    for (std::size_t w = 0; w < blocks_.size(); ++w) active |= evaluate_block(w);
+  }
+  active |= !network_->idle_after(cycle);
   // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
   if (done_queue_ != nullptr && !done_queue_->empty()) {
     done_queue_->pop();
@@ -204,77 +303,164 @@ void Fabric::evaluate(std::uint64_t cycle) {
   active_ = active;
 }
 
+void Fabric::evaluate_parallel(std::span<const MemCompletion> replies) {
+  auto job = [this, replies](unsigned member) {
+    for (const MemCompletion& c : replies)  // into this member's memory-port PEs
+      if (!c.is_store && port_owner_[c.port] == member) deliver_reply(c.port, c.reply_queue, c.word);
+    // Credit returned by the other members' consumers at the last commit, then this member's sends.
+    const std::size_t members = member_flag_.size();
+    for (std::size_t from = 0; from < members; ++from) {
+      std::vector<std::uint32_t>& buf = pop_reports_[from * members + member].ids;
+      for (const std::uint32_t d : buf) network_->destination_popped(d, cycle_ - 1);
+      buf.clear();
+    }
+    network_->send(cycle_, member);
+    bool active = false;
+    for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w)
+      active |= evaluate_block(w);
+    member_flag_[member].value = active;
+  };
+  team_->run(job);
+}
+
+void Fabric::flush_reports() {
+  for (Reports& buf : pop_reports_) {
+    for (const std::uint32_t d : buf.ids) network_->destination_popped(d);
+    buf.ids.clear();
+  }
+}
+
+// Where report_to_network sends its reports: the network itself (one thread), or, for a member,
+// the network for its own routes and a buffer for the routes of other members (whose credit
+// only their owner may change; they take the buffer at the start of the next evaluate).
+struct Fabric::NetworkSink {
+  Network& net;
+  void pushed(std::int32_t route) { net.source_pushed(static_cast<std::size_t>(route)); }
+  void popped(std::int32_t dest) { net.destination_popped(static_cast<std::size_t>(dest)); }
+};
+struct Fabric::MemberSink {
+  Network& net;
+  Reports* to;  // pop_reports_ of (this member, owner), indexed by owner
+  unsigned self;
+  // The route a PE feeds has its source in the PE's block: always this member's.
+  void pushed(std::int32_t route) { net.source_pushed(static_cast<std::size_t>(route)); }
+  void popped(std::int32_t dest) {
+    const unsigned owner = net.credit_owner(static_cast<std::size_t>(dest));
+    if (owner == self)
+      net.destination_popped(static_cast<std::size_t>(dest));
+    else
+      to[owner].ids.push_back(static_cast<std::uint32_t>(dest));
+  }
+};
+
 // Sparse route stepping: tells the network which of its sources PE i just pushed into and which
 // of its destinations PE i just popped (see Network::track_active_routes). Inline: called for
 // every committed PE, most of which pushed into or popped only a queue or two.
-inline void Fabric::report_to_network(std::size_t i) {
+template <class Sink>
+inline void Fabric::report_to_network(std::size_t i, Sink& sink) {
   const TriggeredPe& pe = pes_[i];
   const std::uint32_t pushed = pe.outputs_pushed(), popped = pe.inputs_popped();
   if ((pushed | popped) == 0) return;
-  Network& net = *network_;
   const std::int32_t* const routes = out_route_.data() + i * out_stride_;
   for (std::uint32_t m = pushed; m != 0; m &= m - 1) {
     const std::int32_t r = routes[std::countr_zero(m)];
-    if (r >= 0) net.source_pushed(static_cast<std::size_t>(r));
+    if (r >= 0) sink.pushed(r);
   }
   const std::int32_t* const dests = in_dest_.data() + i * in_stride_;
   for (std::uint32_t m = popped; m != 0; m &= m - 1) {
     const std::int32_t d = dests[std::countr_zero(m)];
-    if (d >= 0) net.destination_popped(static_cast<std::size_t>(d));
+    if (d >= 0) sink.popped(d);
   }
+}
+
+// Commits the PEs of block w that are awake or were touched from outside; returns whether one of
+// them is busy (not idle) afterwards.
+template <class Sink>
+inline bool Fabric::commit_block(std::size_t w, Sink& sink) {
+  bool busy = false;
+  TriggeredPe* const pes = pes_.data();
+  // Only awake PEs and PEs touched from outside can have anything to commit.
+  const std::uint64_t awake = blocks_[w].awake;
+  const std::uint64_t visit = awake | blocks_[w].touched;
+  blocks_[w].touched = 0;
+  std::uint64_t next_awake = awake;
+  for (std::uint64_t m = visit; m != 0; m &= m - 1) {
+    const unsigned b = static_cast<unsigned>(std::countr_zero(m));
+    const std::size_t i = blocks_[w].base + b;
+    const std::uint64_t bit = std::uint64_t{1} << b;
+    const std::uint32_t tin = touched_in_[i], tout = touched_out_[i];
+    if (!(awake & bit)) {
+      // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
+      if (((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[i]) continue;
+      // Something outside wrote or popped a queue: step the cycle it slept through (it reads
+      // only committed state, which nobody changed, so doing it now gives the same stall).
+      pes[i].evaluate(cycle_);
+      blocks_[w].ran |= bit;
+    }
+    touched_in_[i] = touched_out_[i] = 0;
+    touched_req_[i] = 0;
+    // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
+    // two modes therefore also check that the touch records are complete.
+    if (skip_idle_) {
+      pes[i].commit(tin, tout);
+      report_to_network(i, sink);
+    } else {
+      pes[i].commit();
+    }
+    const bool idle = pes[i].quiescent() && !pes[i].state_changed();
+    if (skip_idle_ && idle)
+      next_awake &= ~bit;
+    else
+      next_awake |= bit;
+    busy |= !idle;
+  }
+  blocks_[w].awake = next_awake;
+  return busy;
 }
 
 void Fabric::commit() {
   bool busy = false;
-  TriggeredPe* const pes = pes_.data();
-  // Only awake PEs and PEs touched from outside can have anything to commit.
-  for (std::size_t w = 0; w < awake_.size(); ++w) {
-    const std::uint64_t awake = awake_[w];
-    const std::uint64_t visit = awake | touched_[w];
-    touched_[w] = 0;
-    std::uint64_t next_awake = awake;
-    for (std::uint64_t m = visit; m != 0; m &= m - 1) {
-      const unsigned b = static_cast<unsigned>(std::countr_zero(m));
-      const std::size_t i = w * 64 + b;
-      const std::uint64_t bit = std::uint64_t{1} << b;
-      const std::uint32_t tin = touched_in_[i], tout = touched_out_[i];
-      if (!(awake & bit)) {
-        // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
-        if (((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[i]) continue;
-        // Something outside wrote or popped a queue: step the cycle it slept through (it reads
-        // only committed state, which nobody changed, so doing it now gives the same stall).
-        pes[i].evaluate(cycle_);
-        ran_[w] |= bit;
-      }
-      touched_in_[i] = touched_out_[i] = 0;
-      touched_req_[i] = 0;
-      // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
-      // two modes therefore also check that the touch records are complete.
-      if (skip_idle_) {
-        pes[i].commit(tin, tout);
-        report_to_network(i);
-      } else {
-        pes[i].commit();
-      }
-      const bool idle = pes[i].quiescent() && !pes[i].state_changed();
-      if (skip_idle_ && idle)
-        next_awake &= ~bit;
-      else
-        next_awake |= bit;
-      busy |= !idle;
-    }
-    awake_[w] = next_awake;
+  if (team_) {
+    commit_parallel();
+    for (const MemberFlag& f : member_flag_) busy |= f.value;
+  } else {
+    network_->deliver(cycle_, 0);
+    NetworkSink sink{*network_};
+    for (std::size_t w = 0; w < blocks_.size(); ++w) busy |= commit_block(w, sink);
   }
   for (Deep& d : deep_) {
     if (!d.ingress.dirty()) continue;
-    if (skip_idle_ && d.ingress.pop_pending()) network_->destination_popped(static_cast<std::size_t>(d.dest_id));
+    if (skip_idle_ && d.ingress.pop_pending()) {
+      const auto id = static_cast<std::size_t>(d.dest_id);
+      if (team_)  // like a member 0 PE's report: the route's owner applies it
+        pop_reports_[network_->credit_owner(id)].ids.push_back(static_cast<std::uint32_t>(id));
+      else
+        network_->destination_popped(id);
+    }
     d.ingress.commit();
   }
   busy_ = busy;
 }
 
-std::uint64_t Fabric::next_event_cycle(std::uint64_t now) const {
+void Fabric::commit_parallel() {
+  auto job = [this](unsigned member) {
+    // The words due now into this member's queues, then its PEs' commits.
+    network_->deliver(cycle_, member);
+    const std::size_t members = member_flag_.size();
+    MemberSink sink{*network_, pop_reports_.data() + member * members, member};
+    bool busy = false;
+    for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w)
+      busy |= commit_block(w, sink);
+    member_flag_[member].value = busy;
+  };
+  team_->run(job);
+}
+
+Fabric::~Fabric() = default;
+
+std::uint64_t Fabric::next_event_cycle(std::uint64_t now) {
   if (busy_) return now;
+  flush_reports();
   if (done_queue_ != nullptr && !done_queue_->empty()) return now;
   for (const Deep& d : deep_)
     if (!d.ingress.empty()) return now;
@@ -284,15 +470,19 @@ std::uint64_t Fabric::next_event_cycle(std::uint64_t now) const {
 }
 
 void Fabric::finish() {
+  flush_reports();
   for (std::size_t i = 0; i < pes_.size(); ++i) {
-    const std::uint64_t bit = std::uint64_t{1} << (i & 63);
-    if (ran_[i >> 6] & bit) continue;
+    const std::uint64_t bit = pe_bit(i);
+    if (blocks_[pe_block_[i]].ran & bit) continue;
     pes_[i].evaluate(cycle_);
     pes_[i].commit();  // scans every queue: no touch record needed
-    if (skip_idle_) report_to_network(i);  // nothing to report from a sleeper; keep the contract
+    if (skip_idle_) {  // nothing to report from a sleeper; keep the contract
+      NetworkSink sink{*network_};
+      report_to_network(i, sink);
+    }
     touched_in_[i] = touched_out_[i] = 0;
     touched_req_[i] = 0;
-    ran_[i >> 6] |= bit;
+    blocks_[pe_block_[i]].ran |= bit;
   }
 }
 

@@ -18,19 +18,36 @@
 /// path: a stall charged to the same reason, skipped cycles accounted as the PE's own skip-ahead
 /// does) and commits. Results are identical to stepping every PE (tested); finish() brings the
 /// sleeping PEs up to the last cycle before statistics are read.
+///
+/// Threads (`threads` > 1, `run.threads`): both phases are shared by a WorkerTeam. In evaluate,
+/// member 0 steps the network first, then every member takes blocks of 64 PEs from a shared
+/// counter; in commit, every member takes blocks of 64 PEs. This is safe because of the phase
+/// contract: a PE's evaluate changes only the PE and the staged side of its own queues (a pop
+/// flag, reservations in its output queues), the network's evaluate only the other side of the
+/// queues it owns the ends of (source pop flag, destination reservations and staged words) and the
+/// touch records; a PE's commit changes only the PE and its queues. What a commit reports to the
+/// network (source_pushed, destination_popped) is kept per block and applied after the phase, in
+/// block order, so the network sees the same calls in the same order as with one thread: results
+/// are identical for any number of threads (tested).
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "mem/memory_system.h"
 
 #include "network/fabric_geometry.h"
 #include "network/network.h"
 #include "pe/triggered_pe.h"
 #include "sim/config/arch_config.h"
 #include "sim/model/lowering.h"
+#include "sim/model/worker_team.h"
 
 namespace cgra {
 
@@ -44,7 +61,12 @@ class Fabric {
   /// Throws LoweringError naming the PE when a program does not load.
   /// `skip_idle_pes`: PEs that provably cannot act are neither evaluated nor committed until one of
   /// their queues is touched from outside (identical results; see the class comment).
-  Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_idle_pes = true);
+  /// `threads`: members of the team that steps the PEs (1 = the caller alone), capped at the
+  /// host's hardware threads and at one per 16 PEs, and 1 without `skip_idle_pes`; results do not
+  /// depend on it (threads_used() tells what was used).
+  Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_idle_pes = true,
+         unsigned threads = 1);
+  ~Fabric();
   Fabric(const Fabric&) = delete;
   Fabric& operator=(const Fabric&) = delete;
 
@@ -97,7 +119,9 @@ class Fabric {
 
   // --- the cycle ---
   /// Evaluate phase of `cycle` (cycles increase; gaps only as allowed by next_event_cycle()).
-  void evaluate(std::uint64_t cycle);
+  /// `replies`: load replies arriving for this cycle, handed in as by deliver_reply() (with
+  /// threads, by the member that owns the port's PE); stores among them are skipped.
+  void evaluate(std::uint64_t cycle, std::span<const MemCompletion> replies = {});
   /// Commit phase of the cycle last evaluated.
   void commit();
 
@@ -112,8 +136,10 @@ class Fabric {
   /// load reply arriving: `now` unless every PE is quiescent with nothing changed at the last
   /// commit, no memory request is waiting and the done sink is empty; then the network's next
   /// event (kNever if none).
-  std::uint64_t next_event_cycle(std::uint64_t now) const;
+  std::uint64_t next_event_cycle(std::uint64_t now);
 
+  /// Members of the team stepping the PEs (1: no team).
+  unsigned threads_used() const { return team_ ? team_->size() : 1; }
   /// The placed PEs, in FabricProgram order.
   std::vector<TriggeredPe>& pes() { return pes_; }
   const std::vector<TriggeredPe>& pes() const { return pes_; }
@@ -178,19 +204,55 @@ class Fabric {
   // [i * in_stride_ + q], or -1: pops committed there are reported as returned credit.
   std::vector<std::int32_t> in_dest_;
   std::uint32_t in_stride_ = 0;
-  void report_to_network(std::size_t i);
+  // Sinks for report_to_network: straight to the network (one thread), or into a block's buffer.
+  struct NetworkSink;
+  struct MemberSink;
+  template <class Sink>
+  [[gnu::always_inline]] inline void report_to_network(std::size_t i, Sink& sink);
+  // The per-block steps of evaluate() and commit() (block w = PEs 64w .. 64w + 63); return whether
+  // some PE there is active (evaluate) or busy (commit).
+  bool evaluate_block(std::size_t w);
+  template <class Sink>
+  bool commit_block(std::size_t w, Sink& sink);
+  void evaluate_parallel(std::span<const MemCompletion> replies);
+  std::vector<std::uint8_t> port_owner_;  // by memory port: the member owning its PE
+  void commit_parallel();
+  // Threads: the team, the blocks of each member, and the credit reports (destination ids) a
+  // member's commit leaves for another member's routes, at [from * members + to].
+  std::unique_ptr<WorkerTeam> team_;
+  std::vector<std::size_t> block_first_;  // member m steps blocks [block_first_[m], block_first_[m+1])
+                                          // (all blocks: member 0 when there is no team)
+  struct alignas(64) Reports {  // one cache line per buffer: two members fill two of them at once
+    std::vector<std::uint32_t> ids;
+  };
+  std::vector<Reports> pop_reports_;
+  void flush_reports();  // applies every pending credit report (one thread)
+  struct alignas(64) MemberFlag {  // one cache line per member: no false sharing
+    bool value = false;
+  };
+  std::vector<MemberFlag> member_flag_;
   // Sleeping PEs (see the class comment). watch_in_/watch_out_ are, per PE, the queues others may
   // touch (used input and output queues); a sleeping PE wakes when one of them, or its memory
   // request queue, was touched.
   bool skip_idle_ = true;
   // Bit sets over PE indices (bit i of word i / 64), so that the per-cycle loops visit only the
-  // PEs that may act rather than test every PE: awake_ (not sleeping), touched_ (some queue
+  // PEs that may act rather than test every PE: awake (not sleeping), touched (some queue
   // touched from outside this cycle, i.e. a non-zero touched_in_/touched_out_/touched_req_
-  // entry), ran_ (stepped in the current cycle).
-  std::vector<std::uint64_t> awake_;
-  std::vector<std::uint64_t> touched_;
-  std::vector<std::uint64_t> ran_;
-  void mark_touched(std::size_t i) { touched_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+  // entry), ran (stepped in the current cycle).
+  // One cache line per block of 64 PEs: with threads, a block's words are written only by the
+  // member that owns the block (a shared line would move between cores at every touch).
+  // A block is PEs base .. base + 63 (fewer at the end of a member's range), bit k = PE base + k.
+  struct alignas(64) Block {
+    std::uint64_t awake = 0;
+    std::uint64_t touched = 0;
+    std::uint64_t ran = 0;
+    std::uint32_t base = 0;
+  };
+  std::vector<Block> blocks_;
+  std::vector<std::uint32_t> pe_block_;  // by PE: its block
+  std::uint64_t pe_bit(std::size_t i) const { return std::uint64_t{1} << (i - blocks_[pe_block_[i]].base); }
+  void mark_touched(std::size_t i) { blocks_[pe_block_[i]].touched |= pe_bit(i); }
+  std::vector<std::size_t> split_pes(unsigned members, const std::vector<int>& index_of) const;
   std::vector<std::uint32_t> watch_in_;
   std::vector<std::uint32_t> watch_out_;
   std::uint64_t cycle_ = 0;

@@ -11,7 +11,7 @@ FabricModule::FabricModule(sc_core::sc_module_name name, const ArchConfig& arch,
                            MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep,
                            bool skip_idle_pes)
     : sc_core::sc_module(name),
-      fabric_(arch, program, skip_idle_pes),
+      fabric_(arch, program, skip_idle_pes, arch.run.threads),
       sched_(sched),
       requests_(requests),
       replies_(replies),
@@ -53,9 +53,6 @@ void FabricModule::trace(sc_core::sc_trace_file* tf) {
 void FabricModule::step() {
   try {
     const std::uint64_t t = sched_.cycle();
-    // Load replies completed by the memory system in t-1: into the slots the LOADs reserved.
-    for (const MemCompletion& c : replies_.visible())
-      fabric_.deliver_reply(c.port, c.reply_queue, c.word);
     // Deep channels: words out of the FIFOs into the consumers' input queues (credited slots).
     bool moved = false;
     const std::size_t nd = fabric_.deep_count();
@@ -66,7 +63,8 @@ void FabricModule::step() {
         moved = true;
       }
     }
-    fabric_.evaluate(t);
+    // Load replies completed by the memory system in t-1 go into the slots the LOADs reserved.
+    fabric_.evaluate(t, replies_.visible());
     for (std::size_t d = 0; d < nd; ++d) {
       if (fabric_.deep_ready(d) && deep_.in_can_push(d)) {
         deep_.in_push(d, fabric_.deep_head(d));

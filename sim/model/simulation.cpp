@@ -147,6 +147,7 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
       res.ticks = m.sched.ticks();
       res.done_cycle = f.done() ? f.done_cycle() : 0;
       res.placed_pes = f.pes().size();
+      res.threads = f.threads_used();
       res.outputs = m.host.results();
       if (res.status != RunStatus::Done) {
         res.report = f.blocked_report();

@@ -41,6 +41,7 @@ struct SimResult {
   std::uint64_t done_cycle = 0;  ///< cycle the done token left the fabric (status Done)
   std::uint64_t ticks = 0;       ///< cycles actually evaluated (< cycles with skip-ahead)
   std::size_t placed_pes = 0;    ///< PEs holding a program
+  unsigned threads = 1;          ///< host threads that stepped the fabric (run.threads, capped)
   /// Status Done: the cycle by which the results are in DRAM, i.e. `cycles` plus the DRAM bus
   /// time of writing back every line still dirty (or write-combining) in the caches when the run
   /// ended (MemorySystem::writeback_drain; the run itself does not write them back).

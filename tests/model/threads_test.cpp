@@ -1,0 +1,244 @@
+// Threads (run.threads): the worker team's barrier semantics, and simulations that give the same
+// cycles, outputs, statistics and deadlock reports for any thread count (docs/model.md, "Threads").
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <bit>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "mapper/map_stencil.h"
+#include "mapper/reference.h"
+#include "sim/model/lowering.h"
+#include "sim/model/simulation.h"
+#include "sim/model/worker_team.h"
+#include "tests/model/model_test_util.h"
+
+namespace cgra {
+namespace {
+
+// --- the team ----------------------------------------------------------------------------------
+
+TEST(WorkerTeam, RunsTheJobOncePerMemberOnDistinctThreads) {
+  WorkerTeam team(3);
+  ASSERT_EQ(team.size(), 3u);
+  std::vector<std::thread::id> who(3);
+  std::vector<int> runs(3, 0);
+  auto job = [&](unsigned m) {
+    who[m] = std::this_thread::get_id();
+    ++runs[m];
+  };
+  team.run(job);
+  EXPECT_EQ(runs, std::vector<int>({1, 1, 1}));
+  EXPECT_EQ(who[0], std::this_thread::get_id());  // member 0 is the caller
+  EXPECT_NE(who[1], who[0]);
+  EXPECT_NE(who[2], who[0]);
+  EXPECT_NE(who[2], who[1]);
+}
+
+TEST(WorkerTeam, OneMemberRunsOnTheCaller) {
+  WorkerTeam team(1);
+  std::thread::id who;
+  auto job = [&](unsigned m) {
+    EXPECT_EQ(m, 0u);
+    who = std::this_thread::get_id();
+  };
+  team.run(job);
+  EXPECT_EQ(who, std::this_thread::get_id());
+  EXPECT_THROW(WorkerTeam(0), std::invalid_argument);
+}
+
+// run() is a barrier both ways: what members wrote in one job is seen by every member in the
+// next, and by the caller after run() returns. Plain (non-atomic) slots, read by all members in one
+// job and written by their owners in the next: a missing barrier shows as a wrong sum (and as a
+// data race under ThreadSanitizer).
+TEST(WorkerTeam, ManyShortJobsAreBarriers) {
+  constexpr unsigned kMembers = 2, kRounds = 20000;
+  WorkerTeam team(kMembers);
+  std::vector<std::uint64_t> slot(kMembers * 16, 0);  // 16 apart: separate cache lines
+  std::vector<std::uint64_t> seen(kMembers * 16, 0);
+  for (unsigned round = 1; round <= kRounds; ++round) {
+    auto read = [&](unsigned m) {
+      std::uint64_t sum = 0;
+      for (unsigned k = 0; k < kMembers; ++k) sum += slot[k * 16];
+      seen[m * 16] = sum;
+    };
+    team.run(read);
+    for (unsigned m = 0; m < kMembers; ++m)
+      ASSERT_EQ(seen[m * 16], std::uint64_t{kMembers} * (round - 1)) << "round " << round;
+    auto write = [&](unsigned m) { slot[m * 16] = round; };
+    team.run(write);
+  }
+  for (unsigned m = 0; m < kMembers; ++m) EXPECT_EQ(slot[m * 16], kRounds);
+}
+
+TEST(WorkerTeam, RethrowsTheLowestMembersExceptionAfterAllFinished) {
+  WorkerTeam team(3);
+  std::atomic<int> finished{0};
+  auto job = [&](unsigned m) {
+    ++finished;
+    if (m >= 1) throw std::runtime_error("member " + std::to_string(m));
+  };
+  try {
+    team.run(job);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "member 1");
+  }
+  EXPECT_EQ(finished.load(), 3);
+  // The team is still usable afterwards.
+  int runs = 0;
+  std::atomic<int> helpers{0};
+  auto ok = [&](unsigned m) {
+    if (m == 0)
+      ++runs;
+    else
+      ++helpers;
+  };
+  team.run(ok);
+  EXPECT_EQ(runs, 1);
+  EXPECT_EQ(helpers.load(), 2);
+}
+
+// --- the model ---------------------------------------------------------------------------------
+
+bool two_hardware_threads() {
+  return std::thread::hardware_concurrency() >= 2;
+}
+
+struct Mapped {
+  FabricProgram program;
+  std::vector<HostArray> inputs;
+  std::vector<OutputArray> outputs;
+  std::vector<double> reference;
+};
+
+Mapped map(const StencilSpec& spec, const ArchConfig& arch) {
+  const MappedStencil m = map_stencil(spec, arch);
+  std::vector<double> in(m.spec.grid_points());
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = 1.0 + 0.125 * static_cast<double>(i % 7) + 1e-3 * static_cast<double>(i);
+  // Host contract (docs/stencil.md): input at input_base, a copy of it at output_base.
+  return {lower(m.dfg, arch),
+          {{"in", m.layout.input_base, in}, {"out", m.layout.output_base, in}},
+          {{"out", m.layout.output_base, in.size()}},
+          reference_stencil(m.spec, in)};
+}
+
+ArchConfig with_threads(std::vector<std::string> sets, unsigned threads) {
+  sets.push_back("run.threads=" + std::to_string(threads));
+  return load_default_arch(sets);
+}
+
+void expect_identical(const SimResult& a, const SimResult& b) {
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.cycles, b.cycles);
+  EXPECT_EQ(a.ticks, b.ticks);
+  EXPECT_EQ(a.report, b.report);
+  ASSERT_EQ(a.outputs.size(), b.outputs.size());
+  for (std::size_t k = 0; k < a.outputs.size(); ++k) {
+    ASSERT_EQ(a.outputs[k].size(), b.outputs[k].size());
+    for (std::size_t i = 0; i < a.outputs[k].size(); ++i)
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(a.outputs[k][i]),
+                std::bit_cast<std::uint64_t>(b.outputs[k][i]))
+          << "output " << k << " index " << i;
+  }
+  EXPECT_EQ(a.stats.dump(), b.stats.dump());  // every statistic, byte for byte
+}
+
+void expect_reference(const SimResult& r, const std::vector<double>& ref) {
+  ASSERT_EQ(r.status, RunStatus::Done) << r.report;
+  ASSERT_EQ(r.outputs[0].size(), ref.size());
+  for (std::size_t i = 0; i < ref.size(); ++i)
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(r.outputs[0][i]), std::bit_cast<std::uint64_t>(ref[i]))
+        << i;
+}
+
+// Several stencils, each run with one, two and three threads (three is capped to the hardware's
+// threads): same everything. The 2D case on 8-entry queues has deep (scratchpad) channels, whose
+// credit reports come from the memory side; the 1D case's routes cross between the members.
+TEST(ModelThreads, StencilRunsAreIdenticalForAnyThreadCount) {
+  if (!two_hardware_threads()) GTEST_SKIP() << "needs two hardware threads";
+  struct Case {
+    unsigned dims, r, x, y, workers;
+    std::vector<std::string> sets;
+  };
+  const std::vector<Case> cases = {
+      {2, 2, 64, 24, 2, {"fabric.pe.input_queue_depth=8"}},
+      {2, 3, 48, 20, 3, {}},
+      {1, 4, 600, 1, 3, {}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::to_string(c.dims) + "D r=" + std::to_string(c.r));
+    StencilSpec spec;
+    spec.dims = c.dims;
+    spec.radius = {c.r, c.dims == 2 ? c.r : 0, 0};
+    spec.grid = {c.x, c.y, 1};
+    spec.workers = c.workers;
+    const Mapped m = map(spec, with_threads(c.sets, 1));
+    ASSERT_GE(m.program.pes.size(), 32u);  // enough PEs for two members (one per 16 PEs)
+    const SimResult one = simulate(m.program, with_threads(c.sets, 1), m.inputs, m.outputs);
+    ASSERT_NO_FATAL_FAILURE(expect_reference(one, m.reference));
+    EXPECT_EQ(one.threads, 1u);
+    for (unsigned t : {2u, 3u}) {
+      const SimResult more = simulate(m.program, with_threads(c.sets, t), m.inputs, m.outputs);
+      EXPECT_EQ(more.threads, 2u);  // capped at the two hardware threads (or more on bigger hosts)
+      expect_identical(one, more);
+    }
+  }
+}
+
+// Skip-ahead and sleeping PEs with threads: the reference mode (every PE, every cycle) runs on one
+// thread; all three give the same figures.
+TEST(ModelThreads, SkipAheadWithThreadsMatchesTheReferenceMode) {
+  if (!two_hardware_threads()) GTEST_SKIP() << "needs two hardware threads";
+  StencilSpec spec;
+  spec.dims = 2;
+  spec.radius = {1, 1, 0};
+  spec.grid = {40, 16, 1};
+  spec.workers = 2;
+  const Mapped m = map(spec, with_threads({}, 2));
+  const SimResult threaded = simulate(m.program, with_threads({}, 2), m.inputs, m.outputs);
+  EXPECT_EQ(threaded.threads, 2u);
+  ASSERT_NO_FATAL_FAILURE(expect_reference(threaded, m.reference));
+  SimOptions every;
+  every.skip_ahead = false;
+  const SimResult b = simulate(m.program, with_threads({}, 2), m.inputs, m.outputs, every);
+  EXPECT_EQ(b.threads, 2u);
+  expect_identical(threaded, b);
+  every.skip_idle_pes = false;
+  const SimResult c = simulate(m.program, with_threads({}, 2), m.inputs, m.outputs, every);
+  EXPECT_EQ(c.threads, 1u);  // the reference mode steps everything on one thread
+  EXPECT_EQ(threaded.cycles, c.cycles);
+  EXPECT_EQ(without_tick_count(threaded.stats), without_tick_count(c.stats));
+}
+
+// A deadlocking fabric (the 2D stencil's deep channels shrunk below what the mapping asked for,
+// as in docs/robustness.md) ends at the same cycle with the same report for any thread count.
+TEST(ModelThreads, DeadlockEndsAtTheSameCycleWithTheSameReport) {
+  if (!two_hardware_threads()) GTEST_SKIP() << "needs two hardware threads";
+  const std::vector<std::string> sets = {"fabric.pe.input_queue_depth=8",
+                                         "run.deadlock_cycles=100"};
+  StencilSpec spec;
+  spec.dims = 2;
+  spec.radius = {2, 2, 0};
+  spec.grid = {64, 32, 1};
+  spec.workers = 2;
+  Mapped m = map(spec, with_threads(sets, 1));
+  ASSERT_FALSE(m.program.deep.empty());
+  for (DeepChannel& d : m.program.deep) {
+    d.depth = 8;
+    d.credits = std::min<std::uint64_t>(d.credits, 8);
+  }
+  const SimResult one = simulate(m.program, with_threads(sets, 1), m.inputs, m.outputs);
+  ASSERT_EQ(one.status, RunStatus::Deadlock);
+  EXPECT_NE(one.report.find("full output queue"), std::string::npos) << one.report;
+  const SimResult two = simulate(m.program, with_threads(sets, 2), m.inputs, m.outputs);
+  EXPECT_EQ(two.threads, 2u);
+  expect_identical(one, two);
+}
+
+}  // namespace
+}  // namespace cgra
