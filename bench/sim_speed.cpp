@@ -9,8 +9,9 @@
 // cycles, wall seconds, simulated cycles per second and nanoseconds per placed-PE-cycle, with and
 // without skip-ahead.
 //
-// Usage: sim_speed [passes [rows [stats.json]]]   (defaults: 1000 passes, 16 rows; JSON of the
-// skip-ahead run)
+// Usage (kUsage below): sim_speed [passes [rows [stats.json]]] [key=value ...], or
+// sim_speed stencil [1d|2d [R [NX[xNY] [W [stats.json]]]]] [key=value ...]; key=value are
+// architecture overrides as with cgrasim --set (run.threads=2 steps the fabric with two threads).
 
 #include <chrono>
 #include <cmath>
@@ -18,6 +19,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,24 @@
 #include "sim/report.h"
 
 namespace {
+
+constexpr const char* kUsage =
+    "usage: sim_speed [PASSES [ROWS [STATS.json]]] [KEY=VALUE ...]\n"
+    "       sim_speed stencil [1d|2d [R [NX[xNY] [W [STATS.json]]]]] [KEY=VALUE ...]\n"
+    "  synthetic workload: ROWS (4, 8, 12 or 16) rows of reader + 16 MULs + writer streaming a\n"
+    "  64-double window PASSES times (defaults 1000, 16); stencil: the mapped stencil (defaults\n"
+    "  2d 12 960x449 5). KEY=VALUE overrides the architecture as cgrasim --set does, e.g.\n"
+    "  run.threads=2. Prints cycles, wall and CPU seconds and ns per placed-PE-cycle.\n";
+
+// A positional number: digits only, at least `min`; else a usage error naming the argument.
+std::uint64_t number(const char* text, const char* what, std::uint64_t min) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (*text < '0' || *text > '9' || *end != '\0' || v < min)
+    throw std::invalid_argument(std::string(what) + ": expected a whole number >= " +
+                                std::to_string(min) + ", got '" + text + "'");
+  return v;
+}
 
 unsigned kRows = 16;              // rows used (1..16); argv[2]
 constexpr unsigned kWindow = 64;  // doubles per row window
@@ -81,29 +101,19 @@ std::string workload(std::uint64_t passes) {
 }  // namespace
 
 /// Maps a stencil, simulates it once (skip-ahead on) and prints the speed figures.
-int run_stencil(int argc_all, char** argv_all) {
+int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
   using namespace cgra;
-  // Arguments with '=' are architecture overrides (as cgrasim --set); the rest are positional.
-  std::vector<std::string> sets;
-  std::vector<char*> pos;
-  for (int i = 0; i < argc_all; ++i) {
-    if (i > 1 && std::string(argv_all[i]).find('=') != std::string::npos)
-      sets.push_back(argv_all[i]);
-    else
-      pos.push_back(argv_all[i]);
-  }
-  const int argc = static_cast<int>(pos.size());
-  char** argv = pos.data();
   StencilSpec spec;
   const std::string dims = argc > 2 ? argv[2] : "2d";
+  if (dims != "1d" && dims != "2d") throw std::invalid_argument("stencil: expected 1d or 2d, got '" + dims + "'");
   spec.dims = dims == "1d" ? 1 : 2;
-  const unsigned r = argc > 3 ? static_cast<unsigned>(std::strtoul(argv[3], nullptr, 10)) : 12;
+  const auto r = static_cast<unsigned>(argc > 3 ? number(argv[3], "radius", 1) : 12);
   spec.radius = {r, spec.dims == 2 ? r : 0, 0};
   const std::string grid = argc > 4 ? argv[4] : "960x449";
   const auto x = grid.find('x');
-  spec.grid = {std::strtoull(grid.c_str(), nullptr, 10),
-               x == std::string::npos ? 1 : std::strtoull(grid.c_str() + x + 1, nullptr, 10), 1};
-  spec.workers = argc > 5 ? static_cast<unsigned>(std::strtoul(argv[5], nullptr, 10)) : 5;
+  spec.grid = {number(grid.substr(0, x).c_str(), "grid", 1),
+               x == std::string::npos ? 1 : number(grid.c_str() + x + 1, "grid", 1), 1};
+  spec.workers = static_cast<unsigned>(argc > 5 ? number(argv[5], "workers", 1) : 5);
   const ArchConfig arch = load_default_arch(sets);
   MappedStencil m = map_stencil(spec, arch);
   std::vector<double> in(m.spec.grid_points());
@@ -133,22 +143,19 @@ int run_stencil(int argc_all, char** argv_all) {
       static_cast<unsigned long long>(res.ticks), j["gflops"].get<double>(),
       j["roofline_percent"].get<double>(), j["roofline_gflops"].get<double>(),
       run.check_pass ? "equals the reference" : "DIFFERS");
-  std::printf("wall %.3f s, cpu %.3f s, %.0f cycles/s, %.2f ns/PE-cycle (cpu-based %.2f)\n", wall,
-              cpu, static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
-              cpu * 1e9 / pe_cycles);
+  std::printf("wall %.3f s, cpu %.3f s, %.0f cycles/s, %.2f ns/PE-cycle (cpu-based %.2f), %u thread%s\n",
+              wall, cpu, static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
+              cpu * 1e9 / pe_cycles, res.threads, res.threads == 1 ? "" : "s");
   return run.check_pass ? 0 : 1;
 }
 
-int main(int argc, char** argv) {
+int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
   using namespace cgra;
-  if (argc > 1 && std::string(argv[1]) == "stencil") return run_stencil(argc, argv);
-  const std::uint64_t passes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000;
-  if (argc > 2) kRows = static_cast<unsigned>(std::strtoul(argv[2], nullptr, 10));
-  if (kRows < 4 || kRows > 16 || kRows % 4 != 0) {
-    std::fprintf(stderr, "sim_speed: rows must be 4, 8, 12 or 16\n");
-    return 2;
-  }
-  const ArchConfig arch = load_default_arch();
+  const std::uint64_t passes = argc > 1 ? number(argv[1], "passes", 1) : 1000;
+  if (argc > 2) kRows = static_cast<unsigned>(number(argv[2], "rows", 4));
+  if (kRows < 4 || kRows > 16 || kRows % 4 != 0)
+    throw std::invalid_argument("rows must be 4, 8, 12 or 16");
+  const ArchConfig arch = load_default_arch(sets);
   const dfg::Dfg g = dfg::parse_asm(workload(passes), "sim_speed");
   const FabricProgram prog = lower(g, arch);
   std::vector<HostArray> in;
@@ -163,8 +170,8 @@ int main(int argc, char** argv) {
       "sim_speed: %u rows x (reader + 16 MUL + writer), %u-double window streamed %llu times; "
       "%zu placed PEs (ns/PE-cycle = seconds / (cycles x placed PEs))\n",
       kRows, kWindow, static_cast<unsigned long long>(passes), prog.pes.size());
-  std::printf("%-12s %10s %10s %8s %8s %12s %12s %12s\n", "mode", "cycles", "evaluated", "wall s",
-              "cpu s", "cycles/s", "ns/PE-cycle", "(cpu-based)");
+  std::printf("%-12s %10s %10s %8s %8s %12s %12s %12s %8s\n", "mode", "cycles", "evaluated", "wall s",
+              "cpu s", "cycles/s", "ns/PE-cycle", "(cpu-based)", "threads");
   int rc = 0;
   for (bool skip : {true, false}) {
     SimOptions o;
@@ -193,11 +200,36 @@ int main(int argc, char** argv) {
       }
     if (skip && argc > 3) std::ofstream(argv[3]) << res.stats.dump(1) << "\n";
     const double pe_cycles = static_cast<double>(res.cycles) * static_cast<double>(res.placed_pes);
-    std::printf("%-12s %10llu %10llu %8.3f %8.3f %12.0f %12.2f %12.2f\n",
+    std::printf("%-12s %10llu %10llu %8.3f %8.3f %12.0f %12.2f %12.2f %8u\n",
                 skip ? "skip-ahead" : "every-cycle", static_cast<unsigned long long>(res.cycles),
                 static_cast<unsigned long long>(res.ticks), wall, cpu,
                 static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
-                cpu * 1e9 / pe_cycles);
+                cpu * 1e9 / pe_cycles, res.threads);
   }
   return rc;
+}
+
+int main(int argc_all, char** argv_all) {
+  // Arguments with '=' are architecture overrides (as cgrasim --set); the rest are positional.
+  std::vector<std::string> sets;
+  std::vector<char*> pos;
+  for (int i = 0; i < argc_all; ++i) {
+    const std::string a = argv_all[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (i > 0 && a.find('=') != std::string::npos)
+      sets.push_back(a);
+    else
+      pos.push_back(argv_all[i]);
+  }
+  const int argc = static_cast<int>(pos.size());
+  try {
+    if (argc > 1 && std::string(pos[1]) == "stencil") return run_stencil(argc, pos.data(), sets);
+    return run_synthetic(argc, pos.data(), sets);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sim_speed: error: %s (see sim_speed --help)\n", e.what());
+    return 2;
+  }
 }
