@@ -105,6 +105,8 @@ void Network::build_wheels() {
       w.entries.resize((wheel_mask_ + 1) * owned[r]);
       w.count = wheel_counts_.data() + pad + (s * m + r) * per_pair;
     }
+  for (std::size_t id = 0; id < dests_.size(); ++id)
+    dests_[id].wheel = &wheels_[route_owner_[dests_[id].route] * m + dest_owner_[id]];
 }
 
 void Network::set_members(unsigned members, std::span<const std::uint8_t> route_owner,
@@ -225,15 +227,12 @@ inline void Network::step_route(RouteRt& r, std::uint64_t cycle, unsigned member
   }
   // The word reaches destination d's queue at the commit of cycle t + L_d - 1, delivered by the
   // member that owns d from the wheel of (this member, that member).
-  const std::size_t m = members_.size();
-  Wheel* const from = wheels_.data() + member * m;
-  const std::uint8_t* const owner = dest_owner_.data() + r.first_dest;
   for (std::uint32_t d = 0; d < r.dest_count; ++d) {
     if constexpr (Sparse)
       --dests[d].credit;
     else
       dests[d].queue->reserve();
-    Wheel& w = from[owner[d]];
+    Wheel& w = *dests[d].wheel;
     const std::uint64_t b = (cycle + dests[d].latency - 1) & wheel_mask_;
     w.entries[b * w.stride + w.count[b]++] = {r.first_dest + d, word};
   }
@@ -269,6 +268,14 @@ void Network::send(std::uint64_t cycle, unsigned member) {
 // The deliveries due at the commit of `cycle` into `member`'s destinations: with sparse stepping
 // a plain push (the credit reserved the space), else into the slots the sends reserved.
 void Network::deliver(std::uint64_t cycle, unsigned member) {
+  if (sparse_)
+    deliver_from<true>(cycle, member);
+  else
+    deliver_from<false>(cycle, member);
+}
+
+template <bool Sparse>
+void Network::deliver_from(std::uint64_t cycle, unsigned member) {
   const std::uint64_t b = cycle & wheel_mask_;
   const std::size_t m = members_.size();
   std::uint64_t delivered = 0;
@@ -279,7 +286,7 @@ void Network::deliver(std::uint64_t cycle, unsigned member) {
     const Delivery* const entries = w.entries.data() + b * w.stride;
     for (std::uint32_t k = 0; k < n; ++k) {
       const DestSink& d = sinks_[entries[k].dest];
-      if (sparse_)
+      if constexpr (Sparse)
         d.queue->push(entries[k].word);
       else
         d.queue->push_reserved(entries[k].word);

@@ -127,8 +127,11 @@ class Network {
   }
   /// With track_active_routes(): a word was committed into route r's source queue. Only the
   /// member owning the route may call it while members run.
-  void source_pushed(std::size_t r) {
-    const std::uint32_t k = slot_[r];
+  void source_pushed(std::size_t r) { source_pushed_slot(slot_[r]); }
+  /// Where route r is stored (fixed once the run starts): for a hot caller that reports pushes with
+  /// source_pushed_slot(route_slot(r)), saving a look-up per report.
+  std::uint32_t route_slot(std::size_t r) const { return slot_[r]; }
+  void source_pushed_slot(std::uint32_t k) {
     if (!routes_[k].active) {
       routes_[k].active = true;
       Member& m = members_[route_owner_[k]];
@@ -208,8 +211,10 @@ class Network {
     std::uint64_t parked_since = 0;
   };
   // A destination as its route's owner sees it (credit, counters) ...
+  struct Wheel;
   struct DestRt {
     TwoPhaseQueue* queue = nullptr;  // read by the owner only in dense stepping (one member)
+    Wheel* wheel = nullptr;          // where the route's owner files words for this destination
     unsigned latency = 0;
     std::uint64_t blocked = 0;
     std::uint64_t credit = 0;     // sparse stepping: queue->free_slots() less words in flight
@@ -278,6 +283,8 @@ class Network {
   std::vector<Wheel> wheels_;
   std::uint64_t wheel_mask_ = 0;
   void build_wheels();
+  template <bool Sparse>
+  void deliver_from(std::uint64_t cycle, unsigned member);
   std::vector<std::string> names_;
   std::vector<Endpoint> source_endpoint_;  // by route (cold data, for reports)
   std::vector<Endpoint> dest_endpoint_;    // parallel to dests_

@@ -239,7 +239,8 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
       const Endpoint& e = network_->source_endpoint(r);
       const int i = pe_index(e);
       if (i >= 0 && e.queue < out_stride_)
-        out_route_[static_cast<std::size_t>(i) * out_stride_ + e.queue] = static_cast<std::int32_t>(r);
+        out_route_[static_cast<std::size_t>(i) * out_stride_ + e.queue] =
+            static_cast<std::int32_t>(network_->route_slot(r));
     }
     in_stride_ = pp.input_queues;
     in_dest_.assign(pes_.size() * in_stride_, -1);
@@ -335,7 +336,7 @@ void Fabric::flush_reports() {
 // only their owner may change; they take the buffer at the start of the next evaluate).
 struct Fabric::NetworkSink {
   Network& net;
-  void pushed(std::int32_t route) { net.source_pushed(static_cast<std::size_t>(route)); }
+  void pushed(std::int32_t slot) { net.source_pushed_slot(static_cast<std::uint32_t>(slot)); }
   void popped(std::int32_t dest) { net.destination_popped(static_cast<std::size_t>(dest)); }
 };
 struct Fabric::MemberSink {
@@ -343,7 +344,7 @@ struct Fabric::MemberSink {
   Reports* to;  // pop_reports_ of (this member, owner), indexed by owner
   unsigned self;
   // The route a PE feeds has its source in the PE's block: always this member's.
-  void pushed(std::int32_t route) { net.source_pushed(static_cast<std::size_t>(route)); }
+  void pushed(std::int32_t slot) { net.source_pushed_slot(static_cast<std::uint32_t>(slot)); }
   void popped(std::int32_t dest) {
     const unsigned owner = net.credit_owner(static_cast<std::size_t>(dest));
     if (owner == self)

@@ -196,8 +196,9 @@ class Fabric {
   std::vector<std::uint32_t> touched_out_;
   std::vector<std::uint8_t> touched_req_;
   std::vector<std::uint32_t> port_index_;  // by memory port: index of its PE (if any)
-  // Route fed by output queue q of PE i at [i * out_stride_ + q], or -1: a push committed there
-  // is reported to the network (Network::source_pushed), which then steps only active routes.
+  // Slot (Network::route_slot) of the route fed by output queue q of PE i at [i * out_stride_ + q],
+  // or -1: a push committed there is reported to the network (Network::source_pushed_slot), which
+  // then steps only active routes.
   std::vector<std::int32_t> out_route_;
   std::uint32_t out_stride_ = 0;
   // Route destination id (Network::destination_id) fed into input queue q of PE i at
