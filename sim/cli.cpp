@@ -307,6 +307,9 @@ int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
       for (std::size_t i = 0; i < e.problems().size(); ++i)
         what += (i ? "; " : "") + e.problems()[i].message;
       throw AsmRunError(what);
+    } catch (const LoweringError& e) {
+      // The message names the op and PE; the file is named here, where it is known.
+      throw AsmRunError(o.asm_run + ": " + e.what());
     }
   }();
   if (!o.listing_file.empty()) write_file_atomic(o.listing_file, fabric_listing(lowered));
@@ -314,7 +317,15 @@ int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
   so.skip_ahead = !o.no_skip;
   so.skip_idle_pes = !o.no_skip;
   so.vcd_path = o.vcd_file;
-  const SimResult r = simulate(lowered, arch, prog.inputs, prog.outputs, so);
+  const SimResult r = [&] {
+    try {
+      return simulate(lowered, arch, prog.inputs, prog.outputs, so);
+    } catch (const LoweringError& e) {
+      // Loading the PE programs and the deep channels' FIFOs is lowering too (a program too
+      // large for its PE, FIFOs beyond the scratchpad): name the file as above.
+      throw AsmRunError(o.asm_run + ": " + e.what());
+    }
+  }();
   if (!o.json_file.empty()) write_file_atomic(o.json_file, r.stats.dump(2) + "\n");
   const auto& f = r.stats["fabric"];
   fmt::print(out, "cgrasim: program '{}' ({}): {} ops on {} PEs, {} routes\n", prog.program.name(), o.asm_run,

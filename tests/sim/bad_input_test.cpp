@@ -504,7 +504,21 @@ std::vector<Case> cases() {
        v({"--asm-run", "{tmp}/p.asm"}),
        {file("p.asm", "op a CONST value=1.0 at=(99,1)\n")},
        kExitError,
-       "CONST 'a' at (99,1) is off the 16x34 fabric"},
+       "{tmp}/p.asm: CONST 'a' at (99,1) is off the 16x34 fabric"},
+      {"AsmOpNeedsAnFpPe",  // a lowering error names the file too, not only the op and PE
+       v({"--asm-run", "{tmp}/p.asm"}),
+       {file("p.asm",
+             "op m MUL coef=2.0 at=(0,2)\nop c CONST value=1.0 at=(0,4)\nedge c.out -> m.in\n")},
+       kExitError,
+       "{tmp}/p.asm: MUL 'm' at (0,2) needs an FP PE ('F'); the PE there is 'I'"},
+      {"AsmDeepChannelBeyondTheScratchpad",  // lowered when the fabric is built: the file too
+       v({"--asm-run", "{tmp}/p.asm"}),
+       {file("p.asm",
+             "op c CONST value=2.5 count=2 at=(0,2)\nop ag ADDR_GEN base=4096 count=2 at=(2,0)\n"
+             "op st STORE at=(1,0)\nop s SYNC expected=2 at=(1,2)\n"
+             "edge c.out -> st.data capacity=100000\nedge ag.addr -> st.addr\nedge st.done -> s.in\n")},
+       kExitError,
+       "{tmp}/p.asm: deep channel c.out -> st.data (capacity 100000): scratchpad: FIFO"},
       {"AsmEmptyProgram",
        v({"--asm-run", "{tmp}/p.asm"}),
        {file("p.asm", "# nothing\n")},
