@@ -284,11 +284,27 @@ void print_roofline(std::ostream& out, const StencilSpec& spec, const ArchConfig
              r.bound == Bound::Memory ? "memory" : "compute");
 }
 
-/// Simulates a placed assembly program with its sidecar (inputs, outputs, reference check).
-int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
+std::string arch_name_of(const Options& o) {
+  return o.arch_file.empty() ? "built-in configs/paper.yaml" : o.arch_file;
+}
+
+/// The architecture of a run, stencil or --asm-run alike: --arch or the built-in, then every
+/// --set, then --max-cycles; printed first with --dump-arch.
+ArchConfig arch_of(const Options& o, std::ostream& out) {
   std::vector<std::string> sets = o.sets;
   if (o.max_cycles) sets.push_back("run.max_cycles=" + std::to_string(*o.max_cycles));
-  const ArchConfig arch = o.arch_file.empty() ? load_default_arch(sets) : load_arch_file(o.arch_file, sets);
+  ArchConfig arch = o.arch_file.empty() ? load_default_arch(sets) : load_arch_file(o.arch_file, sets);
+  if (o.dump_arch)
+    out << "# effective architecture (" << arch_name_of(o)
+        << (o.sets.empty() && !o.max_cycles ? "" : " with --set overrides")
+        << ")\n"
+        << arch_to_yaml(arch);
+  return arch;
+}
+
+/// Simulates a placed assembly program with its sidecar (inputs, outputs, reference check).
+int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
+  const ArchConfig arch = arch_of(o, out);
   // A directory reads as an empty program, which would run and "deadlock": refuse it, and any
   // program without ops, as bad input.
   std::error_code ec;
@@ -464,15 +480,9 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
 
 int run(const Options& flags, std::ostream& out, std::ostream& err, bool progress) {
   const Options o = with_spec_file(flags);
-  const std::string arch_name = o.arch_file.empty() ? "built-in configs/paper.yaml" : o.arch_file;
-  std::vector<std::string> sets = o.sets;
-  if (o.max_cycles) sets.push_back("run.max_cycles=" + std::to_string(*o.max_cycles));
-  const ArchConfig arch = o.arch_file.empty() ? load_default_arch(sets) : load_arch_file(o.arch_file, sets);
-  if (o.dump_arch) {
-    out << "# effective architecture (" << arch_name << (o.sets.empty() ? "" : " with --set overrides") << ")\n"
-        << arch_to_yaml(arch);
-    if (o.stencil.empty() && o.spec_file.empty()) return kExitOk;
-  }
+  const std::string arch_name = arch_name_of(o);
+  const ArchConfig arch = arch_of(o, out);
+  if (o.dump_arch && o.stencil.empty() && o.spec_file.empty()) return kExitOk;
   const StencilSpec spec = spec_of(o);
   if (!o.roofline_only) {
     try {

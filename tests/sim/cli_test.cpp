@@ -89,6 +89,19 @@ TEST(Cli, ListParamsAndDumpArch) {
   EXPECT_NE(d.out.find("rows: 32"), std::string::npos) << d.out;
 }
 
+// --dump-arch prints the architecture the run uses in every mode: with --asm-run it used to be
+// ignored silently. --max-cycles is an override like --set and is said so.
+TEST(Cli, DumpArchWithAsmRunPrintsTheArchitectureFirst) {
+  Result r = cli({"--asm-run", std::string(CGRA_SOURCE_DIR) + "/examples/asm/vscale.asm", "--dump-arch",
+                  "--max-cycles", "5000"});
+  EXPECT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_EQ(r.out.rfind("# effective architecture (built-in configs/paper.yaml with --set overrides)\n", 0), 0u)
+      << r.out;
+  EXPECT_NE(r.out.find("max_cycles: 5000\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cgrasim: program 'vscale'"), std::string::npos) << r.out;
+  EXPECT_LT(r.out.find("max_cycles: 5000"), r.out.find("cgrasim: program 'vscale'")) << r.out;
+}
+
 TEST(Cli, ArchFileFromDisk) {
   Result r = cli({"--stencil", "1d", "--radius", "2", "--arch", std::string(CGRA_SOURCE_DIR) + "/configs/paper.yaml",
                   "--set", "memory.dram.bandwidth_gbps=50", "--roofline-only"});
