@@ -102,7 +102,14 @@ class DocumentLoader {
   std::map<std::string, std::string>& origin_;
 };
 
-void apply_override(ArchConfig& cfg, const std::string& arg, std::map<std::string, std::string>& origin) {
+/// Where each key was set (the document's file:line or the --set argument), and for keys set by
+/// --set the position of their last override, so that a rule between keys can name the override.
+struct Origins {
+  std::map<std::string, std::string> where;
+  std::map<std::string, std::size_t> override_rank;  ///< 1 = the first --set
+};
+
+void apply_override(ArchConfig& cfg, const std::string& arg, std::size_t rank, Origins& origin) {
   const std::string at = "--set " + arg;
   const auto eq = arg.find('=');
   if (eq == std::string::npos || eq == 0) throw ConfigError(at, "expected key=value");
@@ -120,17 +127,33 @@ void apply_override(ArchConfig& cfg, const std::string& arg, std::map<std::strin
   }
   if (value.IsNull()) throw ConfigError(at, "'" + key + "': no value given");
   spec->parse(cfg, value, at);
-  origin[key] = at;
+  origin.where[key] = at;
+  origin.override_rank[key] = rank;
 }
 
 bool is_pow2(std::uint64_t v) { return v && !(v & (v - 1)); }
 
 /// Rules that involve more than one parameter. Messages name the key and where it was set.
-void check(const ArchConfig& c, const std::map<std::string, std::string>& origin) {
+void check(const ArchConfig& c, const Origins& origin) {
   auto fail = [&](const std::string& key, const std::string& what) {
-    auto it = origin.find(key);
-    throw ConfigError(it == origin.end() ? "<default>" : it->second, "'" + key + "': " + what);
+    auto it = origin.where.find(key);
+    throw ConfigError(it == origin.where.end() ? "<default>" : it->second, "'" + key + "': " + what);
   };
+  // A rule between several keys names the one the user changed last: the last --set among them
+  // (`--set fabric.cols=40` breaks the layout configs/paper.yaml gives), else the first the
+  // document sets, else the first key (all at their defaults).
+  auto culprit = [&](std::initializer_list<const char*> keys) -> std::string {
+    const auto score = [&](const std::string& k) -> std::size_t {
+      if (auto it = origin.override_rank.find(k); it != origin.override_rank.end()) return it->second + 1;
+      return origin.where.count(k) ? 1 : 0;
+    };
+    std::string key = *keys.begin();
+    for (const char* k : keys)
+      if (score(k) > score(key)) key = k;
+    return key;
+  };
+  const std::string shape_key = culprit({"fabric.layout", "fabric.rows", "fabric.cols"});
+  const std::string tiled = shape_key == "fabric.layout" ? "" : " (fabric.layout is tiled over it)";
   const auto& layout = c.fabric.layout;
   if (layout.empty()) fail("fabric.layout", "the layout needs at least one row");
   for (std::size_t r = 0; r < layout.size(); ++r) {
@@ -152,14 +175,14 @@ void check(const ArchConfig& c, const std::map<std::string, std::string>& origin
       if (k == PeKind::Memory) {
         ++mem;
         if (r != 0 && r + 1 != rows && col != 0 && col + 1 != cols)
-          fail("fabric.layout", "memory-port PE at (" + std::to_string(r) + "," + std::to_string(col) +
-                                    ") is not on the edge of the " + std::to_string(rows) + "x" +
-                                    std::to_string(cols) + " fabric");
+          fail(shape_key, "memory-port PE at (" + std::to_string(r) + "," + std::to_string(col) +
+                              ") is not on the edge of the " + std::to_string(rows) + "x" +
+                              std::to_string(cols) + " fabric" + tiled);
       }
     }
   }
-  if (fp == 0) fail("fabric.layout", "the fabric has no MAC-capable (F) PE");
-  if (mem == 0) fail("fabric.layout", "the fabric has no memory-port (M) PE");
+  if (fp == 0) fail(shape_key, "the fabric has no MAC-capable (F) PE" + tiled);
+  if (mem == 0) fail(shape_key, "the fabric has no memory-port (M) PE" + tiled);
   // memory.l1.ports_per_cache above the fabric's memory ports means one L1 for all of them.
   for (const char* lvl : {"l1", "l2"}) {
     const CacheParams& cp = std::string(lvl) == "l1" ? c.memory.l1 : c.memory.l2;
@@ -167,14 +190,23 @@ void check(const ArchConfig& c, const std::map<std::string, std::string>& origin
     if (!is_pow2(cp.sets)) fail(k + ".sets", std::to_string(cp.sets) + " is not a power of two");
     if (!is_pow2(cp.line_bytes)) fail(k + ".line_bytes", std::to_string(cp.line_bytes) + " is not a power of two");
   }
-  if (c.memory.l2.line_bytes != c.memory.l1.line_bytes)
-    fail("memory.l2.line_bytes", "L2 lines (" + std::to_string(c.memory.l2.line_bytes) +
-                                     " B) must have the L1 line size (" + std::to_string(c.memory.l1.line_bytes) +
-                                     " B): the memory model keeps one line size");
+  if (c.memory.l2.line_bytes != c.memory.l1.line_bytes) {
+    const bool l1 = culprit({"memory.l2.line_bytes", "memory.l1.line_bytes"}) == "memory.l1.line_bytes";
+    const CacheParams& self = l1 ? c.memory.l1 : c.memory.l2;
+    const CacheParams& other = l1 ? c.memory.l2 : c.memory.l1;
+    fail(l1 ? "memory.l1.line_bytes" : "memory.l2.line_bytes",
+         std::string(l1 ? "L1" : "L2") + " lines (" + std::to_string(self.line_bytes) + " B) must have the " +
+             (l1 ? "L2" : "L1") + " line size (" + std::to_string(other.line_bytes) +
+             " B): the memory model keeps one line size");
+  }
   const auto& sp = c.memory.scratchpad;
-  if (sp.size_bytes % (8ull * sp.banks) != 0)
+  if (sp.size_bytes % (8ull * sp.banks) != 0) {
+    if (culprit({"memory.scratchpad.size_bytes", "memory.scratchpad.banks"}) == "memory.scratchpad.banks")
+      fail("memory.scratchpad.banks", std::to_string(sp.banks) + " banks do not divide memory.scratchpad.size_bytes (" +
+                                          std::to_string(sp.size_bytes) + ") into whole 8-byte words per bank");
     fail("memory.scratchpad.size_bytes", std::to_string(sp.size_bytes) + " is not a whole number of 8-byte words per bank (" +
                                              std::to_string(sp.banks) + " banks)");
+  }
 }
 
 }  // namespace
@@ -219,9 +251,9 @@ ArchConfig default_arch_config() {
 ArchConfig load_arch_config(std::string_view yaml_text, const std::string& source,
                             const std::vector<std::string>& overrides) {
   ArchConfig cfg = default_arch_config();
-  std::map<std::string, std::string> origin;
-  DocumentLoader(cfg, source, origin).load(yaml_text);
-  for (const auto& o : overrides) apply_override(cfg, o, origin);
+  Origins origin;
+  DocumentLoader(cfg, source, origin.where).load(yaml_text);
+  for (std::size_t i = 0; i < overrides.size(); ++i) apply_override(cfg, overrides[i], i + 1, origin);
   check(cfg, origin);
   return cfg;
 }

@@ -89,6 +89,34 @@ TEST(ArchConfig, CrossParameterRules) {
   expect_error("", {"fabric.layout=[IIII]"}, "--set fabric.layout=[IIII]: 'fabric.layout': the fabric has no MAC-capable (F) PE");
 }
 
+// A rule between keys names the key an override changed, not the document line of the other key
+// (which the user did not touch): --set fabric.cols=40 used to blame the file's 'fabric.layout'.
+TEST(ArchConfig, CrossParameterRuleNamesTheOverrideThatBrokeIt) {
+  const std::string yaml = "fabric:\n  rows: 4\n  cols: 4\n  layout: [MFIM]\nmemory:\n  scratchpad:\n"
+                           "    size_bytes: 1024\n    banks: 16\n";
+  expect_error(yaml, {"fabric.cols=6"},
+               "--set fabric.cols=6: 'fabric.cols': memory-port PE at (1,3) is not on the edge of the 4x6 fabric "
+               "(fabric.layout is tiled over it)");
+  expect_error(yaml, {"fabric.rows=1", "fabric.layout=[IIII]"},
+               "--set fabric.layout=[IIII]: 'fabric.layout': the fabric has no MAC-capable (F) PE");
+  expect_error("fabric:\n  rows: 4\n  cols: 4\n  layout: [FFFF, MIIM]\n", {"fabric.rows=1"},
+               "--set fabric.rows=1: 'fabric.rows': the fabric has no memory-port (M) PE (fabric.layout is tiled over it)");
+  expect_error(yaml, {"memory.l1.line_bytes=128"},
+               "--set memory.l1.line_bytes=128: 'memory.l1.line_bytes': L1 lines (128 B) must have the L2 line size "
+               "(64 B): the memory model keeps one line size");
+  expect_error(yaml, {"memory.scratchpad.banks=3"},
+               "--set memory.scratchpad.banks=3: 'memory.scratchpad.banks': 3 banks do not divide "
+               "memory.scratchpad.size_bytes (1024) into whole 8-byte words per bank");
+  // Both keys overridden: the later --set is named.
+  expect_error(yaml, {"memory.scratchpad.banks=3", "memory.scratchpad.size_bytes=1000"},
+               "--set memory.scratchpad.size_bytes=1000: 'memory.scratchpad.size_bytes': 1000 is not a whole number "
+               "of 8-byte words per bank (3 banks)");
+  // Without overrides the document's first key of the rule is named, as before.
+  expect_error("memory:\n  scratchpad:\n    banks: 3\n", {},
+               "arch.yaml:3: 'memory.scratchpad.banks': 3 banks do not divide memory.scratchpad.size_bytes (262144) "
+               "into whole 8-byte words per bank");
+}
+
 TEST(ArchConfig, MalformedYamlAndDuplicates) {
   expect_error("fabric:\n  rows: 3\n  rows: 4\n", {}, "arch.yaml:3: duplicate key 'fabric.rows'");
   try {
