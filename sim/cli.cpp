@@ -527,18 +527,22 @@ void check_conflicts(const CLI::App& app, const Options& o) {
 
 /// Every output file the run may write, checked before anything is mapped or simulated: an
 /// unwritable path fails at once instead of after the simulation, and two flags may not name the
-/// same file.
+/// same file: neither two outputs nor an output and a file the run reads (`--asm-run p.asm
+/// --listing p.asm` would replace the program with its listing).
 void check_output_files(const Options& o) {
   const std::pair<const char*, const std::string*> files[] = {
-      {"--output", &o.output_file}, {"--json", &o.json_file}, {"--dot", &o.dot_file},
-      {"--asm", &o.asm_file},       {"--vcd", &o.vcd_file},   {"--listing", &o.listing_file}};
+      {"--input", &o.input_file}, {"--spec", &o.spec_file}, {"--arch", &o.arch_file},
+      {"--asm-run", &o.asm_run},  {"--output", &o.output_file}, {"--json", &o.json_file},
+      {"--dot", &o.dot_file},     {"--asm", &o.asm_file},       {"--vcd", &o.vcd_file},
+      {"--listing", &o.listing_file}};
+  constexpr std::size_t kInputs = 4;  // the first four are read, the others written
   const auto same = [](const std::string& a, const std::string& b) {
     std::error_code ea, eb;
     const auto ca = std::filesystem::weakly_canonical(a, ea),
                cb = std::filesystem::weakly_canonical(b, eb);
     return a == b || (!ea && !eb && ca == cb);
   };
-  for (std::size_t i = 0; i < std::size(files); ++i) {
+  for (std::size_t i = kInputs; i < std::size(files); ++i) {
     const auto& [flag, path] = files[i];
     if (path->empty()) continue;
     for (std::size_t j = 0; j < i; ++j)
