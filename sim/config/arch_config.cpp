@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -199,6 +200,18 @@ void check(const ArchConfig& c, const Origins& origin) {
              (l1 ? "L2" : "L1") + " line size (" + std::to_string(other.line_bytes) +
              " B): the memory model keeps one line size");
   }
+  // The DRAM model takes bandwidth and clock at 1 MB/s and 1 kHz (mem/dram.cpp); below that it
+  // refuses them, which would end the run as an internal error instead of naming the key.
+  const auto text = [](double v) {
+    std::ostringstream t;
+    t << v;
+    return t.str();
+  };
+  if (std::llround(c.clock.freq_ghz * 1e6) == 0)
+    fail("clock.freq_ghz", "value " + text(c.clock.freq_ghz) + " is below the model's resolution of 1 kHz (0.000001)");
+  if (std::llround(c.memory.dram.bandwidth_gbps * 1e3) == 0)
+    fail("memory.dram.bandwidth_gbps",
+         "value " + text(c.memory.dram.bandwidth_gbps) + " is below the model's resolution of 1 MB/s (0.001)");
   const auto& sp = c.memory.scratchpad;
   if (sp.size_bytes % (8ull * sp.banks) != 0) {
     if (culprit({"memory.scratchpad.size_bytes", "memory.scratchpad.banks"}) == "memory.scratchpad.banks")

@@ -260,6 +260,12 @@ std::vector<Case> cases() {
        {},
        kExitError,
        "--set run.threads=65: 'run.threads': value 65 out of range 1..64"},
+      {"SetBandwidthBelowTheModelsResolution",  // in range, but the DRAM model refused it: exit 70
+       with(k1d, {"--set", "memory.dram.bandwidth_gbps=1e-300"}),
+       {},
+       kExitError,
+       "--set memory.dram.bandwidth_gbps=1e-300: 'memory.dram.bandwidth_gbps': value 1e-300 is below "
+       "the model's resolution of 1 MB/s (0.001)"},
       {"EmptyArchPath",
        with(k1d, {"--arch", ""}),
        {},

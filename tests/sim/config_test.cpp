@@ -117,6 +117,20 @@ TEST(ArchConfig, CrossParameterRuleNamesTheOverrideThatBrokeIt) {
                "into whole 8-byte words per bank");
 }
 
+// Values in the declared range that the DRAM model cannot represent (it works at 1 MB/s and
+// 1 kHz) are configuration errors naming the key; they used to pass loading and end the run as
+// an internal error (exit 70).
+TEST(ArchConfig, ClockAndBandwidthBelowTheModelsResolutionAreRefused) {
+  expect_error("", {"memory.dram.bandwidth_gbps=1e-300"},
+               "--set memory.dram.bandwidth_gbps=1e-300: 'memory.dram.bandwidth_gbps': value 1e-300 is below the "
+               "model's resolution of 1 MB/s (0.001)");
+  expect_error("clock:\n  freq_ghz: 0.0000001\n", {},
+               "arch.yaml:2: 'clock.freq_ghz': value 1e-07 is below the model's resolution of 1 kHz (0.000001)");
+  EXPECT_EQ(load_arch_config("", "arch.yaml", {"memory.dram.bandwidth_gbps=0.001", "clock.freq_ghz=0.000001"})
+                .memory.dram.bandwidth_gbps,
+            0.001);
+}
+
 TEST(ArchConfig, MalformedYamlAndDuplicates) {
   expect_error("fabric:\n  rows: 3\n  rows: 4\n", {}, "arch.yaml:3: duplicate key 'fabric.rows'");
   try {
