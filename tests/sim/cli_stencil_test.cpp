@@ -66,6 +66,11 @@ TEST(CliStencil, Small1dRunPassesAndReportsConsistently) {
   ASSERT_EQ(r.code, kExitOk) << r.err << r.out;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_NE(r.out.find("output check: pass"), std::string::npos) << r.out;
+  // Every grid value is compared (the boundary too), not only the 296 interior outputs.
+  EXPECT_NE(r.out.find("output check: pass (300 values equal to the reference bit for bit, 296 of them computed "
+                       "outputs; max abs error 0)\n"),
+            std::string::npos)
+      << r.out;
   const json j = load_json(dir / "r.json");
   for (const char* k : {"cycles", "seconds", "gflops", "roofline_gflops", "roofline_percent", "bound", "dram_bytes",
                         "output_check", "mapping", "stats", "wall_clock", "arithmetic_intensity", "caches", "stalls"})
