@@ -1,6 +1,7 @@
 #include "mapper/roofline.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace cgra {
 
@@ -27,7 +28,8 @@ Roofline analyze_roofline(const StencilSpec& spec, const RooflineMachine& m, uns
 
 void check_workers_fit(const StencilSpec& spec, const RooflineMachine& m, unsigned workers) {
   if (workers == 0) throw SpecError("workers must be at least 1");
-  const unsigned need = workers * fp_pes_per_worker(spec);
+  // In 64 bits: a huge --workers must not wrap around to a count that fits.
+  const std::uint64_t need = std::uint64_t{workers} * fp_pes_per_worker(spec);
   if (need > m.fp_pes)
     throw SpecError(spec.describe() + " with w=" + std::to_string(workers) + " needs " + std::to_string(need) +
                     " MAC-capable PEs; the fabric has " + std::to_string(m.fp_pes));
