@@ -250,6 +250,20 @@ class PeLowering {
         } catch (const std::exception& e) {
           throw LoweringError(who + ": " + e.what());
         }
+        // The numbers are shifted past those of the ops before it on the PE; a predicate or
+        // register shifted beyond the 64-bit masks would vanish from the program unnoticed (and
+        // the PE-wide check in lower() would never see it), so the PE's limit is checked here.
+        const ProgramFootprint f = footprint(raw);
+        auto check_limit = [&](std::uint64_t used, unsigned before, unsigned limit,
+                               const char* what) {
+          if (before != 0 && end_of(used) + before > limit)
+            throw LoweringError(
+                who + ": needs " + std::to_string(end_of(used)) + " " + what + ", " +
+                std::to_string(end_of(used) + before) + " with the " + std::to_string(before) +
+                " of the ops before it on its PE; a PE has " + std::to_string(limit));
+        };
+        check_limit(f.preds, base.pred, pe_.predicates, "predicates");
+        check_limit(f.regs, base.reg, pe_.registers, "registers");
         std::vector<unsigned> im, om;
         for (const auto& n : op.names("ins")) im.push_back(in(n));
         for (const auto& n : op.names("outs")) om.push_back(out(n));

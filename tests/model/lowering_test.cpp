@@ -156,6 +156,25 @@ TEST(Lowering, ResourceErrorsNameThePe) {
             "CONST 'c' at (40,2) is off the 16x34 fabric");
 }
 
+TEST(Lowering, RawProgramBeyondTheMasksAfterOtherOpsIsAnError) {
+  // The CONST before the RAW on (0,2) uses 2 predicates and 1 register: the RAW's p63 would
+  // become p65 and its r63 r64, which no 64-bit mask holds.
+  auto text = [](const std::string& program, const std::string& first) {
+    return first + "op c CONST value=1 count=2 at=(0,4)\nop r RAW program=\"" + program +
+           "\" ins=[a] outs=[b] at=(0,2)\nedge c.out -> r.a\n";
+  };
+  const std::string k = "op k CONST value=1 count=2 at=(0,2)\n";
+  EXPECT_EQ(lowering_error(text("when p63 do mov i0 -> o0 deq i0", k)),
+            "RAW 'r' at (0,2): needs 64 predicates, 66 with the 2 of the ops before it on its PE; "
+            "a PE has 8");
+  EXPECT_EQ(lowering_error(text("do mov i0 -> r63 deq i0", k)),
+            "RAW 'r' at (0,2): needs 64 registers, 65 with the 1 of the ops before it on its PE; "
+            "a PE has 8");
+  // Alone on its PE the program gets the PE-wide message.
+  EXPECT_EQ(lowering_error(text("when p63 do mov i0 -> o0 deq i0", "")),
+            "PE (0,2) needs 64 predicates for r; a PE has 8");
+}
+
 TEST(Lowering, GivenRoutesAreUsedAndChecked) {
   const FabricProgram p = lower_text(R"(
 op c CONST value=1.0 count=2 at=(0,2)
