@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <boost/graph/adjacency_list.hpp>
+#include <limits>
 #include <map>
 
 #include "dfg/validate.h"
@@ -96,6 +97,29 @@ Program remap_raw(const Program& src, const std::vector<unsigned>& in_map,
       in.reply_queue = static_cast<int>(in_q(static_cast<unsigned>(in.reply_queue)));
   }
   return p;
+}
+
+/// The generator steps its address in a 64-bit register: an address below 0 or above INT64_MAX
+/// would wrap to one far away instead of failing where the op is named. Addresses are linear in
+/// each index, so the extremes are at the corners; 128-bit arithmetic cannot overflow here.
+void check_address_range(const dfg::Op& op, const std::string& who) {
+  __int128 lo = op.i64("base"), hi = lo;
+  for (const auto& [n, stride] : {std::pair{"count", "stride"}, std::pair{"rows", "row_stride"},
+                                  std::pair{"blocks", "block_stride"}}) {
+    const __int128 span = static_cast<__int128>(op.i64(n) - 1) * op.i64(stride);
+    (span < 0 ? lo : hi) += span;
+  }
+  auto text = [](__int128 v) {
+    std::string digits;
+    for (unsigned __int128 m = v < 0 ? -static_cast<unsigned __int128>(v) : v; digits.empty() || m;
+         m /= 10)
+      digits.insert(digits.begin(), static_cast<char>('0' + m % 10));
+    return (v < 0 ? "-" : "") + digits;
+  };
+  if (lo < 0 || hi > std::numeric_limits<std::int64_t>::max())
+    throw LoweringError(who + ": addresses run from " + text(lo) + " to " + text(hi) +
+                        "; they must lie in 0.." +
+                        std::to_string(std::numeric_limits<std::int64_t>::max()));
 }
 
 /// Lowers the ops of one PE.
@@ -206,6 +230,7 @@ class PeLowering {
                             static_cast<std::uint64_t>(op.i64("repeat")), base);
         break;
       case K::AddrGen: {
+        check_address_range(op, who);
         const auto base_addr = static_cast<std::uint64_t>(op.i64("base"));
         const auto count = static_cast<std::uint64_t>(op.i64("count"));
         const auto rows = static_cast<std::uint64_t>(op.i64("rows"));

@@ -175,6 +175,26 @@ TEST(Lowering, RawProgramBeyondTheMasksAfterOtherOpsIsAnError) {
             "PE (0,2) needs 64 predicates for r; a PE has 8");
 }
 
+TEST(Lowering, AddressGeneratorsStayWithinTheAddressRange) {
+  auto text = [](const std::string& imms) {
+    return "op ag ADDR_GEN " + imms + " at=(2,0)\nop ld LOAD at=(1,0)\nedge ag.addr -> ld.addr\n";
+  };
+  EXPECT_EQ(lowering_error(text("base=0 stride=-8 count=2")),
+            "ADDR_GEN 'ag' at (2,0): addresses run from -8 to 0; they must lie in "
+            "0..9223372036854775807");
+  // 8 + 2 * 2^62 wraps past INT64_MAX.
+  EXPECT_EQ(lowering_error(text("base=8 stride=4611686018427387904 count=3")),
+            "ADDR_GEN 'ag' at (2,0): addresses run from 8 to 9223372036854775816; they must lie in "
+            "0..9223372036854775807");
+  // Every dimension counts, far beyond 64 bits too.
+  EXPECT_EQ(lowering_error(text("base=0 count=2 rows=2 row_stride=64 blocks=3 "
+                                "block_stride=-9223372036854775807")),
+            "ADDR_GEN 'ag' at (2,0): addresses run from -18446744073709551614 to 72; they must lie "
+            "in 0..9223372036854775807");
+  // A walk down to address 0 is fine.
+  EXPECT_NO_THROW(lower_text(text("base=64 stride=-8 count=9")));
+}
+
 TEST(Lowering, GivenRoutesAreUsedAndChecked) {
   const FabricProgram p = lower_text(R"(
 op c CONST value=1.0 count=2 at=(0,2)
