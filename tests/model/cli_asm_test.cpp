@@ -121,7 +121,8 @@ TEST(CliAsmRun, BadInputIsAOneLineError) {
         "op m MUL coef=2.0 at=(0,2)\nop c CONST value=1.0 at=(0,4)\nedge c.out -> m.in\n");
   Result r = cli({"--asm-run", asm_file.string()});
   EXPECT_EQ(r.code, kExitError);
-  EXPECT_EQ(r.err, "cgrasim: error: MUL 'm' at (0,2) needs an FP PE ('F'); the PE there is 'I'\n");
+  EXPECT_EQ(r.err, "cgrasim: error: " + asm_file.string() +
+                       ": MUL 'm' at (0,2) needs an FP PE ('F'); the PE there is 'I'\n");
   r = cli({"--asm-run", "/nonexistent.asm"});
   EXPECT_EQ(r.code, kExitError);
   EXPECT_EQ(r.err, "cgrasim: error: cannot read '/nonexistent.asm'\n");
