@@ -83,11 +83,17 @@ class Sidecar {
     if (c > kMaxCount)
       throw AsmRunError(at(n["count"].Mark()) + ": '" + what + ".count' is " + std::to_string(c) +
                         "; at most " + std::to_string(kMaxCount) + " values");
-    if (addr + 8 * c > MemorySystem::kDefaultScratchpadBase)
-      throw AsmRunError(at(n["count"].Mark()) + ": '" + what + "' (" + std::to_string(c) +
+    below_window(n["count"], what, addr, c);
+    return c;
+  }
+  // Compared without computing addr + 8 * c, which wraps for an address near 2^64.
+  void below_window(const YAML::Node& at_node, const std::string& what, std::uint64_t addr,
+                    std::uint64_t c) const {
+    constexpr std::uint64_t kWindow = MemorySystem::kDefaultScratchpadBase;
+    if (addr > kWindow || c > (kWindow - addr) / 8)
+      throw AsmRunError(at(at_node.Mark()) + ": '" + what + "' (" + std::to_string(c) +
                         " values at " + std::to_string(addr) +
                         ") reaches into the scratchpad window (addresses >= 2^48)");
-    return c;
   }
   std::vector<double> doubles(const YAML::Node& n, const std::string& what) const {
     if (!n.IsSequence())
@@ -111,6 +117,7 @@ class Sidecar {
       HostArray a{name, address(v, what), {}};
       if (v["values"]) {
         a.values = doubles(v["values"], what + ".values");
+        below_window(v["values"], what, a.addr, a.values.size());
       } else if (v["ramp"]) {
         const YAML::Node r = map(v["ramp"], what + ".ramp");
         const auto n_values = count(r, what + ".ramp", a.addr);

@@ -115,6 +115,46 @@ TEST(CliAsmRun, WrongReferenceExitsWithCode5) {
       << r.out;
 }
 
+TEST(CliAsmRun, SidecarArraysMustEndBelowTheScratchpadWindow) {
+  const auto asm_file = scratch("window.asm");
+  write(asm_file,
+        "op c CONST value=2.5 count=2 at=(0,2)\nop ag ADDR_GEN base=4096 count=2 at=(2,0)\nop st "
+        "STORE at=(1,0)\n"
+        "op s SYNC expected=2 at=(1,2)\nedge c.out -> st.data\nedge ag.addr -> st.addr\nedge "
+        "st.done -> s.in\n");
+  const std::string side = scratch("window.yaml").string();
+  // 2^64 - 8: the end of the array wraps around to 0.
+  write(side, "outputs:\n  y: {addr: 18446744073709551608, count: 1}\n");
+  Result r = cli({"--asm-run", asm_file.string()});
+  EXPECT_EQ(r.code, kExitError);
+  EXPECT_EQ(r.err, "cgrasim: error: " + side +
+                       ":2: 'outputs.y' (1 values at 18446744073709551608) reaches into the "
+                       "scratchpad window (addresses >= 2^48)\n");
+  write(side,
+        "inputs:\n  x: {addr: 18446744073709551608, ramp: {count: 2, start: 0, step: 1}}\n"
+        "outputs:\n  y: {addr: 4096, count: 2}\n");
+  r = cli({"--asm-run", asm_file.string()});
+  EXPECT_EQ(r.code, kExitError);
+  EXPECT_EQ(r.err, "cgrasim: error: " + side +
+                       ":2: 'inputs.x.ramp' (2 values at 18446744073709551608) reaches into the "
+                       "scratchpad window (addresses >= 2^48)\n");
+  // Listed values are bounded like a ramp: the last of these is at 2^48.
+  write(side,
+        "inputs:\n  x: {addr: 281474976710648, values: [1.0, 2.0]}\n"
+        "outputs:\n  y: {addr: 4096, count: 2}\n");
+  r = cli({"--asm-run", asm_file.string()});
+  EXPECT_EQ(r.code, kExitError);
+  EXPECT_EQ(r.err, "cgrasim: error: " + side +
+                       ":2: 'inputs.x' (2 values at 281474976710648) reaches into the "
+                       "scratchpad window (addresses >= 2^48)\n");
+  // One value there ends exactly at the window and is accepted.
+  write(side,
+        "inputs:\n  x: {addr: 281474976710648, values: [1.0]}\n"
+        "outputs:\n  y: {addr: 4096, count: 2}\ncheck:\n  y: {values: [2.5, 2.5]}\n");
+  r = cli({"--asm-run", asm_file.string()});
+  EXPECT_EQ(r.code, kExitOk) << r.err;
+}
+
 TEST(CliAsmRun, BadInputIsAOneLineError) {
   const auto asm_file = scratch("bad.asm");
   write(asm_file,
