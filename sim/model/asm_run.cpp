@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "dfg/asm.h"
@@ -38,8 +39,9 @@ class Sidecar {
     }
     if (!root.IsMap())
       throw AsmRunError(at(root.Mark()) + ": expected a map with inputs, outputs, check");
+    std::set<std::string> seen;
     for (const auto& kv : root) {
-      const std::string key = kv.first.as<std::string>();
+      const std::string key = key_name(kv.first, seen, "");
       if (key == "inputs")
         inputs(kv.second, run);
       else if (key == "outputs")
@@ -54,6 +56,15 @@ class Sidecar {
  private:
   std::string at(const YAML::Mark& m) const {
     return m.line >= 0 ? path_ + ":" + std::to_string(m.line + 1) : path_;
+  }
+  // A map key as text. yaml-cpp accepts a repeated key, and a second output 'y' would shadow the
+  // first in the checks, so a repeat is an error like in the other YAML inputs.
+  std::string key_name(const YAML::Node& k, std::set<std::string>& seen,
+                       const std::string& prefix) const {
+    if (!k.IsScalar()) throw AsmRunError(at(k.Mark()) + ": expected a name as key");
+    if (!seen.insert(k.Scalar()).second)
+      throw AsmRunError(at(k.Mark()) + ": duplicate key '" + prefix + k.Scalar() + "'");
+    return k.Scalar();
   }
   YAML::Node map(const YAML::Node& n, const std::string& what) const {
     if (!n.IsMap()) throw AsmRunError(at(n.Mark()) + ": '" + what + "' must be a map");
@@ -110,8 +121,9 @@ class Sidecar {
   }
 
   void inputs(const YAML::Node& n, AsmRun& run) const {
+    std::set<std::string> seen;
     for (const auto& kv : map(n, "inputs")) {
-      const std::string name = kv.first.as<std::string>();
+      const std::string name = key_name(kv.first, seen, "inputs.");
       const std::string what = "inputs." + name;
       const YAML::Node v = map(kv.second, what);
       HostArray a{name, address(v, what), {}};
@@ -134,8 +146,9 @@ class Sidecar {
   }
 
   void outputs(const YAML::Node& n, AsmRun& run) const {
+    std::set<std::string> seen;
     for (const auto& kv : map(n, "outputs")) {
-      const std::string name = kv.first.as<std::string>();
+      const std::string name = key_name(kv.first, seen, "outputs.");
       const YAML::Node v = map(kv.second, "outputs." + name);
       const std::uint64_t addr = address(v, "outputs." + name);
       run.outputs.push_back({name, addr, count(v, "outputs." + name, addr)});
@@ -151,8 +164,9 @@ class Sidecar {
   }
 
   void checks(const YAML::Node& n, AsmRun& run) const {
+    std::set<std::string> seen;
     for (const auto& kv : map(n, "check")) {
-      const std::string name = kv.first.as<std::string>();
+      const std::string name = key_name(kv.first, seen, "check.");
       const std::string what = "check." + name;
       const OutputArray* out = nullptr;
       for (const OutputArray& o : run.outputs)

@@ -155,6 +155,31 @@ TEST(CliAsmRun, SidecarArraysMustEndBelowTheScratchpadWindow) {
   EXPECT_EQ(r.code, kExitOk) << r.err;
 }
 
+TEST(CliAsmRun, SidecarRepeatedNamesAreErrors) {
+  const auto asm_file = scratch("twice.asm");
+  write(asm_file,
+        "op c CONST value=2.5 count=2 at=(0,2)\nop ag ADDR_GEN base=4096 count=2 at=(2,0)\nop st "
+        "STORE at=(1,0)\n"
+        "op s SYNC expected=2 at=(1,2)\nedge c.out -> st.data\nedge ag.addr -> st.addr\nedge "
+        "st.done -> s.in\n");
+  const std::string side = scratch("twice.yaml").string();
+  // The second 'y' would be checked against the values of the first.
+  write(side,
+        "outputs:\n  y: {addr: 4096, count: 2}\n  y: {addr: 4096, count: 1}\n"
+        "check:\n  y: {values: [2.5]}\n");
+  Result r = cli({"--asm-run", asm_file.string()});
+  EXPECT_EQ(r.code, kExitError);
+  EXPECT_EQ(r.err, "cgrasim: error: " + side + ":3: duplicate key 'outputs.y'\n");
+  write(side, "outputs:\n  y: {addr: 4096, count: 2}\noutputs:\n  z: {addr: 4096, count: 2}\n");
+  r = cli({"--asm-run", asm_file.string()});
+  EXPECT_EQ(r.code, kExitError);
+  EXPECT_EQ(r.err, "cgrasim: error: " + side + ":3: duplicate key 'outputs'\n");
+  write(side, "outputs:\n  [a, b]: {addr: 4096, count: 2}\n");
+  r = cli({"--asm-run", asm_file.string()});
+  EXPECT_EQ(r.code, kExitError);
+  EXPECT_EQ(r.err, "cgrasim: error: " + side + ":2: expected a name as key\n");
+}
+
 TEST(CliAsmRun, BadInputIsAOneLineError) {
   const auto asm_file = scratch("bad.asm");
   write(asm_file,
