@@ -20,8 +20,11 @@ namespace {
 std::string at_text(dfg::Coord c) {
   return "(" + std::to_string(c.row) + "," + std::to_string(c.col) + ")";
 }
+std::string op_name_text(const dfg::Op& op) {
+  return std::string(dfg::to_string(op.kind)) + " '" + op.name + "'";
+}
 std::string op_text(const dfg::Op& op) {
-  return std::string(dfg::to_string(op.kind)) + " '" + op.name + "' at " + at_text(*op.place);
+  return op_name_text(op) + " at " + at_text(*op.place);
 }
 PePos pos_of(dfg::Coord c) {
   return {c.row, c.col};
@@ -349,9 +352,7 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
   const PeParams& pe = arch.fabric.pe;
   for (dfg::Vertex v = 0; v < g.num_ops(); ++v) {
     const dfg::Op& op = g.op(v);
-    if (!op.place)
-      throw LoweringError(std::string(dfg::to_string(op.kind)) + " '" + op.name +
-                          "' is not placed");
+    if (!op.place) throw LoweringError(op_name_text(op) + " is not placed");
     if (!geo.contains(pos_of(*op.place)))
       throw LoweringError(op_text(op) + " is off the " + std::to_string(geo.rows()) + "x" +
                           std::to_string(geo.cols()) + " fabric");
@@ -375,8 +376,8 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
     const dfg::Op& op = g.op(v);
     if ((op.kind == dfg::OpKind::Sync || op.kind == dfg::OpKind::Join) && !b.output(v, "done")) {
       if (done_op)
-        throw LoweringError("two done outputs left unconnected: '" + g.op(*done_op).name +
-                            "' and '" + op.name + "'; combine them with a JOIN");
+        throw LoweringError("two done outputs left unconnected: " + op_text(g.op(*done_op)) +
+                            " and " + op_text(op) + "; combine them with a JOIN");
       done_op = v;
     }
   }

@@ -151,7 +151,9 @@ TEST(Lowering, ResourceErrorsNameThePe) {
   EXPECT_EQ(lowering_error("op s SYNC expected=1 at=(0,2)\nop t SYNC expected=1 at=(0,4)\nop c "
                            "CONST value=1 at=(0,6)\n"
                            "edge c.out -> s.in\nedge c.out -> t.in\n"),
-            "two done outputs left unconnected: 's' and 't'; combine them with a JOIN");
+            "two done outputs left unconnected: SYNC 's' at (0,2) and SYNC 't' at (0,4); combine "
+            "them with a JOIN");
+  EXPECT_EQ(lowering_error("op c CONST value=1\n"), "CONST 'c' is not placed");
   EXPECT_EQ(lowering_error("op c CONST value=1 at=(40,2)\n"),
             "CONST 'c' at (40,2) is off the 16x34 fabric");
 }
