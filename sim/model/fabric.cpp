@@ -107,9 +107,9 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   // Threads: member m owns PEs [pe_first[m], pe_first[m+1]) in both phases (a PE's state stays in
   // one core's caches), the routes whose source is one of them and the deliveries into their
   // queues. Only with sparse stepping (the reference mode runs on one thread).
-  // At most one member per hardware thread (a member waiting for a descheduled one would spin on
-  // the core it needs) and per 16 PEs.
-  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  // At most one member per CPU the process may use (a member waiting for a descheduled one would
+  // spin on the core it needs) and per 16 PEs.
+  const std::size_t hw = WorkerTeam::available_cpus();
   const unsigned members =
       skip_idle_ ? static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::min(hw, pes_.size() / 16 + 1)))
                  : 1;

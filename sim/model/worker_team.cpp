@@ -2,7 +2,12 @@
 
 #include "sim/model/worker_team.h"
 
+#include <algorithm>
 #include <stdexcept>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 namespace cgra {
 namespace {
@@ -22,6 +27,15 @@ constexpr unsigned kSpins = 1u << 11;
 constexpr unsigned kYieldsBeforeSleep = 1u << 10;
 
 }  // namespace
+
+unsigned WorkerTeam::available_cpus() {
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+#endif
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 WorkerTeam::WorkerTeam(unsigned size) {
   if (size == 0) throw std::invalid_argument("a worker team needs at least one member");

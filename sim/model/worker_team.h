@@ -32,6 +32,10 @@ class WorkerTeam {
 
   unsigned size() const { return static_cast<unsigned>(helpers_.size()) + 1; }
 
+  /// CPUs this process may run on (its affinity mask, e.g. a container's CPU set; else the
+  /// hardware threads; at least 1). More members than this would wait on each other's cores.
+  static unsigned available_cpus();
+
   /// Runs `job(member)` once on every member (member 0 on the calling thread) and returns when all
   /// have finished. If jobs threw, rethrows the exception of the lowest-numbered member that threw
   /// (after all finished).
