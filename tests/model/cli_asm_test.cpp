@@ -94,13 +94,15 @@ TEST(CliAsmRun, WatchdogExitsWithCode4) {
   EXPECT_EQ(r.err, "cgrasim: error: watchdog: run.max_cycles = 300 reached\n");
 }
 
+// Stores 2.5 twice at 4096 and 4104 (the sidecar tests' program).
+constexpr const char* kStoreTwoValues =
+    "op c CONST value=2.5 count=2 at=(0,2)\nop ag ADDR_GEN base=4096 count=2 at=(2,0)\n"
+    "op st STORE at=(1,0)\nop s SYNC expected=2 at=(1,2)\n"
+    "edge c.out -> st.data\nedge ag.addr -> st.addr\nedge st.done -> s.in\n";
+
 TEST(CliAsmRun, WrongReferenceExitsWithCode5) {
   const auto asm_file = scratch("one.asm");
-  write(asm_file,
-        "op c CONST value=2.5 count=2 at=(0,2)\nop ag ADDR_GEN base=4096 count=2 at=(2,0)\nop st "
-        "STORE at=(1,0)\n"
-        "op s SYNC expected=2 at=(1,2)\nedge c.out -> st.data\nedge ag.addr -> st.addr\nedge "
-        "st.done -> s.in\n");
+  write(asm_file, kStoreTwoValues);
   write(scratch("one.yaml"),
         "outputs:\n  y: {addr: 4096, count: 2}\ncheck:\n  y: {values: [2.5, 2.5]}\n");
   EXPECT_EQ(cli({"--asm-run", asm_file.string()}).code, kExitOk);
@@ -117,51 +119,39 @@ TEST(CliAsmRun, WrongReferenceExitsWithCode5) {
 
 TEST(CliAsmRun, SidecarArraysMustEndBelowTheScratchpadWindow) {
   const auto asm_file = scratch("window.asm");
-  write(asm_file,
-        "op c CONST value=2.5 count=2 at=(0,2)\nop ag ADDR_GEN base=4096 count=2 at=(2,0)\nop st "
-        "STORE at=(1,0)\n"
-        "op s SYNC expected=2 at=(1,2)\nedge c.out -> st.data\nedge ag.addr -> st.addr\nedge "
-        "st.done -> s.in\n");
+  write(asm_file, kStoreTwoValues);
   const std::string side = scratch("window.yaml").string();
+  // Each sidecar is refused with `side`:2 and the array's name, count and address.
+  auto expect_refused = [&](const std::string& yaml, const std::string& what) {
+    write(side, yaml);
+    const Result r = cli({"--asm-run", asm_file.string()});
+    EXPECT_EQ(r.code, kExitError);
+    EXPECT_EQ(r.err, "cgrasim: error: " + side + ":2: " + what +
+                         " reaches into the scratchpad window (addresses >= 2^48)\n");
+  };
   // 2^64 - 8: the end of the array wraps around to 0.
-  write(side, "outputs:\n  y: {addr: 18446744073709551608, count: 1}\n");
-  Result r = cli({"--asm-run", asm_file.string()});
-  EXPECT_EQ(r.code, kExitError);
-  EXPECT_EQ(r.err, "cgrasim: error: " + side +
-                       ":2: 'outputs.y' (1 values at 18446744073709551608) reaches into the "
-                       "scratchpad window (addresses >= 2^48)\n");
-  write(side,
-        "inputs:\n  x: {addr: 18446744073709551608, ramp: {count: 2, start: 0, step: 1}}\n"
-        "outputs:\n  y: {addr: 4096, count: 2}\n");
-  r = cli({"--asm-run", asm_file.string()});
-  EXPECT_EQ(r.code, kExitError);
-  EXPECT_EQ(r.err, "cgrasim: error: " + side +
-                       ":2: 'inputs.x.ramp' (2 values at 18446744073709551608) reaches into the "
-                       "scratchpad window (addresses >= 2^48)\n");
+  expect_refused("outputs:\n  y: {addr: 18446744073709551608, count: 1}\n",
+                 "'outputs.y' (1 values at 18446744073709551608)");
+  expect_refused(
+      "inputs:\n  x: {addr: 18446744073709551608, ramp: {count: 2, start: 0, step: 1}}\n"
+      "outputs:\n  y: {addr: 4096, count: 2}\n",
+      "'inputs.x.ramp' (2 values at 18446744073709551608)");
   // Listed values are bounded like a ramp: the last of these is at 2^48.
-  write(side,
-        "inputs:\n  x: {addr: 281474976710648, values: [1.0, 2.0]}\n"
-        "outputs:\n  y: {addr: 4096, count: 2}\n");
-  r = cli({"--asm-run", asm_file.string()});
-  EXPECT_EQ(r.code, kExitError);
-  EXPECT_EQ(r.err, "cgrasim: error: " + side +
-                       ":2: 'inputs.x' (2 values at 281474976710648) reaches into the "
-                       "scratchpad window (addresses >= 2^48)\n");
+  expect_refused(
+      "inputs:\n  x: {addr: 281474976710648, values: [1.0, 2.0]}\n"
+      "outputs:\n  y: {addr: 4096, count: 2}\n",
+      "'inputs.x' (2 values at 281474976710648)");
   // One value there ends exactly at the window and is accepted.
   write(side,
         "inputs:\n  x: {addr: 281474976710648, values: [1.0]}\n"
         "outputs:\n  y: {addr: 4096, count: 2}\ncheck:\n  y: {values: [2.5, 2.5]}\n");
-  r = cli({"--asm-run", asm_file.string()});
-  EXPECT_EQ(r.code, kExitOk) << r.err;
+  const Result ok = cli({"--asm-run", asm_file.string()});
+  EXPECT_EQ(ok.code, kExitOk) << ok.err;
 }
 
 TEST(CliAsmRun, SidecarRepeatedNamesAreErrors) {
   const auto asm_file = scratch("twice.asm");
-  write(asm_file,
-        "op c CONST value=2.5 count=2 at=(0,2)\nop ag ADDR_GEN base=4096 count=2 at=(2,0)\nop st "
-        "STORE at=(1,0)\n"
-        "op s SYNC expected=2 at=(1,2)\nedge c.out -> st.data\nedge ag.addr -> st.addr\nedge "
-        "st.done -> s.in\n");
+  write(asm_file, kStoreTwoValues);
   const std::string side = scratch("twice.yaml").string();
   // The second 'y' would be checked against the values of the first.
   write(side,
