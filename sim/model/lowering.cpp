@@ -125,6 +125,28 @@ void check_address_range(const dfg::Op& op, const std::string& who) {
                         std::to_string(std::numeric_limits<std::int64_t>::max()));
 }
 
+/// The memory ports take only 8-byte aligned addresses and would refuse a misaligned one at run
+/// time, naming the port rather than the op. So when an ADDR_GEN feeds the address of a LOAD or
+/// STORE, its base and every stride it steps by must be multiples of 8 (an ADDR_GEN may also count
+/// for other consumers, where any step is fine).
+void check_memory_alignment(const dfg::Dfg& g, dfg::Vertex v, const dfg::Op& op, const std::string& who) {
+  const dfg::Graph& gr = g.graph();
+  const dfg::Op* user = nullptr;
+  for (auto [e, end] = boost::out_edges(v, gr); e != end && user == nullptr; ++e) {
+    const dfg::Op& c = gr[boost::target(*e, gr)];
+    if (gr[*e].dst_port == "addr" && (c.kind == dfg::OpKind::Load || c.kind == dfg::OpKind::Store)) user = &c;
+  }
+  if (user == nullptr) return;
+  for (const auto& [imm, count] : {std::pair{"base", ""}, std::pair{"stride", "count"},
+                                   std::pair{"row_stride", "rows"}, std::pair{"block_stride", "blocks"}}) {
+    if (*count != '\0' && op.i64(count) <= 1) continue;  // a stride never stepped
+    if (op.i64(imm) % 8 != 0)
+      throw LoweringError(who + ": " + imm + "=" + std::to_string(op.i64(imm)) +
+                          " is not a multiple of 8 bytes, but its addresses feed " + op_text(*user) +
+                          " (memory addresses are 8-byte aligned)");
+  }
+}
+
 /// Lowers the ops of one PE.
 class PeLowering {
  public:
@@ -234,6 +256,7 @@ class PeLowering {
         break;
       case K::AddrGen: {
         check_address_range(op, who);
+        check_memory_alignment(g_, v, op, who);
         const auto base_addr = static_cast<std::uint64_t>(op.i64("base"));
         const auto count = static_cast<std::uint64_t>(op.i64("count"));
         const auto rows = static_cast<std::uint64_t>(op.i64("rows"));

@@ -197,6 +197,27 @@ TEST(Lowering, AddressGeneratorsStayWithinTheAddressRange) {
   EXPECT_NO_THROW(lower_text(text("base=64 stride=-8 count=9")));
 }
 
+// Addresses for a LOAD or STORE must be 8-byte aligned: a misaligned base or stride is a lowering
+// error naming the generator and its user, not a run-time failure of the memory port. A stride
+// that is never stepped, and a generator counting for another op, may be anything.
+TEST(Lowering, AddressGeneratorsFeedingMemoryAreAligned) {
+  auto text = [](const std::string& imms) {
+    return "op ag ADDR_GEN " + imms + " at=(2,0)\nop ld LOAD at=(1,0)\nedge ag.addr -> ld.addr\n";
+  };
+  EXPECT_EQ(lowering_error(text("base=4 stride=8 count=2")),
+            "ADDR_GEN 'ag' at (2,0): base=4 is not a multiple of 8 bytes, but its addresses feed "
+            "LOAD 'ld' at (1,0) (memory addresses are 8-byte aligned)");
+  EXPECT_EQ(lowering_error(text("base=0 stride=4 count=2")),
+            "ADDR_GEN 'ag' at (2,0): stride=4 is not a multiple of 8 bytes, but its addresses feed "
+            "LOAD 'ld' at (1,0) (memory addresses are 8-byte aligned)");
+  EXPECT_EQ(lowering_error(text("base=0 stride=8 count=2 rows=2 row_stride=12")),
+            "ADDR_GEN 'ag' at (2,0): row_stride=12 is not a multiple of 8 bytes, but its addresses "
+            "feed LOAD 'ld' at (1,0) (memory addresses are 8-byte aligned)");
+  EXPECT_NO_THROW(lower_text(text("base=8 stride=3 count=1")));  // the stride is never used
+  EXPECT_NO_THROW(lower_text("op ag ADDR_GEN base=1 stride=3 count=4 at=(2,0)\n"
+                             "op s SYNC expected=4 at=(2,1)\nedge ag.addr -> s.in\n"));
+}
+
 TEST(Lowering, GivenRoutesAreUsedAndChecked) {
   const FabricProgram p = lower_text(R"(
 op c CONST value=1.0 count=2 at=(0,2)
