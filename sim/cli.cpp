@@ -20,6 +20,7 @@
 #include <new>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <stop_token>
 #include <thread>
 
@@ -343,39 +344,53 @@ int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
     }
   }();
   if (!o.json_file.empty()) write_file_atomic(o.json_file, r.stats.dump(2) + "\n");
+  // The report; --quiet prints one line instead: file, status, cycles and the check's outcome.
+  std::ostringstream full;
+  auto report = [&](std::string_view outcome) {
+    if (o.quiet)
+      fmt::print(out, "cgrasim: {}: {} after {} cycles; check: {}\n", o.asm_run, run_status_name(r.status), r.cycles,
+                 outcome);
+    else
+      out << full.str();
+  };
   const auto& f = r.stats["fabric"];
-  fmt::print(out, "cgrasim: program '{}' ({}): {} ops on {} PEs, {} routes\n", prog.program.name(), o.asm_run,
+  fmt::print(full, "cgrasim: program '{}' ({}): {} ops on {} PEs, {} routes\n", prog.program.name(), o.asm_run,
              prog.program.num_ops(), r.placed_pes, lowered.routes.size());
-  fmt::print(out, "run: {} after {} cycles ({:.3f} us at {} GHz); {} cycles evaluated\n", run_status_name(r.status),
+  fmt::print(full, "run: {} after {} cycles ({:.3f} us at {} GHz); {} cycles evaluated\n", run_status_name(r.status),
              r.cycles, static_cast<double>(r.cycles) / (arch.clock.freq_ghz * 1e3), arch.clock.freq_ghz, r.ticks);
-  fmt::print(out, "fabric: {} instructions issued, mean PE utilisation {:.3f}; DRAM {} bytes\n",
+  fmt::print(full, "fabric: {} instructions issued, mean PE utilisation {:.3f}; DRAM {} bytes\n",
              f["instructions_issued"].get<std::uint64_t>(), f["mean_pe_utilization"].get<double>(),
              r.stats["memory"]["dram"]["bytes"].get<std::uint64_t>());
   if (r.status == RunStatus::Deadlock) {
-    out << "deadlock report (blocked PEs and routes):\n" << r.report;
+    full << "deadlock report (blocked PEs and routes):\n" << r.report;
+    report("not run");
     err << "cgrasim: error: deadlock: nothing issued and nothing in flight for " << arch.run.deadlock_cycles
         << " cycles (run stopped at cycle " << r.cycles << ")\n";
     return kExitDeadlock;
   }
   if (r.status == RunStatus::Watchdog) {
-    out << "state at the watchdog (blocked PEs and routes):\n" << r.report;
+    full << "state at the watchdog (blocked PEs and routes):\n" << r.report;
+    report("not run");
     err << "cgrasim: error: watchdog: run.max_cycles = " << arch.run.max_cycles << " reached\n";
     return kExitWatchdog;
   }
   if (prog.checks.empty()) {
-    out << "check: none (no sidecar check)\n";
+    full << "check: none (no sidecar check)\n";
+    report("none");
     return kExitOk;
   }
   const auto bad = check_outputs(prog, r.outputs);
-  for (const auto& line : bad) out << "check: " << line << "\n";
+  for (const auto& line : bad) full << "check: " << line << "\n";
   if (!bad.empty()) {
+    report("fail");
     err << "cgrasim: error: output check failed (" << bad.size() << " output(s) differ from the host reference)\n";
     return kExitCheckFailed;
   }
   std::size_t values = 0;
   for (const auto& c : prog.checks) values += c.expected.size();
-  fmt::print(out, "check: ok ({} output(s), {} values equal to the host reference bit for bit)\n", prog.checks.size(),
+  fmt::print(full, "check: ok ({} output(s), {} values equal to the host reference bit for bit)\n", prog.checks.size(),
              values);
+  report("ok");
   return kExitOk;
 }
 

@@ -117,6 +117,32 @@ TEST(CliAsmRun, WrongReferenceExitsWithCode5) {
       << r.out;
 }
 
+// --quiet: one line on stdout (file, status, cycles, check outcome); errors unchanged on stderr.
+TEST(CliAsmRun, QuietPrintsOneLine) {
+  const auto asm_file = scratch("quiet.asm");
+  write(asm_file, kStoreTwoValues);
+  write(scratch("quiet.yaml"),
+        "outputs:\n  y: {addr: 4096, count: 2}\ncheck:\n  y: {values: [2.5, 2.5]}\n");
+  const Result full = cli({"--asm-run", asm_file.string()});
+  ASSERT_EQ(full.code, kExitOk) << full.err;
+  const std::string cycles = full.out.substr(full.out.find("run: done after ") + 16);
+  const std::string n = cycles.substr(0, cycles.find(' '));
+  Result r = cli({"--asm-run", asm_file.string(), "--quiet"});
+  EXPECT_EQ(r.code, kExitOk);
+  EXPECT_EQ(r.out, "cgrasim: " + asm_file.string() + ": done after " + n + " cycles; check: ok\n");
+  EXPECT_EQ(r.err, "");
+  write(scratch("quiet.yaml"),
+        "outputs:\n  y: {addr: 4096, count: 2}\ncheck:\n  y: {values: [2.5, 3.0]}\n");
+  r = cli({"--asm-run", asm_file.string(), "--quiet"});
+  EXPECT_EQ(r.code, kExitCheckFailed);
+  EXPECT_EQ(r.out, "cgrasim: " + asm_file.string() + ": done after " + n + " cycles; check: fail\n");
+  EXPECT_EQ(r.err,
+            "cgrasim: error: output check failed (1 output(s) differ from the host reference)\n");
+  r = cli({"--asm-run", asm_file.string(), "--quiet", "--max-cycles", "5"});
+  EXPECT_EQ(r.code, kExitWatchdog);
+  EXPECT_EQ(r.out, "cgrasim: " + asm_file.string() + ": watchdog after 5 cycles; check: not run\n");
+}
+
 TEST(CliAsmRun, SidecarArraysMustEndBelowTheScratchpadWindow) {
   const auto asm_file = scratch("window.asm");
   write(asm_file, kStoreTwoValues);
