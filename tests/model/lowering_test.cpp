@@ -177,10 +177,13 @@ TEST(Lowering, RawProgramBeyondTheMasksAfterOtherOpsIsAnError) {
             "PE (0,2) needs 64 predicates for r; a PE has 8");
 }
 
+// An ADDR_GEN with immediates `imms` at (2,0) feeding the address of a LOAD at (1,0).
+std::string addr_gen_feeding_a_load(const std::string& imms) {
+  return "op ag ADDR_GEN " + imms + " at=(2,0)\nop ld LOAD at=(1,0)\nedge ag.addr -> ld.addr\n";
+}
+
 TEST(Lowering, AddressGeneratorsStayWithinTheAddressRange) {
-  auto text = [](const std::string& imms) {
-    return "op ag ADDR_GEN " + imms + " at=(2,0)\nop ld LOAD at=(1,0)\nedge ag.addr -> ld.addr\n";
-  };
+  const auto text = addr_gen_feeding_a_load;
   EXPECT_EQ(lowering_error(text("base=0 stride=-8 count=2")),
             "ADDR_GEN 'ag' at (2,0): addresses run from -8 to 0; they must lie in "
             "0..9223372036854775807");
@@ -201,19 +204,15 @@ TEST(Lowering, AddressGeneratorsStayWithinTheAddressRange) {
 // error naming the generator and its user, not a run-time failure of the memory port. A stride
 // that is never stepped, and a generator counting for another op, may be anything.
 TEST(Lowering, AddressGeneratorsFeedingMemoryAreAligned) {
-  auto text = [](const std::string& imms) {
-    return "op ag ADDR_GEN " + imms + " at=(2,0)\nop ld LOAD at=(1,0)\nedge ag.addr -> ld.addr\n";
-  };
-  EXPECT_EQ(lowering_error(text("base=4 stride=8 count=2")),
-            "ADDR_GEN 'ag' at (2,0): base=4 is not a multiple of 8 bytes, but its addresses feed "
-            "LOAD 'ld' at (1,0) (memory addresses are 8-byte aligned)");
-  EXPECT_EQ(lowering_error(text("base=0 stride=4 count=2")),
-            "ADDR_GEN 'ag' at (2,0): stride=4 is not a multiple of 8 bytes, but its addresses feed "
-            "LOAD 'ld' at (1,0) (memory addresses are 8-byte aligned)");
-  EXPECT_EQ(lowering_error(text("base=0 stride=8 count=2 rows=2 row_stride=12")),
-            "ADDR_GEN 'ag' at (2,0): row_stride=12 is not a multiple of 8 bytes, but its addresses "
-            "feed LOAD 'ld' at (1,0) (memory addresses are 8-byte aligned)");
-  EXPECT_NO_THROW(lower_text(text("base=8 stride=3 count=1")));  // the stride is never used
+  // Each misaligned immediate, and the message naming it.
+  for (const auto& [imms, culprit] :
+       {std::pair{"base=4 stride=8 count=2", "base=4"}, std::pair{"base=0 stride=4 count=2", "stride=4"},
+        std::pair{"base=0 stride=8 count=2 rows=2 row_stride=12", "row_stride=12"}})
+    EXPECT_EQ(lowering_error(addr_gen_feeding_a_load(imms)),
+              std::string("ADDR_GEN 'ag' at (2,0): ") + culprit +
+                  " is not a multiple of 8 bytes, but its addresses feed LOAD 'ld' at (1,0) (memory "
+                  "addresses are 8-byte aligned)");
+  EXPECT_NO_THROW(lower_text(addr_gen_feeding_a_load("base=8 stride=3 count=1")));  // never stepped
   EXPECT_NO_THROW(lower_text("op ag ADDR_GEN base=1 stride=3 count=4 at=(2,0)\n"
                              "op s SYNC expected=4 at=(2,1)\nedge ag.addr -> s.in\n"));
 }
