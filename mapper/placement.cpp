@@ -18,11 +18,8 @@ using dfg::Vertex;
 PePos pos_of(dfg::Coord c) { return {c.row, c.col}; }
 dfg::Coord coord_of(PePos p) { return {p.row, p.col}; }
 
-bool needs_fp(const dfg::Op& op) {
-  return op.kind == OpKind::Mul || op.kind == OpKind::Mac ||
-         ((op.kind == OpKind::Add || op.kind == OpKind::Sub) && op.sym("type") != "i64");
-}
-bool needs_mem(const dfg::Op& op) { return op.kind == OpKind::Load || op.kind == OpKind::Store; }
+using dfg::needs_fp_pe;
+using dfg::needs_memory_pe;
 
 // An op that could run anywhere prefers an 'I' PE unless another kind is two hops closer, so that
 // spare F and M PEs stay free for what only they can run.
@@ -85,8 +82,8 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
   unsigned fp = 0, mem = 0, other = 0, shareable = 0;
   for (Vertex v = 0; v < n; ++v) {
     const dfg::Op& op = g.op(v);
-    if (needs_fp(op)) ++fp;
-    else if (needs_mem(op)) ++mem;
+    if (needs_fp_pe(op)) ++fp;
+    else if (needs_memory_pe(op)) ++mem;
     else if (op.kind == OpKind::Join) ++shareable;
     else ++other;
   }
@@ -125,14 +122,14 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
       if (!done[v] && (best == n || placed_nbrs[v] > placed_nbrs[best])) best = v;
     if (best == n) break;
     const dfg::Op& op = g.op(best);
-    const bool mem_op = needs_mem(op);
+    const bool mem_op = needs_memory_pe(op);
     std::uint64_t best_cost = std::numeric_limits<std::uint64_t>::max();
     unsigned best_pe = geo.pe_count();
     for (unsigned i = 0; i < geo.pe_count(); ++i) {
       const PePos p = geo.position(i);
       const PeKind k = geo.kind(p);
       if (mem_op && k != PeKind::Memory) continue;
-      if (needs_fp(op) && k != PeKind::Fp) continue;
+      if (needs_fp_pe(op) && k != PeKind::Fp) continue;
       if (!occ[i].empty()) {
         const bool sync_pe = occ[i].size() == 1 && g.op(occ[i][0]).kind == OpKind::Sync;
         if (!(join_shares_sync_pe(op, arch.fabric.pe) && sync_pe)) continue;

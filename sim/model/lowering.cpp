@@ -343,11 +343,8 @@ class PeLowering {
 
 void check_kind(const dfg::Op& op, const Program& p, PeKind kind) {
   using K = dfg::OpKind;
-  const bool fp = op.kind == K::Mul || op.kind == K::Mac ||
-                  ((op.kind == K::Add || op.kind == K::Sub) && op.sym("type") != "i64") ||
-                  (op.kind == K::Raw && program_uses(p, is_fp_op));
-  const bool mem = op.kind == K::Load || op.kind == K::Store ||
-                   (op.kind == K::Raw && program_uses(p, is_mem_op));
+  const bool fp = dfg::needs_fp_pe(op) || (op.kind == K::Raw && program_uses(p, is_fp_op));
+  const bool mem = dfg::needs_memory_pe(op) || (op.kind == K::Raw && program_uses(p, is_mem_op));
   const char have = static_cast<char>(kind);
   if (fp && kind != PeKind::Fp)
     throw LoweringError(op_text(op) + " needs an FP PE ('F'); the PE there is '" +
