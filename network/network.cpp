@@ -62,13 +62,12 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
   // buckets indexed by due cycle suffice; rounding up to a power of two turns the index into a mask.
   wheel_mask_ = std::bit_ceil(std::max(longest_all, 1u)) - 1;
   route_owner_.assign(routes_.size(), 0);
-  dest_owner_.assign(dests_.size(), 0);
   credit_owner_.assign(dests_.size(), 0);
   slot_.resize(routes_.size());
   ext_.resize(routes_.size());
   for (std::uint32_t r = 0; r < routes_.size(); ++r) slot_[r] = ext_[r] = r;
   members_.resize(1);
-  build_wheels();
+  build_wheels(std::vector<std::uint8_t>(dests_.size(), 0));
   // One owner per queue end (see the file comment of network.h).
   std::vector<std::size_t> order(bound.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -90,10 +89,10 @@ void Network::set_touch_flags(const TouchLookup& source, const TouchLookup& dest
 
 // One wheel per (sender, receiver) pair; the wheel of a pair needs as many entries per bucket as
 // the receiver has destinations.
-void Network::build_wheels() {
+void Network::build_wheels(std::span<const std::uint8_t> dest_owner) {
   const std::size_t m = members_.size();
   std::vector<std::size_t> owned(m, 0);
-  for (std::uint8_t o : dest_owner_) ++owned[o];
+  for (std::uint8_t o : dest_owner) ++owned[o];
   wheels_.assign(m * m, Wheel{});
   const std::size_t pad = 16;  // 64 bytes of counts between two pairs' counts
   const std::size_t per_pair = wheel_mask_ + 1 + pad;
@@ -106,7 +105,7 @@ void Network::build_wheels() {
       w.count = wheel_counts_.data() + pad + (s * m + r) * per_pair;
     }
   for (std::size_t id = 0; id < dests_.size(); ++id)
-    dests_[id].wheel = &wheels_[route_owner_[dests_[id].route] * m + dest_owner_[id]];
+    dests_[id].wheel = &wheels_[route_owner_[dests_[id].route] * m + dest_owner[id]];
 }
 
 void Network::set_members(unsigned members, std::span<const std::uint8_t> route_owner,
@@ -130,7 +129,7 @@ void Network::set_members(unsigned members, std::span<const std::uint8_t> route_
   std::vector<DestSink> sinks;
   std::vector<Endpoint> dest_endpoint;
   routes.reserve(routes_.size());
-  dest_owner_.clear();
+  std::vector<std::uint8_t> receiver;  // by new destination id
   credit_owner_.clear();
   route_owner_.clear();
   for (std::uint32_t k = 0; k < order.size(); ++k) {
@@ -144,7 +143,7 @@ void Network::set_members(unsigned members, std::span<const std::uint8_t> route_
       dests.push_back(x);
       sinks.push_back(sinks_[first + d]);
       dest_endpoint.push_back(dest_endpoint_[first + d]);
-      dest_owner_.push_back(dest_owner[first + d]);
+      receiver.push_back(dest_owner[first + d]);
       credit_owner_.push_back(route_owner[ext]);
     }
     routes.push_back(rt);
@@ -157,7 +156,7 @@ void Network::set_members(unsigned members, std::span<const std::uint8_t> route_
   sinks_ = std::move(sinks);
   dest_endpoint_ = std::move(dest_endpoint);
   members_.assign(members, Member{});
-  build_wheels();
+  build_wheels(receiver);
 }
 
 std::uint64_t Network::in_flight() const {
@@ -197,7 +196,7 @@ void Network::begin_cycle(std::uint64_t cycle) {
 }
 
 // One route's send in cycle `cycle` (see evaluate()); its deliveries are filed in the wheel.
-// Sparse: credit from DestRt::credit (equal to the queue's free_slots(), see
+// Sparse: credit from DestRt::credit (the queue's free slots less the words in flight to it, see
 // track_active_routes()), which avoids touching every destination queue.
 template <bool Sparse>
 inline void Network::step_route(RouteRt& r, std::uint64_t cycle, unsigned member) {
@@ -255,7 +254,7 @@ void Network::send(std::uint64_t cycle, unsigned member) {
     RouteRt& r = routes_[active[k]];
     step_route<true>(r, cycle, member);
     // After this cycle's commit the source holds its committed words minus this cycle's pop,
-    // plus whatever its PE pushes at that commit (reported through source_pushed()).
+    // plus whatever its PE pushes at that commit (reported through source_pushed_slot()).
     if (r.parked || r.source->size() == (r.source->pop_pending() ? 1u : 0u)) {
       r.active = false;
       continue;

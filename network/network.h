@@ -91,14 +91,12 @@ class Network {
   /// track_active_routes() and before the first cycle. Default: one member owns everything.
   void set_members(unsigned members, std::span<const std::uint8_t> route_owner,
                    std::span<const std::uint8_t> dest_owner);
-  /// Member owning route r.
-  unsigned route_owner(std::size_t r) const { return route_owner_[slot_[r]]; }
   /// Member owning the route destination `id` feeds (the route's owner, who keeps its credit).
   unsigned credit_owner(std::size_t id) const { return credit_owner_[id]; }
 
   /// Sparse stepping (optional): from now on evaluate() visits only routes that may act — a
   /// route whose source is empty and which has no word in flight is dropped until its source
-  /// gets a word. The caller promises to call source_pushed(r) whenever it commits a push into
+  /// gets a word. The caller promises to call source_pushed_slot(route_slot(r)) whenever it commits a push into
   /// the source queue of route r (the PE that owns the queue is the only one that pushes into
   /// it). Without this call every route is visited every cycle (same results, more work).
   void track_active_routes();
@@ -125,12 +123,10 @@ class Network {
   const Endpoint& destination_endpoint(std::size_t r, std::size_t d) const {
     return dest_endpoint_[routes_[slot_[r]].first_dest + d];
   }
-  /// With track_active_routes(): a word was committed into route r's source queue. Only the
-  /// member owning the route may call it while members run.
-  void source_pushed(std::size_t r) { source_pushed_slot(slot_[r]); }
-  /// Where route r is stored (fixed once the run starts): for a hot caller that reports pushes with
-  /// source_pushed_slot(route_slot(r)), saving a look-up per report.
+  /// Where route r is stored (fixed once set_members() ran).
   std::uint32_t route_slot(std::size_t r) const { return slot_[r]; }
+  /// With track_active_routes(): a word was committed into the source queue of the route stored
+  /// at `k` (route_slot()). Only the member owning the route may call it while members run.
   void source_pushed_slot(std::uint32_t k) {
     if (!routes_[k].active) {
       routes_[k].active = true;
@@ -265,7 +261,6 @@ class Network {
   std::vector<std::uint32_t> slot_;
   std::vector<std::uint32_t> ext_;
   std::vector<std::uint8_t> route_owner_;  // by route
-  std::vector<std::uint8_t> dest_owner_;   // by destination: the member that receives
   std::vector<std::uint8_t> credit_owner_; // by destination: the member owning its route
   // Timing wheels, one per (sender, receiver) member pair, at [sender * members + receiver]:
   // bucket b holds the deliveries due at the commit of a cycle c with (c & wheel_mask_) == b, in
@@ -282,7 +277,7 @@ class Network {
   std::vector<std::uint32_t> wheel_counts_;
   std::vector<Wheel> wheels_;
   std::uint64_t wheel_mask_ = 0;
-  void build_wheels();
+  void build_wheels(std::span<const std::uint8_t> dest_owner);  // dest_owner: by destination id
   template <bool Sparse>
   void deliver_from(std::uint64_t cycle, unsigned member);
   std::vector<std::string> names_;
