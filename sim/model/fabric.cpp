@@ -150,11 +150,16 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
                      static_cast<std::uint32_t>(index_of[geometry_.index(d.consumer.pe)]),
                      1u << d.consumer.queue});
   }
-  // Routes into a deep channel's consumer end at the channel's ingress queue instead.
+  // The deep channel whose consumer queue `e` is, or -1. Routes into it end at the channel's
+  // ingress queue instead, which belongs to the fabric (no PE's touch record, member 0).
+  auto deep_of = [&](const Endpoint& e) -> int {
+    for (std::size_t d = 0; d < program_.deep.size(); ++d)
+      if (program_.deep[d].consumer == e) return static_cast<int>(d);
+    return -1;
+  };
   auto route_in_q = [&](const Endpoint& e) -> TwoPhaseQueue* {
-    for (std::size_t d = 0; d < deep_.size(); ++d)
-      if (program_.deep[d].consumer == e) return &deep_[d].ingress;
-    return in_q(e);
+    const int d = deep_of(e);
+    return d >= 0 ? &deep_[static_cast<std::size_t>(d)].ingress : in_q(e);
   };
   network_ = std::make_unique<Network>(geometry_, arch.network, program_.routes, out_q, route_in_q);
   auto pe_index = [&](const Endpoint& e) -> int {
@@ -170,8 +175,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
         return {&touched_out_[k], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
       },
       [&](const Endpoint& e) -> Network::TouchFlag {
-        for (const DeepChannel& d : program_.deep)
-          if (d.consumer == e) return {};
+        if (deep_of(e) >= 0) return {};
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
@@ -218,9 +222,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
         route_owner[r] = owner_of(network_->source_endpoint(r));
         for (std::size_t d = 0; d < network_->destination_count(r); ++d) {
           const Endpoint& e = network_->destination_endpoint(r, d);
-          bool deep = false;  // a deep channel's ingress queue belongs to the fabric: member 0
-          for (const DeepChannel& dc : program_.deep) deep |= dc.consumer == e;
-          dest_owner.push_back(deep ? 0 : owner_of(e));
+          dest_owner.push_back(deep_of(e) >= 0 ? 0 : owner_of(e));
         }
       }
       network_->set_members(members, route_owner, dest_owner);
@@ -249,14 +251,10 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
       for (std::size_t d = 0; d < network_->destination_count(r); ++d) {
         const Endpoint& e = network_->destination_endpoint(r, d);
         const auto id = static_cast<std::int32_t>(network_->destination_id(r, d));
-        bool deep = false;
-        for (std::size_t k = 0; k < deep_.size(); ++k)
-          if (program_.deep[k].consumer == e) {
-            deep_[k].dest_id = id;
-            deep = true;
-          }
         const int i = pe_index(e);
-        if (!deep && i >= 0 && e.queue < in_stride_)
+        if (const int k = deep_of(e); k >= 0)
+          deep_[static_cast<std::size_t>(k)].dest_id = id;
+        else if (i >= 0 && e.queue < in_stride_)
           in_dest_[static_cast<std::size_t>(i) * in_stride_ + e.queue] = id;
       }
     network_->track_active_routes();  // after the initial tokens: it reads the credit once
@@ -283,13 +281,11 @@ void Fabric::evaluate(std::uint64_t cycle, std::span<const MemCompletion> replie
   cycle_ = cycle;
   network_->begin_cycle(cycle);
   if (team_) {
-    evaluate_parallel(replies);
+    auto job = [this, replies](unsigned member) { member_flag_[member].value = evaluate_member(member, replies); };
+    team_->run(job);
     for (const MemberFlag& f : member_flag_) active |= f.value;
   } else {
-    for (const MemCompletion& c : replies)
-      if (!c.is_store) deliver_reply(c.port, c.reply_queue, c.word);
-    network_->send(cycle, 0);
-    for (std::size_t w = 0; w < blocks_.size(); ++w) active |= evaluate_block(w);
+    active = evaluate_member(0, replies);
   }
   active |= !network_->idle_after(cycle);
   // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
@@ -305,24 +301,22 @@ void Fabric::evaluate(std::uint64_t cycle, std::span<const MemCompletion> replie
   active_ = active;
 }
 
-void Fabric::evaluate_parallel(std::span<const MemCompletion> replies) {
-  auto job = [this, replies](unsigned member) {
-    for (const MemCompletion& c : replies)  // into this member's memory-port PEs
-      if (!c.is_store && port_owner_[c.port] == member) deliver_reply(c.port, c.reply_queue, c.word);
-    // Credit returned by the other members' consumers at the last commit, then this member's sends.
-    const std::size_t members = member_flag_.size();
-    for (std::size_t from = 0; from < members; ++from) {
-      std::vector<std::uint32_t>& buf = pop_reports_[from * members + member].ids;
-      for (const std::uint32_t d : buf) network_->destination_popped(d, cycle_ - 1);
-      buf.clear();
-    }
-    network_->send(cycle_, member);
-    bool active = false;
-    for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w)
-      active |= evaluate_block(w);
-    member_flag_[member].value = active;
-  };
-  team_->run(job);
+// Member `member`'s part of evaluate() (all of it without a team): the load replies into its
+// memory ports, the credit other members' consumers returned at the last commit (none without a
+// team), its sends, its PEs. Returns whether one of its PEs is not quiescent.
+bool Fabric::evaluate_member(unsigned member, std::span<const MemCompletion> replies) {
+  for (const MemCompletion& c : replies)
+    if (!c.is_store && (!team_ || port_owner_[c.port] == member)) deliver_reply(c.port, c.reply_queue, c.word);
+  const std::size_t members = member_flag_.size();
+  for (std::size_t from = 0; from < members; ++from) {
+    std::vector<std::uint32_t>& buf = pop_reports_[from * members + member].ids;
+    for (const std::uint32_t d : buf) network_->destination_popped(d, cycle_ - 1);
+    buf.clear();
+  }
+  network_->send(cycle_, member);
+  bool active = false;
+  for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w) active |= evaluate_block(w);
+  return active;
 }
 
 void Fabric::flush_reports() {
@@ -423,12 +417,15 @@ inline bool Fabric::commit_block(std::size_t w, Sink& sink) {
 void Fabric::commit() {
   bool busy = false;
   if (team_) {
-    commit_parallel();
+    auto job = [this](unsigned member) {
+      MemberSink sink{*network_, pop_reports_.data() + member * member_flag_.size(), member};
+      member_flag_[member].value = commit_member(member, sink);
+    };
+    team_->run(job);
     for (const MemberFlag& f : member_flag_) busy |= f.value;
   } else {
-    network_->deliver(cycle_, 0);
     NetworkSink sink{*network_};
-    for (std::size_t w = 0; w < blocks_.size(); ++w) busy |= commit_block(w, sink);
+    busy = commit_member(0, sink);
   }
   for (Deep& d : deep_) {
     if (!d.ingress.dirty()) continue;
@@ -444,18 +441,14 @@ void Fabric::commit() {
   busy_ = busy;
 }
 
-void Fabric::commit_parallel() {
-  auto job = [this](unsigned member) {
-    // The words due now into this member's queues, then its PEs' commits.
-    network_->deliver(cycle_, member);
-    const std::size_t members = member_flag_.size();
-    MemberSink sink{*network_, pop_reports_.data() + member * members, member};
-    bool busy = false;
-    for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w)
-      busy |= commit_block(w, sink);
-    member_flag_[member].value = busy;
-  };
-  team_->run(job);
+// Member `member`'s part of commit() (all of it without a team): the words due into its queues,
+// then its PEs' commits. Returns whether one of its PEs is busy afterwards.
+template <class Sink>
+bool Fabric::commit_member(unsigned member, Sink& sink) {
+  network_->deliver(cycle_, member);
+  bool busy = false;
+  for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w) busy |= commit_block(w, sink);
+  return busy;
 }
 
 Fabric::~Fabric() = default;

@@ -215,9 +215,10 @@ class Fabric {
   bool evaluate_block(std::size_t w);
   template <class Sink>
   bool commit_block(std::size_t w, Sink& sink);
-  void evaluate_parallel(std::span<const MemCompletion> replies);
+  bool evaluate_member(unsigned member, std::span<const MemCompletion> replies);
+  template <class Sink>
+  bool commit_member(unsigned member, Sink& sink);
   std::vector<std::uint8_t> port_owner_;  // by memory port: the member owning its PE
-  void commit_parallel();
   // Threads: the team, the blocks of each member, and the credit reports (destination ids) a
   // member's commit leaves for another member's routes, at [from * members + to].
   std::unique_ptr<WorkerTeam> team_;
