@@ -314,7 +314,16 @@ int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
   const AsmRun prog = load_asm_run(o.asm_run);
   if (prog.program.num_ops() == 0)
     throw AsmRunError(o.asm_run + ": the program has no ops (docs/asm.md)");
-  const FabricProgram lowered = [&] {
+  // Lowering errors, from lower() and from loading the PE programs and deep channels' FIFOs in
+  // simulate(), name the op and PE; the file is named here, where it is known.
+  auto naming_the_file = [&](auto&& step) {
+    try {
+      return step();
+    } catch (const LoweringError& e) {
+      throw AsmRunError(o.asm_run + ": " + e.what());
+    }
+  };
+  const FabricProgram lowered = naming_the_file([&] {
     try {
       return lower(prog.program, arch);
     } catch (const dfg::ValidationError& e) {
@@ -324,25 +333,14 @@ int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
       for (std::size_t i = 0; i < e.problems().size(); ++i)
         what += (i ? "; " : "") + e.problems()[i].message;
       throw AsmRunError(what);
-    } catch (const LoweringError& e) {
-      // The message names the op and PE; the file is named here, where it is known.
-      throw AsmRunError(o.asm_run + ": " + e.what());
     }
-  }();
+  });
   if (!o.listing_file.empty()) write_file_atomic(o.listing_file, fabric_listing(lowered));
   SimOptions so;
   so.skip_ahead = !o.no_skip;
   so.skip_idle_pes = !o.no_skip;
   so.vcd_path = o.vcd_file;
-  const SimResult r = [&] {
-    try {
-      return simulate(lowered, arch, prog.inputs, prog.outputs, so);
-    } catch (const LoweringError& e) {
-      // Loading the PE programs and the deep channels' FIFOs is lowering too (a program too
-      // large for its PE, FIFOs beyond the scratchpad): name the file as above.
-      throw AsmRunError(o.asm_run + ": " + e.what());
-    }
-  }();
+  const SimResult r = naming_the_file([&] { return simulate(lowered, arch, prog.inputs, prog.outputs, so); });
   if (!o.json_file.empty()) write_file_atomic(o.json_file, r.stats.dump(2) + "\n");
   // The report; --quiet prints one line instead: file, status, cycles and the check's outcome.
   std::ostringstream full;
