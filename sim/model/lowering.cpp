@@ -6,6 +6,7 @@
 #include <bit>
 #include <boost/graph/adjacency_list.hpp>
 #include <limits>
+#include <utility>
 #include <map>
 
 #include "dfg/validate.h"
@@ -102,13 +103,16 @@ Program remap_raw(const Program& src, const std::vector<unsigned>& in_map,
   return p;
 }
 
+/// An ADDR_GEN's dimensions, fastest first: each counter and the stride it steps by.
+constexpr std::pair<const char*, const char*> kAddrGenDims[] = {
+    {"count", "stride"}, {"rows", "row_stride"}, {"blocks", "block_stride"}};
+
 /// The generator steps its address in a 64-bit register: an address below 0 or above INT64_MAX
 /// would wrap to one far away instead of failing where the op is named. Addresses are linear in
 /// each index, so the extremes are at the corners; 128-bit arithmetic cannot overflow here.
 void check_address_range(const dfg::Op& op, const std::string& who) {
   __int128 lo = op.i64("base"), hi = lo;
-  for (const auto& [n, stride] : {std::pair{"count", "stride"}, std::pair{"rows", "row_stride"},
-                                  std::pair{"blocks", "block_stride"}}) {
+  for (const auto& [n, stride] : kAddrGenDims) {
     const __int128 span = static_cast<__int128>(op.i64(n) - 1) * op.i64(stride);
     (span < 0 ? lo : hi) += span;
   }
@@ -137,14 +141,15 @@ void check_memory_alignment(const dfg::Dfg& g, dfg::Vertex v, const dfg::Op& op,
     if (gr[*e].dst_port == "addr" && (c.kind == dfg::OpKind::Load || c.kind == dfg::OpKind::Store)) user = &c;
   }
   if (user == nullptr) return;
-  for (const auto& [imm, count] : {std::pair{"base", ""}, std::pair{"stride", "count"},
-                                   std::pair{"row_stride", "rows"}, std::pair{"block_stride", "blocks"}}) {
-    if (*count != '\0' && op.i64(count) <= 1) continue;  // a stride never stepped
+  auto aligned = [&](const char* imm) {
     if (op.i64(imm) % 8 != 0)
       throw LoweringError(who + ": " + imm + "=" + std::to_string(op.i64(imm)) +
                           " is not a multiple of 8 bytes, but its addresses feed " + op_text(*user) +
                           " (memory addresses are 8-byte aligned)");
-  }
+  };
+  aligned("base");
+  for (const auto& [n, stride] : kAddrGenDims)
+    if (op.i64(n) > 1) aligned(stride);  // a stride never stepped may be anything
 }
 
 /// Lowers the ops of one PE.
