@@ -15,11 +15,12 @@
 /// a word travelling on a route): `reserve()` at issue, `push_reserved()` when it lands.
 /// Nothing is ever dropped: pushing without space is a programming error and throws.
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
-#include <vector>
 
 #include "pe/word.h"
 
@@ -36,22 +37,44 @@ struct QueueStats {
 
 /// A bounded two-phase FIFO of `T` (see the file comment for the timing contract).
 ///
-/// Representation (the fabric commits a few queues per PE per cycle, so this is hot): three
-/// running counters, `pops_` (entries ever popped), `pushes_` (entries ever committed) and `tail_`
-/// (entries ever written, i.e. pushes_ plus this cycle's staged pushes), index a ring whose size
-/// is the capacity rounded up to a power of two, so a position is `counter & mask_`. Entries held
-/// = pushes_ - pops_, which never exceeds the capacity, so live entries never share a slot. The
-/// counters double as the pushes/pops statistics.
+/// Representation (the fabric commits a few queues per PE per cycle, so this is hot): two running
+/// counters, `pops_` (entries ever popped) and `pushes_` (entries ever committed), plus the count
+/// of this cycle's staged pushes, index a ring whose size is the capacity rounded up to a power of
+/// two, so a position is `counter & mask_`. Entries held = pushes_ - pops_, which never exceeds the
+/// capacity, so live entries never share a slot. The counters double as the pushes/pops
+/// statistics. Everything but the ring fits one cache line, and the object is aligned to one: a
+/// queue operation touches that line and the ring slot, nothing else (the fabric steps thousands
+/// of queues per cycle, far more than the L1 cache holds).
 template <typename T>
-class BasicTwoPhaseQueue {
+class alignas(64) BasicTwoPhaseQueue {
  public:
-  explicit BasicTwoPhaseQueue(std::size_t capacity = 1)
-      : ring_(std::bit_ceil(capacity ? capacity : 1)),
-        mask_(ring_.size() - 1),
-        capacity_(static_cast<std::uint32_t>(capacity)) {
+  explicit BasicTwoPhaseQueue(std::size_t capacity = 1) {
     if (capacity == 0) throw std::invalid_argument("queue capacity must be at least 1");
     if (capacity > UINT32_MAX / 2) throw std::invalid_argument("queue capacity too large");
+    const std::size_t slots = std::bit_ceil(capacity);
+    ring_ = std::make_unique<T[]>(slots);
+    mask_ = static_cast<std::uint32_t>(slots - 1);
+    capacity_ = static_cast<std::uint32_t>(capacity);
   }
+  BasicTwoPhaseQueue(const BasicTwoPhaseQueue& o) { *this = o; }
+  BasicTwoPhaseQueue& operator=(const BasicTwoPhaseQueue& o) {
+    if (this == &o) return *this;
+    ring_ = std::make_unique<T[]>(std::size_t{o.mask_} + 1);
+    std::copy(o.ring_.get(), o.ring_.get() + std::size_t{o.mask_} + 1, ring_.get());
+    pushes_ = o.pushes_;
+    pops_ = o.pops_;
+    occupancy_sum_ = o.occupancy_sum_;
+    cycles_ = o.cycles_;
+    mask_ = o.mask_;
+    capacity_ = o.capacity_;
+    reserved_ = o.reserved_;
+    max_occupancy_ = o.max_occupancy_;
+    staged_ = o.staged_;
+    pop_pending_ = o.pop_pending_;
+    return *this;
+  }
+  BasicTwoPhaseQueue(BasicTwoPhaseQueue&&) noexcept = default;
+  BasicTwoPhaseQueue& operator=(BasicTwoPhaseQueue&&) noexcept = default;
 
   std::size_t capacity() const { return capacity_; }
 
@@ -73,8 +96,8 @@ class BasicTwoPhaseQueue {
   // --- writer side ---
   /// Slots a writer may still claim this cycle (pops of this cycle are not counted).
   std::size_t free_slots() const {
-    // tail_ - pops_ = committed entries + this cycle's pushes.
-    return capacity_ - static_cast<std::uint32_t>(tail_ - pops_) - reserved_;
+    // pushes_ - pops_ + staged_ = committed entries + this cycle's pushes.
+    return capacity_ - static_cast<std::uint32_t>(pushes_ - pops_) - staged_ - reserved_;
   }
   bool can_push() const { return free_slots() > 0; }
   /// Appends `w` at commit; readable from the next cycle on.
@@ -103,10 +126,11 @@ class BasicTwoPhaseQueue {
   /// that is not dirty() is allowed and only accounts the cycles. Returns whether it was dirty().
   bool commit_at(std::uint64_t now) {
     const std::uint64_t before = pushes_ - pops_;
-    const bool was_dirty = pop_pending_ | (tail_ != pushes_);  // no branches: often either
+    const bool was_dirty = pop_pending_ | (staged_ != 0);  // no branches: often either
     pops_ += pop_pending_;
     pop_pending_ = false;
-    pushes_ = tail_;
+    pushes_ += staged_;
+    staged_ = 0;
     const std::uint64_t held = pushes_ - pops_;
     if (held > max_occupancy_) max_occupancy_ = static_cast<std::uint32_t>(held);
     // The idle cycles since the last commit held `before` entries; this one holds `held`.
@@ -115,7 +139,7 @@ class BasicTwoPhaseQueue {
     return was_dirty;
   }
   /// True when commit() has something to apply this cycle.
-  bool dirty() const { return pop_pending_ | (tail_ != pushes_); }
+  bool dirty() const { return pop_pending_ | (staged_ != 0); }
   /// Accounts `n` idle cycles (no push, no pop) in the statistics, for skip-ahead.
   void account_idle_cycles(std::uint64_t n) {
     occupancy_sum_ += (pushes_ - pops_) * n;
@@ -126,28 +150,29 @@ class BasicTwoPhaseQueue {
   QueueStats stats() const { return {pushes_, pops_, max_occupancy_, occupancy_sum_, cycles_}; }
 
  private:
-  std::vector<T> ring_;
-  std::uint64_t mask_;
   // Pushes of this cycle are written straight into the ring behind the committed entries, where
   // the reader cannot see them (it sees pushes_ - pops_ entries) and where space is guaranteed
   // (entries + staged + reserved_ <= capacity_); commit() only makes them count.
-  std::uint64_t tail_ = 0;
+  std::unique_ptr<T[]> ring_;
   std::uint64_t pushes_ = 0;
   std::uint64_t pops_ = 0;
-  std::uint32_t capacity_;
-  std::uint32_t reserved_ = 0;
-  std::uint32_t max_occupancy_ = 0;
-  bool pop_pending_ = false;
   std::uint64_t occupancy_sum_ = 0;
   std::uint64_t cycles_ = 0;
+  std::uint32_t mask_ = 0;
+  std::uint32_t capacity_ = 0;
+  std::uint32_t reserved_ = 0;
+  std::uint32_t max_occupancy_ = 0;
+  std::uint32_t staged_ = 0;  // pushes of this cycle, behind the committed entries
+  bool pop_pending_ = false;
 
   void stage(const T& w) {
-    ring_[tail_ & mask_] = w;
-    ++tail_;
+    ring_[(pushes_ + staged_) & mask_] = w;
+    ++staged_;
   }
 };
 
 /// The fabric's data queue: words with tags.
 using TwoPhaseQueue = BasicTwoPhaseQueue<Word>;
+static_assert(sizeof(TwoPhaseQueue) == 64, "a queue's state is one cache line");
 
 }  // namespace cgra
