@@ -261,33 +261,16 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   }
 }
 
-// Steps the awake PEs of block w (see the class comment); returns whether one is not quiescent.
-inline bool Fabric::evaluate_block(std::size_t w) {
-  bool active = false;
-  TriggeredPe* const pes = pes_.data();
-  // Sleeping PEs would stall for the same reason again: see the class comment.
-  blocks_[w].ran = blocks_[w].awake;
-  for (std::uint64_t m = blocks_[w].awake; m != 0; m &= m - 1) {
-    const std::size_t i = blocks_[w].base + static_cast<unsigned>(std::countr_zero(m));
-    pes[i].evaluate(cycle_);
-    active |= !pes[i].quiescent();
-  }
-  return active;
-}
-
 void Fabric::evaluate(std::uint64_t cycle, std::span<const MemCompletion> replies) {
-  bool active = false;
   if (team_ && cycle > cycle_ + 1) flush_reports();  // a skip reads every route's credit
   cycle_ = cycle;
   network_->begin_cycle(cycle);
   if (team_) {
-    auto job = [this, replies](unsigned member) { member_flag_[member].value = evaluate_member(member, replies); };
+    auto job = [this, replies](unsigned member) { evaluate_member(member, replies); };
     team_->run(job);
-    for (const MemberFlag& f : member_flag_) active |= f.value;
   } else {
-    active = evaluate_member(0, replies);
+    evaluate_member(0, replies);
   }
-  active |= !network_->idle_after(cycle);
   // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
   if (done_queue_ != nullptr && !done_queue_->empty()) {
     done_queue_->pop();
@@ -298,13 +281,12 @@ void Fabric::evaluate(std::uint64_t cycle, std::span<const MemCompletion> replie
       done_cycle_ = cycle;
     }
   }
-  active_ = active;
 }
 
 // Member `member`'s part of evaluate() (all of it without a team): the load replies into its
 // memory ports, the credit other members' consumers returned at the last commit (none without a
-// team), its sends, its PEs. Returns whether one of its PEs is not quiescent.
-bool Fabric::evaluate_member(unsigned member, std::span<const MemCompletion> replies) {
+// team), its sends.
+void Fabric::evaluate_member(unsigned member, std::span<const MemCompletion> replies) {
   for (const MemCompletion& c : replies)
     if (!c.is_store && (!team_ || port_owner_[c.port] == member)) deliver_reply(c.port, c.reply_queue, c.word);
   const std::size_t members = member_flag_.size();
@@ -314,9 +296,6 @@ bool Fabric::evaluate_member(unsigned member, std::span<const MemCompletion> rep
     buf.clear();
   }
   network_->send(cycle_, member);
-  bool active = false;
-  for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w) active |= evaluate_block(w);
-  return active;
 }
 
 void Fabric::flush_reports() {
@@ -369,41 +348,40 @@ inline void Fabric::report_to_network(std::size_t i, Sink& sink) {
   }
 }
 
-// Commits the PEs of block w that are awake or were touched from outside; returns whether one of
-// them is busy (not idle) afterwards.
+// Steps the PEs of block w that are awake or were touched from outside, each through its whole
+// cycle: evaluate, then commit (see the class comment). Adds to `flags` whether one of them was
+// not quiescent after evaluating (active) and whether one is busy (not idle) after committing.
 template <class Sink>
-inline bool Fabric::commit_block(std::size_t w, Sink& sink) {
-  bool busy = false;
+inline void Fabric::step_block(std::size_t w, Sink& sink, StepFlags& flags) {
+  bool busy = false, active = false;
   TriggeredPe* const pes = pes_.data();
-  // Only awake PEs and PEs touched from outside can have anything to commit.
+  // Only awake PEs and PEs touched from outside can have anything to do.
   const std::uint64_t awake = blocks_[w].awake;
   const std::uint64_t visit = awake | blocks_[w].touched;
   blocks_[w].touched = 0;
-  std::uint64_t next_awake = awake;
+  std::uint64_t next_awake = awake, ran = 0;
   for (std::uint64_t m = visit; m != 0; m &= m - 1) {
     const unsigned b = static_cast<unsigned>(std::countr_zero(m));
     const std::size_t i = blocks_[w].base + b;
     const std::uint64_t bit = std::uint64_t{1} << b;
     const std::uint32_t tin = touched_in_[i], tout = touched_out_[i];
-    if (!(awake & bit)) {
-      // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
-      if (((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[i]) continue;
-      // Something outside wrote or popped a queue: step the cycle it slept through (it reads
-      // only committed state, which nobody changed, so doing it now gives the same stall).
-      pes[i].evaluate(cycle_);
-      blocks_[w].ran |= bit;
-    }
+    // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
+    if (!(awake & bit) && ((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[i]) continue;
+    TriggeredPe& pe = pes[i];
+    pe.evaluate(cycle_);
+    ran |= bit;
+    active |= !pe.quiescent();
     touched_in_[i] = touched_out_[i] = 0;
     touched_req_[i] = 0;
     // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
     // two modes therefore also check that the touch records are complete.
     if (skip_idle_) {
-      pes[i].commit(tin, tout);
+      pe.commit(tin, tout);
       report_to_network(i, sink);
     } else {
-      pes[i].commit();
+      pe.commit();
     }
-    const bool idle = pes[i].quiescent() && !pes[i].state_changed();
+    const bool idle = pe.quiescent() && !pe.state_changed();
     if (skip_idle_ && idle)
       next_awake &= ~bit;
     else
@@ -411,21 +389,27 @@ inline bool Fabric::commit_block(std::size_t w, Sink& sink) {
     busy |= !idle;
   }
   blocks_[w].awake = next_awake;
-  return busy;
+  blocks_[w].ran = ran;
+  flags.busy |= busy;
+  flags.active |= active;
 }
 
 void Fabric::commit() {
-  bool busy = false;
+  StepFlags flags;
   if (team_) {
     auto job = [this](unsigned member) {
       MemberSink sink{*network_, pop_reports_.data() + member * member_flag_.size(), member};
-      member_flag_[member].value = commit_member(member, sink);
+      member_flag_[member].value = {};
+      commit_member(member, sink, member_flag_[member].value);
     };
     team_->run(job);
-    for (const MemberFlag& f : member_flag_) busy |= f.value;
+    for (const MemberFlag& f : member_flag_) {
+      flags.busy |= f.value.busy;
+      flags.active |= f.value.active;
+    }
   } else {
     NetworkSink sink{*network_};
-    busy = commit_member(0, sink);
+    commit_member(0, sink, flags);
   }
   for (Deep& d : deep_) {
     if (!d.ingress.dirty()) continue;
@@ -438,17 +422,16 @@ void Fabric::commit() {
     }
     d.ingress.commit();
   }
-  busy_ = busy;
+  busy_ = flags.busy;
+  active_ = flags.active || !network_->idle();
 }
 
 // Member `member`'s part of commit() (all of it without a team): the words due into its queues,
-// then its PEs' commits. Returns whether one of its PEs is busy afterwards.
+// then its PEs' cycles.
 template <class Sink>
-bool Fabric::commit_member(unsigned member, Sink& sink) {
+void Fabric::commit_member(unsigned member, Sink& sink, StepFlags& flags) {
   network_->deliver(cycle_, member);
-  bool busy = false;
-  for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w) busy |= commit_block(w, sink);
-  return busy;
+  for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w) step_block(w, sink, flags);
 }
 
 Fabric::~Fabric() = default;

@@ -5,30 +5,33 @@
 /// ports. The SystemC fabric module (fabric_module.h) steps it; tests may step it directly.
 ///
 /// Phase contract, per cycle t (ARCHITECTURE.md section 3):
-///  1. evaluate(t): the owner first hands in load replies that arrived for cycle t
-///     (deliver_reply, into slots the LOAD reserved at issue) and may move memory requests out
-///     (pop_request); then evaluate() steps every PE, the network and the done sink. All of it
-///     reads only state committed at the end of t-1.
-///  2. commit(): every PE commits (its own queues included). Only commit() changes committed state.
+///  1. evaluate(t): the owner first hands in the load replies that arrived for cycle t (into slots
+///     the LOAD reserved at issue); evaluate() then steps the network's sends and the done sink.
+///     The owner may then move memory requests out (pop_request). All of it reads only state
+///     committed at the end of t-1.
+///  2. commit(): the network pushes the words due at t into their destination queues, then every
+///     PE evaluates cycle t and at once commits it (its own queues included).
+/// Stepping each PE through its whole cycle in one visit is exact: a PE's evaluate reads only its
+/// own committed state, which nothing done in cycle t changes before its commit, and everything
+/// others do to its queues in cycle t (sends popping its outputs, deliveries and replies pushing
+/// into its inputs, request pops, the done sink) is staged before the PE's turn. It halves the
+/// cache misses of the PEs' state: the fabric's state is far larger than the L1 cache, so a PE
+/// evaluated in one pass over the fabric and committed in a second missed on the same lines twice.
 /// Hot path: no allocation, no strings, no virtual calls. Idle PEs sleep: a PE that issued nothing,
 /// has no result in flight and saw no change at its last commit would stall again for the same
 /// reason every cycle until a route, the memory system or the done sink pushes into or pops one of
-/// its queues. Such a PE is not stepped; at commit only the dirty flags of the queues others can
-/// touch are checked, and when one is set the PE evaluates the cycle it slept through (its fast
-/// path: a stall charged to the same reason, skipped cycles accounted as the PE's own skip-ahead
-/// does) and commits. Results are identical to stepping every PE (tested); finish() brings the
-/// sleeping PEs up to the last cycle before statistics are read.
+/// its queues. Such a PE is not stepped, only the touch records of the queues others can touch
+/// are checked; when one is set the PE evaluates the cycle (its fast path: a stall charged to the
+/// same reason, skipped cycles accounted as the PE's own skip-ahead does) and commits. Results are
+/// identical to stepping every PE (tested); finish() brings the sleeping PEs up to the last cycle
+/// before statistics are read.
 ///
-/// Threads (`threads` > 1, `run.threads`): both phases are shared by a WorkerTeam. In evaluate,
-/// member 0 steps the network first, then every member takes blocks of 64 PEs from a shared
-/// counter; in commit, every member takes blocks of 64 PEs. This is safe because of the phase
-/// contract: a PE's evaluate changes only the PE and the staged side of its own queues (a pop
-/// flag, reservations in its output queues), the network's evaluate only the other side of the
-/// queues it owns the ends of (source pop flag, destination reservations and staged words) and the
-/// touch records; a PE's commit changes only the PE and its queues. What a commit reports to the
-/// network (source_pushed, destination_popped) is kept per block and applied after the phase, in
-/// block order, so the network sees the same calls in the same order as with one thread: results
-/// are identical for any number of threads (tested).
+/// Threads (`threads` > 1, `run.threads`): a WorkerTeam shares both phases. Each member owns a band
+/// of PEs for the whole run (split_pes), the routes whose source is one of them and the deliveries
+/// into their queues (Network::set_members). In evaluate a member delivers its ports' replies and
+/// sends on its routes; in commit it takes its deliveries and steps its PEs. A pop that returns
+/// credit to another member's route is buffered and applied by that route's owner at the start of
+/// its next evaluate. Results are identical for any number of threads (tested).
 
 #include <atomic>
 #include <cstdint>
@@ -210,14 +213,18 @@ class Fabric {
   struct MemberSink;
   template <class Sink>
   [[gnu::always_inline]] inline void report_to_network(std::size_t i, Sink& sink);
-  // The per-block steps of evaluate() and commit() (block w = PEs 64w .. 64w + 63); return whether
-  // some PE there is active (evaluate) or busy (commit).
-  bool evaluate_block(std::size_t w);
+  // What the PE steps of one member found: some PE was not quiescent after evaluating (active),
+  // some PE is not idle after committing (busy).
+  struct StepFlags {
+    bool busy = false;
+    bool active = false;
+  };
+  // The PE steps of block w = PEs base .. base + 63 (see the class comment).
   template <class Sink>
-  bool commit_block(std::size_t w, Sink& sink);
-  bool evaluate_member(unsigned member, std::span<const MemCompletion> replies);
+  void step_block(std::size_t w, Sink& sink, StepFlags& flags);
+  void evaluate_member(unsigned member, std::span<const MemCompletion> replies);
   template <class Sink>
-  bool commit_member(unsigned member, Sink& sink);
+  void commit_member(unsigned member, Sink& sink, StepFlags& flags);
   std::vector<std::uint8_t> port_owner_;  // by memory port: the member owning its PE
   // Threads: the team, the blocks of each member, and the credit reports (destination ids) a
   // member's commit leaves for another member's routes, at [from * members + to].
@@ -230,7 +237,7 @@ class Fabric {
   std::vector<Reports> pop_reports_;
   void flush_reports();  // applies every pending credit report (one thread)
   struct alignas(64) MemberFlag {  // one cache line per member: no false sharing
-    bool value = false;
+    StepFlags value;
   };
   std::vector<MemberFlag> member_flag_;
   // Sleeping PEs (see the class comment). watch_in_/watch_out_ are, per PE, the queues others may
