@@ -93,6 +93,11 @@ class Network {
                    std::span<const std::uint8_t> dest_owner);
   /// Member owning the route destination `id` feeds (the route's owner, who keeps its credit).
   unsigned credit_owner(std::size_t id) const { return credit_owner_[id]; }
+  /// Smallest latency of a destination whose receiver is not its route's owner (UINT_MAX if
+  /// there is none). When it is at least 2, a word one member sends in cycle t is never due at
+  /// another member's delivery of t, so a member may deliver right after its own sends without
+  /// waiting for the other members' sends of the same cycle.
+  unsigned min_cross_member_latency() const { return min_cross_latency_; }
 
   /// Sparse stepping (optional): from now on evaluate() visits only routes that may act — a
   /// route whose source is empty and which has no word in flight is dropped until its source
@@ -262,6 +267,7 @@ class Network {
   std::vector<std::uint32_t> ext_;
   std::vector<std::uint8_t> route_owner_;  // by route
   std::vector<std::uint8_t> credit_owner_; // by destination: the member owning its route
+  unsigned min_cross_latency_ = std::numeric_limits<unsigned>::max();
   // Timing wheels, one per (sender, receiver) member pair, at [sender * members + receiver]:
   // bucket b holds the deliveries due at the commit of a cycle c with (c & wheel_mask_) == b, in
   // entries[b * stride ...] (count[b] of them). A destination receives at most one word per cycle

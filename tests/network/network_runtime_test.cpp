@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -122,6 +123,38 @@ TEST(NetworkRuntime, ZeroLatencyLoopBackIsRejected) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("route 'self' destination (1,0).in1"), std::string::npos)
         << e.what();
+  }
+}
+
+// A multicast from (0,0) to destinations 1 and 3 hops away, split between two members in every
+// way: the smallest latency between members is that of the nearest destination another member
+// receives (hops x hop_latency + injection + ejection), none when one member receives everything.
+TEST(NetworkRuntime, MinCrossMemberLatencyIsTheNearestDestinationOfAnotherMember) {
+  const FabricGeometry g(fabric(4, 4));
+  const NetworkParams p = net(1, 0, 0);  // latency = hops
+  const std::vector<Route> routes = place(g, p, {"m", {{0, 0}, 0}, {{{0, 1}, 1}, {{0, 3}, 1}}});
+  ASSERT_EQ(routes[0].destinations[0].hops, 1u);
+  ASSERT_EQ(routes[0].destinations[1].hops, 3u);
+  struct Split {
+    std::uint8_t route;
+    std::vector<std::uint8_t> dests;
+    unsigned expected;
+  };
+  const std::vector<Split> splits = {
+      {0, {0, 0}, std::numeric_limits<unsigned>::max()},
+      {0, {0, 1}, 3},
+      {0, {1, 0}, 1},
+      {1, {0, 0}, 1},
+      {1, {1, 0}, 3},
+      {1, {1, 1}, std::numeric_limits<unsigned>::max()},
+  };
+  for (const Split& s : splits) {
+    PeQueues pes(g);
+    Network n = pes.make(p, routes);
+    EXPECT_EQ(n.min_cross_member_latency(), std::numeric_limits<unsigned>::max());  // one member
+    n.set_members(2, std::vector<std::uint8_t>{s.route}, s.dests);
+    EXPECT_EQ(n.min_cross_member_latency(), s.expected)
+        << "route owner " << int{s.route} << ", receivers " << int{s.dests[0]} << int{s.dests[1]};
   }
 }
 
