@@ -56,11 +56,11 @@ Word compute(Opcode op, Word a, Word b, Word c) {
 std::string_view stall_reason_name(StallReason r) { return kStallNames[static_cast<unsigned>(r)]; }
 
 TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions options)
-    : name_(std::move(name)),
+    : mem_requests_(options.mem_request_depth ? options.mem_request_depth
+                                              : std::max(1u, params.output_queue_depth)),
+      name_(std::move(name)),
       params_(params),
-      options_(options),
-      mem_requests_(options.mem_request_depth ? options.mem_request_depth
-                                              : std::max(1u, params.output_queue_depth)) {
+      options_(options) {
   auto fail = [&](const std::string& what) { throw PeError("pe '" + name_ + "': " + what); };
   memory_port_ = options.memory_port;
   if (params.input_queues == 0 || params.input_queues > 32) fail("input_queues must be 1..32");

@@ -59,11 +59,12 @@ inline constexpr unsigned kStallReasonCount = 6;
 std::string_view stall_reason_name(StallReason r);
 
 /// Per-PE statistics, accumulated in evaluate (plain counters; derived figures at report time).
+/// (The counters every cycle updates come first: they share one cache line.)
 struct PeStats {
   std::uint64_t cycles = 0;   ///< cycles evaluated (including skipped idle cycles)
   std::uint64_t issued = 0;   ///< instructions issued
-  std::array<std::uint64_t, kOpcodeCount> issued_per_op{};     ///< index: Opcode
   std::array<std::uint64_t, kStallReasonCount> stalls{};       ///< index: StallReason (None unused)
+  std::array<std::uint64_t, kOpcodeCount> issued_per_op{};     ///< index: Opcode
   std::uint64_t loads = 0;    ///< load requests sent
   std::uint64_t stores = 0;   ///< store requests sent
 };
@@ -83,7 +84,7 @@ struct PeOptions {
 };
 
 /// One triggered-instruction PE (see the file comment for the phase contract).
-class TriggeredPe {
+class alignas(64) TriggeredPe {
  public:
   /// "No cycle" answer of next_result_cycle().
   static constexpr std::uint64_t kNoCycle = std::numeric_limits<std::uint64_t>::max();
@@ -264,13 +265,6 @@ class TriggeredPe {
   std::uint32_t inflight_count_ = 0;  // results in all buckets
   std::vector<TwoPhaseQueue> inputs_;
   std::vector<TwoPhaseQueue> outputs_;
-  PeStats stats_;
-
-  std::string name_;
-  PeParams params_;
-  PeOptions options_;
-  Program program_;
-  BasicTwoPhaseQueue<MemRequest> mem_requests_;
   std::vector<Word> regs_;
   std::vector<std::uint64_t> out_last_land_;  // per output queue: land cycle of the youngest result
   // Load replies owed per input queue = loads issued to it minus words committed into it since the
@@ -278,6 +272,13 @@ class TriggeredPe {
   // answer does not depend on whether the memory side was stepped before this PE.
   std::vector<std::uint64_t> loads_to_;
   std::vector<std::uint64_t> pushes_base_;
+  PeStats stats_;
+  BasicTwoPhaseQueue<MemRequest> mem_requests_;
+  // Cold: names and parameters, read when the PE is built and in messages.
+  std::string name_;
+  PeParams params_;
+  PeOptions options_;
+  Program program_;
 };
 
 }  // namespace cgra

@@ -229,10 +229,11 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
       port_owner_.assign(port_index_.size(), 0);
       for (std::size_t p = 0; p < port_index_.size(); ++p)
         if (port_pe_[p] != nullptr) port_owner_[p] = pe_owner[port_index_[p]];
-      pop_reports_.resize(std::size_t{members} * members);
+      pop_reports_.resize(2 * std::size_t{members} * members);
       for (Reports& b : pop_reports_) b.ids.reserve(network_->dest_total());
       member_flag_.resize(members);
       team_ = std::make_unique<WorkerTeam>(members);
+      one_job_ = network_->min_cross_member_latency() >= 2;
     }
     // Sparse route stepping; the reference mode (skip_idle_pes = false) visits every route every
     // cycle, so the equivalence tests also check the source_pushed() reports are complete.
@@ -264,13 +265,8 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
 void Fabric::evaluate(std::uint64_t cycle, std::span<const MemCompletion> replies) {
   if (team_ && cycle > cycle_ + 1) flush_reports();  // a skip reads every route's credit
   cycle_ = cycle;
+  replies_ = replies;
   network_->begin_cycle(cycle);
-  if (team_) {
-    auto job = [this, replies](unsigned member) { evaluate_member(member, replies); };
-    team_->run(job);
-  } else {
-    evaluate_member(0, replies);
-  }
   // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
   if (done_queue_ != nullptr && !done_queue_->empty()) {
     done_queue_->pop();
@@ -283,15 +279,15 @@ void Fabric::evaluate(std::uint64_t cycle, std::span<const MemCompletion> replie
   }
 }
 
-// Member `member`'s part of evaluate() (all of it without a team): the load replies into its
+// The first part of member `member`'s cycle (all of it without a team): the load replies into its
 // memory ports, the credit other members' consumers returned at the last commit (none without a
 // team), its sends.
-void Fabric::evaluate_member(unsigned member, std::span<const MemCompletion> replies) {
+void Fabric::member_sends(unsigned member, std::span<const MemCompletion> replies) {
   for (const MemCompletion& c : replies)
     if (!c.is_store && (!team_ || port_owner_[c.port] == member)) deliver_reply(c.port, c.reply_queue, c.word);
   const std::size_t members = member_flag_.size();
   for (std::size_t from = 0; from < members; ++from) {
-    std::vector<std::uint32_t>& buf = pop_reports_[from * members + member].ids;
+    std::vector<std::uint32_t>& buf = report_row(cycle_ - 1, from)[member].ids;
     for (const std::uint32_t d : buf) network_->destination_popped(d, cycle_ - 1);
     buf.clear();
   }
@@ -360,9 +356,10 @@ inline void Fabric::step_block(std::size_t w, Sink& sink, StepFlags& flags) {
   const std::uint64_t visit = awake | blocks_[w].touched;
   blocks_[w].touched = 0;
   std::uint64_t next_awake = awake, ran = 0;
+  const std::size_t base = blocks_[w].base;
   for (std::uint64_t m = visit; m != 0; m &= m - 1) {
     const unsigned b = static_cast<unsigned>(std::countr_zero(m));
-    const std::size_t i = blocks_[w].base + b;
+    const std::size_t i = base + b;
     const std::uint64_t bit = std::uint64_t{1} << b;
     const std::uint32_t tin = touched_in_[i], tout = touched_out_[i];
     // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
@@ -396,27 +393,42 @@ inline void Fabric::step_block(std::size_t w, Sink& sink, StepFlags& flags) {
 
 void Fabric::commit() {
   StepFlags flags;
+  const std::span<const MemCompletion> replies = replies_;
+  replies_ = {};
   if (team_) {
-    auto job = [this](unsigned member) {
-      MemberSink sink{*network_, pop_reports_.data() + member * member_flag_.size(), member};
+    auto sends = [this, replies](unsigned member) { member_sends(member, replies); };
+    auto steps = [this](unsigned member) {
+      MemberSink sink{*network_, report_row(cycle_, member), member};
       member_flag_[member].value = {};
-      commit_member(member, sink, member_flag_[member].value);
+      member_steps(member, sink, member_flag_[member].value);
     };
-    team_->run(job);
+    if (one_job_) {
+      // No word a member sends is due at another member's delivery of this cycle (see
+      // Network::min_cross_member_latency): each member runs its whole cycle, one barrier.
+      auto cycle = [&](unsigned member) {
+        sends(member);
+        steps(member);
+      };
+      team_->run(cycle);
+    } else {
+      team_->run(sends);
+      team_->run(steps);
+    }
     for (const MemberFlag& f : member_flag_) {
       flags.busy |= f.value.busy;
       flags.active |= f.value.active;
     }
   } else {
+    member_sends(0, replies);
     NetworkSink sink{*network_};
-    commit_member(0, sink, flags);
+    member_steps(0, sink, flags);
   }
   for (Deep& d : deep_) {
     if (!d.ingress.dirty()) continue;
     if (skip_idle_ && d.ingress.pop_pending()) {
       const auto id = static_cast<std::size_t>(d.dest_id);
       if (team_)  // like a member 0 PE's report: the route's owner applies it
-        pop_reports_[network_->credit_owner(id)].ids.push_back(static_cast<std::uint32_t>(id));
+        report_row(cycle_, 0)[network_->credit_owner(id)].ids.push_back(static_cast<std::uint32_t>(id));
       else
         network_->destination_popped(id);
     }
@@ -426,10 +438,10 @@ void Fabric::commit() {
   active_ = flags.active || !network_->idle();
 }
 
-// Member `member`'s part of commit() (all of it without a team): the words due into its queues,
-// then its PEs' cycles.
+// The second part of member `member`'s cycle (all of it without a team): the words due into its
+// queues, then its PEs' cycles.
 template <class Sink>
-void Fabric::commit_member(unsigned member, Sink& sink, StepFlags& flags) {
+void Fabric::member_steps(unsigned member, Sink& sink, StepFlags& flags) {
   network_->deliver(cycle_, member);
   for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w) step_block(w, sink, flags);
 }

@@ -5,12 +5,13 @@
 /// ports. The SystemC fabric module (fabric_module.h) steps it; tests may step it directly.
 ///
 /// Phase contract, per cycle t (ARCHITECTURE.md section 3):
-///  1. evaluate(t): the owner first hands in the load replies that arrived for cycle t (into slots
-///     the LOAD reserved at issue); evaluate() then steps the network's sends and the done sink.
-///     The owner may then move memory requests out (pop_request). All of it reads only state
-///     committed at the end of t-1.
-///  2. commit(): the network pushes the words due at t into their destination queues, then every
-///     PE evaluates cycle t and at once commits it (its own queues included).
+///  1. evaluate(t, replies): the done sink takes a committed done token; the owner may then move
+///     committed memory requests out (pop_request). Both read only state committed at the end of
+///     t-1.
+///  2. commit(): the load replies that arrived for cycle t go into the slots their LOADs reserved,
+///     the network sends (reading committed state too) and pushes the words due at t into their
+///     destination queues, then every PE evaluates cycle t and at once commits it (its own
+///     queues included).
 /// Stepping each PE through its whole cycle in one visit is exact: a PE's evaluate reads only its
 /// own committed state, which nothing done in cycle t changes before its commit, and everything
 /// others do to its queues in cycle t (sends popping its outputs, deliveries and replies pushing
@@ -28,8 +29,9 @@
 ///
 /// Threads (`threads` > 1, `run.threads`): a WorkerTeam shares both phases. Each member owns a band
 /// of PEs for the whole run (split_pes), the routes whose source is one of them and the deliveries
-/// into their queues (Network::set_members). In evaluate a member delivers its ports' replies and
-/// sends on its routes; in commit it takes its deliveries and steps its PEs. A pop that returns
+/// into their queues (Network::set_members). A member delivers its ports' replies, sends on its
+/// routes, takes its deliveries and steps its PEs: one job per cycle (one barrier) when no route
+/// between members has latency 1, else two (all sends, then the rest). A pop that returns
 /// credit to another member's route is buffered and applied by that route's owner at the start of
 /// its next evaluate. Results are identical for any number of threads (tested).
 
@@ -121,11 +123,14 @@ class Fabric {
   }
 
   // --- the cycle ---
-  /// Evaluate phase of `cycle` (cycles increase; gaps only as allowed by next_event_cycle()).
-  /// `replies`: load replies arriving for this cycle, handed in as by deliver_reply() (with
-  /// threads, by the member that owns the port's PE); stores among them are skipped.
+  /// Evaluate phase of `cycle` (cycles increase; gaps only as allowed by next_event_cycle()):
+  /// the done sink. `replies`: load replies arriving for this cycle, delivered by commit() as by
+  /// deliver_reply() (with threads, by the member that owns the port's PE); stores among them
+  /// are skipped. The span must stay valid until commit().
   void evaluate(std::uint64_t cycle, std::span<const MemCompletion> replies = {});
-  /// Commit phase of the cycle last evaluated.
+  /// The rest of the cycle last evaluated: replies, sends, deliveries, then every PE's evaluate
+  /// and commit (see the file comment). Requests may be moved out (pop_request) between
+  /// evaluate() and commit(): they are the ones committed at the end of the previous cycle.
   void commit();
 
   /// True once the done token has been taken from the done sink.
@@ -222,19 +227,29 @@ class Fabric {
   // The PE steps of block w = PEs base .. base + 63 (see the class comment).
   template <class Sink>
   void step_block(std::size_t w, Sink& sink, StepFlags& flags);
-  void evaluate_member(unsigned member, std::span<const MemCompletion> replies);
+  void member_sends(unsigned member, std::span<const MemCompletion> replies);
   template <class Sink>
-  void commit_member(unsigned member, Sink& sink, StepFlags& flags);
+  void member_steps(unsigned member, Sink& sink, StepFlags& flags);
   std::vector<std::uint8_t> port_owner_;  // by memory port: the member owning its PE
   // Threads: the team, the blocks of each member, and the credit reports (destination ids) a
   // member's commit leaves for another member's routes, at [from * members + to].
   std::unique_ptr<WorkerTeam> team_;
+  // Threads: a member's sends and PE steps run as one job (one barrier per cycle) when no word
+  // crosses members with latency 1, else as two (sends of all members, then steps).
+  bool one_job_ = false;
+  std::span<const MemCompletion> replies_;  // handed to evaluate(), delivered in commit()
   std::vector<std::size_t> block_first_;  // member m steps blocks [block_first_[m], block_first_[m+1])
                                           // (all blocks: member 0 when there is no team)
   struct alignas(64) Reports {  // one cache line per buffer: two members fill two of them at once
     std::vector<std::uint32_t> ids;
   };
+  // Two sets, by the parity of the commit cycle: with one job per cycle a member fills the set of
+  // cycle t while another may still be taking what the set of t - 1 holds for it.
   std::vector<Reports> pop_reports_;
+  Reports* report_row(std::uint64_t commit_cycle, unsigned from) {
+    const std::size_t m = member_flag_.size();
+    return pop_reports_.data() + (commit_cycle & 1) * m * m + from * m;
+  }
   void flush_reports();  // applies every pending credit report (one thread)
   struct alignas(64) MemberFlag {  // one cache line per member: no false sharing
     StepFlags value;

@@ -10,8 +10,10 @@
 #include <thread>
 #include <vector>
 
+#include "dfg/asm.h"
 #include "mapper/map_stencil.h"
 #include "mapper/reference.h"
+#include "sim/model/fabric.h"
 #include "sim/model/lowering.h"
 #include "sim/model/simulation.h"
 #include "sim/model/worker_team.h"
@@ -216,6 +218,46 @@ TEST(ModelThreads, SkipAheadWithThreadsMatchesTheReferenceMode) {
   EXPECT_EQ(c.threads, 1u);  // the reference mode steps everything on one thread
   EXPECT_EQ(threaded.cycles, c.cycles);
   EXPECT_EQ(without_tick_count(threaded.stats), without_tick_count(c.stats));
+}
+
+// Routes of latency 1 between the members need the two-job cycle (all sends, then deliveries
+// and PE steps): a 40-MUL chain snaking down and up the F columns (vertical neighbours, 1 hop)
+// has no loop-back route, so injection and ejection may take 0 cycles. One and two threads give
+// the same everything, and the host reference (x times 2, 0.5, 2, ... = x, exactly).
+TEST(ModelThreads, LatencyOneRoutesBetweenMembersGiveIdenticalResults) {
+  if (!two_cpus()) GTEST_SKIP() << "needs two CPUs";
+  constexpr unsigned kValues = 600, kMuls = 40;
+  std::string text = "program chain\n"
+                     "op ag_x ADDR_GEN base=65536 stride=8 count=600 role=control at=(1,0)\n"
+                     "op ld_x LOAD role=reader at=(0,0)\n"
+                     "op ag_y ADDR_GEN base=131072 stride=8 count=600 role=control at=(3,0)\n"
+                     "op st_y STORE role=writer at=(2,0)\n"
+                     "op done SYNC expected=600 role=sync at=(2,2)\n";
+  for (unsigned k = 0; k < kMuls; ++k) {
+    const unsigned col = 1 + 2 * (k / 16), row = (k / 16) % 2 == 0 ? k % 16 : 15 - k % 16;
+    text += "op m" + std::to_string(k) + " MUL coef=" + (k % 2 ? "0.5" : "2.0") + " role=compute at=(" +
+            std::to_string(row) + "," + std::to_string(col) + ")\n";
+  }
+  text += "edge ag_x.addr -> ld_x.addr\nedge ld_x.data -> m0.in\n";
+  for (unsigned k = 0; k + 1 < kMuls; ++k)
+    text += "edge m" + std::to_string(k) + ".out -> m" + std::to_string(k + 1) + ".in\n";
+  text += "edge m" + std::to_string(kMuls - 1) + ".out -> st_y.data\n"
+          "edge ag_y.addr -> st_y.addr\nedge st_y.done -> done.in\n";
+  const dfg::Dfg g = dfg::parse_asm(text);
+  std::vector<double> x(kValues);
+  for (unsigned i = 0; i < kValues; ++i) x[i] = 1.0 + 0.375 * i;
+  const std::vector<std::string> sets = {"network.injection_latency=0", "network.ejection_latency=0"};
+  {  // The case this test is about: with two members, some route between them has latency 1.
+    const ArchConfig arch = with_threads(sets, 2);
+    Fabric f(arch, lower(g, arch), true, 2);
+    ASSERT_EQ(f.threads_used(), 2u);
+    EXPECT_EQ(f.network().min_cross_member_latency(), 1u);
+  }
+  const SimResult one = simulate(g, with_threads(sets, 1), {{"x", 65536, x}}, {{"y", 131072, kValues}});
+  ASSERT_NO_FATAL_FAILURE(expect_reference(one, x));
+  const SimResult two = simulate(g, with_threads(sets, 2), {{"x", 65536, x}}, {{"y", 131072, kValues}});
+  EXPECT_EQ(two.threads, 2u);
+  expect_identical(one, two);
 }
 
 // A deadlocking fabric (the 2D stencil's deep channels shrunk below what the mapping asked for,
