@@ -11,8 +11,12 @@
 //
 // Usage (kUsage below): sim_speed [passes [rows [stats.json]]] [key=value ...], or
 // sim_speed stencil [1d|2d [R [NX[xNY] [W [stats.json]]]]] [key=value ...]; key=value are
-// architecture overrides as with cgrasim --set (run.threads=2 steps the fabric with two threads).
+// architecture overrides as with cgrasim --set (run.threads=2 steps the fabric with two threads);
+// --repeat N runs the simulation N times and adds the minimum, median and maximum (a shared
+// machine's neighbours move single runs by tens of percent; the minimum is the machine's own
+// speed).
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -31,12 +35,26 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: sim_speed [PASSES [ROWS [STATS.json]]] [KEY=VALUE ...]\n"
-    "       sim_speed stencil [1d|2d [R [NX[xNY] [W [STATS.json]]]]] [KEY=VALUE ...]\n"
+    "usage: sim_speed [PASSES [ROWS [STATS.json]]] [KEY=VALUE ...] [--repeat N]\n"
+    "       sim_speed stencil [1d|2d [R [NX[xNY] [W [STATS.json]]]]] [KEY=VALUE ...] [--repeat N]\n"
     "  synthetic workload: ROWS (4, 8, 12 or 16) rows of reader + 16 MULs + writer streaming a\n"
     "  64-double window PASSES times (defaults 1000, 16); stencil: the mapped stencil (defaults\n"
     "  2d 12 960x449 5). KEY=VALUE overrides the architecture as cgrasim --set does, e.g.\n"
-    "  run.threads=2. Prints cycles, wall and CPU seconds and ns per placed-PE-cycle.\n";
+    "  run.threads=2. Prints cycles, wall and CPU seconds and ns per placed-PE-cycle.\n"
+    "  --repeat N: simulate N times (identical cycles checked) and print the minimum, median and\n"
+    "  maximum ns per placed-PE-cycle (wall).\n";
+
+unsigned repeats = 1;  // --repeat
+
+// Prints the spread of `ns` (one figure per run) when there was more than one run.
+void print_spread(std::vector<double> ns) {
+  if (ns.size() < 2) return;
+  std::sort(ns.begin(), ns.end());
+  const std::size_t n = ns.size();
+  const double median = n % 2 ? ns[n / 2] : (ns[n / 2 - 1] + ns[n / 2]) / 2;
+  std::printf("ns/PE-cycle over %zu runs: min %.2f, median %.2f, max %.2f\n", n, ns.front(), median,
+              ns.back());
+}
 
 // A positional number: digits only, at least `min`; else a usage error naming the argument.
 std::uint64_t number(const char* text, const char* what, std::uint64_t min) {
@@ -123,30 +141,46 @@ int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
               m.spec.workers, m.summary.buffering.deep_channels);
   // The run as cgrasim makes it (host contract, simulation, bit-exact check); CPU time covers the
   // lowering, the simulation and the output check, wall time (sim_seconds) the first two.
-  const std::clock_t c0 = std::clock();
-  const StencilRun run = run_mapped_stencil(std::move(m), arch, std::move(in), {});
-  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
-  const SimResult& res = run.result;
-  if (argc > 6) std::ofstream(argv[6]) << res.stats.dump(1) << "\n";
-  if (res.status != RunStatus::Done) {
-    std::printf("run ended with %s:\n%s", std::string(run_status_name(res.status)).c_str(),
-                res.report.c_str());
-    return 1;
+  std::vector<double> ns;
+  std::uint64_t first_cycles = 0;
+  for (unsigned k = 0; k < repeats; ++k) {
+    const std::clock_t c0 = std::clock();
+    const StencilRun run = run_mapped_stencil(MappedStencil(m), arch, std::vector<double>(in), {});
+    const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+    const SimResult& res = run.result;
+    if (k == 0 && argc > 6) std::ofstream(argv[6]) << res.stats.dump(1) << "\n";
+    if (res.status != RunStatus::Done) {
+      std::printf("run ended with %s:\n%s", std::string(run_status_name(res.status)).c_str(),
+                  res.report.c_str());
+      return 1;
+    }
+    if (!run.check_pass) {
+      std::printf("output DIFFERS from the reference\n");
+      return 1;
+    }
+    if (k == 0) {
+      first_cycles = res.cycles;
+      const nlohmann::json j = report_json(run, arch, "configs/paper.yaml");
+      std::printf(
+          "%zu placed PEs; cycles %llu (evaluated %llu), %.1f GFLOP/s = %.1f%% of the %.1f GFLOP/s "
+          "roofline; output equals the reference\n",
+          res.placed_pes, static_cast<unsigned long long>(res.cycles),
+          static_cast<unsigned long long>(res.ticks), j["gflops"].get<double>(),
+          j["roofline_percent"].get<double>(), j["roofline_gflops"].get<double>());
+    } else if (res.cycles != first_cycles) {
+      std::printf("run %u took %llu cycles, the first %llu\n", k + 1,
+                  static_cast<unsigned long long>(res.cycles), static_cast<unsigned long long>(first_cycles));
+      return 1;
+    }
+    const double wall = run.sim_seconds;
+    const double pe_cycles = static_cast<double>(res.cycles) * static_cast<double>(res.placed_pes);
+    std::printf("wall %.3f s, cpu %.3f s, %.0f cycles/s, %.2f ns/PE-cycle (cpu-based %.2f), %u thread%s\n",
+                wall, cpu, static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
+                cpu * 1e9 / pe_cycles, res.threads, res.threads == 1 ? "" : "s");
+    ns.push_back(wall * 1e9 / pe_cycles);
   }
-  const nlohmann::json j = report_json(run, arch, "configs/paper.yaml");
-  const double wall = run.sim_seconds;
-  const double pe_cycles = static_cast<double>(res.cycles) * static_cast<double>(res.placed_pes);
-  std::printf(
-      "%zu placed PEs; cycles %llu (evaluated %llu), %.1f GFLOP/s = %.1f%% of the %.1f GFLOP/s "
-      "roofline; output %s\n",
-      res.placed_pes, static_cast<unsigned long long>(res.cycles),
-      static_cast<unsigned long long>(res.ticks), j["gflops"].get<double>(),
-      j["roofline_percent"].get<double>(), j["roofline_gflops"].get<double>(),
-      run.check_pass ? "equals the reference" : "DIFFERS");
-  std::printf("wall %.3f s, cpu %.3f s, %.0f cycles/s, %.2f ns/PE-cycle (cpu-based %.2f), %u thread%s\n",
-              wall, cpu, static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
-              cpu * 1e9 / pe_cycles, res.threads, res.threads == 1 ? "" : "s");
-  return run.check_pass ? 0 : 1;
+  print_spread(ns);
+  return 0;
 }
 
 int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
@@ -173,7 +207,11 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
   std::printf("%-12s %10s %10s %8s %8s %12s %12s %12s %8s\n", "mode", "cycles", "evaluated", "wall s",
               "cpu s", "cycles/s", "ns/PE-cycle", "(cpu-based)", "threads");
   int rc = 0;
-  for (bool skip : {true, false}) {
+  std::vector<double> ns;
+  std::uint64_t first_cycles = 0;  // every run, with or without skip-ahead, takes the same cycles
+  std::vector<bool> modes(repeats, true);
+  modes.push_back(false);
+  for (bool skip : modes) {
     SimOptions o;
     o.skip_ahead = skip;
     const auto t0 = std::chrono::steady_clock::now();
@@ -198,14 +236,22 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
           rc = 1;
         }
       }
-    if (skip && argc > 3) std::ofstream(argv[3]) << res.stats.dump(1) << "\n";
+    if (skip && ns.empty() && argc > 3) std::ofstream(argv[3]) << res.stats.dump(1) << "\n";
     const double pe_cycles = static_cast<double>(res.cycles) * static_cast<double>(res.placed_pes);
+    if (skip) ns.push_back(wall * 1e9 / pe_cycles);
+    if (res.cycles != first_cycles && first_cycles != 0) {
+      std::printf("this run took %llu cycles, the first %llu\n", static_cast<unsigned long long>(res.cycles),
+                  static_cast<unsigned long long>(first_cycles));
+      rc = 1;
+    }
+    first_cycles = res.cycles;
     std::printf("%-12s %10llu %10llu %8.3f %8.3f %12.0f %12.2f %12.2f %8u\n",
                 skip ? "skip-ahead" : "every-cycle", static_cast<unsigned long long>(res.cycles),
                 static_cast<unsigned long long>(res.ticks), wall, cpu,
                 static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
                 cpu * 1e9 / pe_cycles, res.threads);
   }
+  print_spread(ns);
   return rc;
 }
 
@@ -218,6 +264,19 @@ int main(int argc_all, char** argv_all) {
     if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
+    }
+    if (a == "--repeat") {
+      if (i + 1 >= argc_all) {
+        std::fputs("sim_speed: error: --repeat needs a count (see sim_speed --help)\n", stderr);
+        return 2;
+      }
+      try {
+        repeats = static_cast<unsigned>(number(argv_all[++i], "--repeat", 1));
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "sim_speed: error: %s (see sim_speed --help)\n", e.what());
+        return 2;
+      }
+      continue;
     }
     if (i > 0 && a.find('=') != std::string::npos)
       sets.push_back(a);
