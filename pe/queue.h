@@ -20,7 +20,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <stdexcept>
+#include <type_traits>
 
 #include "pe/word.h"
 
@@ -39,27 +41,34 @@ struct QueueStats {
 ///
 /// Representation (the fabric commits a few queues per PE per cycle, so this is hot): two running
 /// counters, `pops_` (entries ever popped) and `pushes_` (entries ever committed), plus the count
-/// of this cycle's staged pushes, index a ring whose size is the capacity rounded up to a power of
-/// two, so a position is `counter & mask_`. Entries held = pushes_ - pops_, which never exceeds the
-/// capacity, so live entries never share a slot. The counters double as the pushes/pops
-/// statistics. Everything but the ring fits one cache line, and the object is aligned to one: a
-/// queue operation touches that line and the ring slot, nothing else (the fabric steps thousands
-/// of queues per cycle, far more than the L1 cache holds).
+/// of this cycle's staged pushes, index a ring whose size is a power of two, so a position is
+/// `counter & mask_`. The counters double as the pushes/pops statistics. Everything but the ring
+/// fits one cache line, and the object is aligned to one: a queue operation touches that line and
+/// the ring slot, nothing else (the fabric steps thousands of queues per cycle, far more than the
+/// L1 cache holds).
+///
+/// The ring grows with the entries it holds, not with the capacity: it starts at one cache line
+/// (or the capacity, if smaller) and doubles, in order, when a push finds it full, up to the
+/// capacity rounded up to a power of two. Live entries never share a slot (they are at most the
+/// ring's size). A deep queue that holds a word or two therefore cycles through one or two cache
+/// lines instead of its whole capacity, and a fabric configured with million-entry queues takes
+/// memory for the words its queues actually hold. Timing and statistics depend only on the
+/// capacity.
 template <typename T>
 class alignas(64) BasicTwoPhaseQueue {
  public:
   explicit BasicTwoPhaseQueue(std::size_t capacity = 1) {
     if (capacity == 0) throw std::invalid_argument("queue capacity must be at least 1");
     if (capacity > UINT32_MAX / 2) throw std::invalid_argument("queue capacity too large");
-    const std::size_t slots = std::bit_ceil(capacity);
-    ring_ = std::make_unique<T[]>(slots);
+    const std::size_t slots = std::min(std::bit_ceil(capacity), kFirstSlots);
+    ring_ = make_ring(slots);
     mask_ = static_cast<std::uint32_t>(slots - 1);
     capacity_ = static_cast<std::uint32_t>(capacity);
   }
   BasicTwoPhaseQueue(const BasicTwoPhaseQueue& o) { *this = o; }
   BasicTwoPhaseQueue& operator=(const BasicTwoPhaseQueue& o) {
     if (this == &o) return *this;
-    ring_ = std::make_unique<T[]>(std::size_t{o.mask_} + 1);
+    ring_ = make_ring(std::size_t{o.mask_} + 1);
     std::copy(o.ring_.get(), o.ring_.get() + std::size_t{o.mask_} + 1, ring_.get());
     pushes_ = o.pushes_;
     pops_ = o.pops_;
@@ -153,7 +162,19 @@ class alignas(64) BasicTwoPhaseQueue {
   // Pushes of this cycle are written straight into the ring behind the committed entries, where
   // the reader cannot see them (it sees pushes_ - pops_ entries) and where space is guaranteed
   // (entries + staged + reserved_ <= capacity_); commit() only makes them count.
-  std::unique_ptr<T[]> ring_;
+  // The ring's storage: cache-line aligned, so a ring of one line's worth of entries is one line.
+  static_assert(std::is_trivially_destructible_v<T>, "ring entries are never destroyed one by one");
+  struct RingDelete {
+    void operator()(T* p) const { ::operator delete[](p, std::align_val_t{64}); }
+  };
+  using Ring = std::unique_ptr<T[], RingDelete>;
+  static constexpr std::size_t kFirstSlots = 64 / sizeof(T) > 0 ? std::bit_floor(64 / sizeof(T)) : 1;
+  static Ring make_ring(std::size_t slots) {
+    T* p = static_cast<T*>(::operator new[](slots * sizeof(T), std::align_val_t{64}));
+    std::uninitialized_value_construct_n(p, slots);
+    return Ring(p);
+  }
+  Ring ring_;
   std::uint64_t pushes_ = 0;
   std::uint64_t pops_ = 0;
   std::uint64_t occupancy_sum_ = 0;
@@ -166,8 +187,21 @@ class alignas(64) BasicTwoPhaseQueue {
   bool pop_pending_ = false;
 
   void stage(const T& w) {
-    ring_[(pushes_ + staged_) & mask_] = w;
+    const std::uint64_t tail = pushes_ + staged_;
+    if (tail - pops_ > mask_) [[unlikely]] grow();
+    ring_[tail & mask_] = w;
     ++staged_;
+  }
+  // Doubles the ring (it holds mask_ + 1 live entries, committed and staged, and one more is
+  // coming; the capacity check before guarantees the doubled size is within bit_ceil(capacity)).
+  // Entry `counter` moves from counter & old mask to counter & new mask, so nothing else changes.
+  [[gnu::noinline]] void grow() {
+    const std::size_t slots = (std::size_t{mask_} + 1) * 2;
+    Ring bigger = make_ring(slots);
+    const std::uint64_t new_mask = slots - 1;
+    for (std::uint64_t c = pops_; c != pushes_ + staged_; ++c) bigger[c & new_mask] = ring_[c & mask_];
+    ring_ = std::move(bigger);
+    mask_ = static_cast<std::uint32_t>(new_mask);
   }
 };
 

@@ -74,6 +74,38 @@ TEST(TwoPhaseQueue, FifoOrderAcrossWrapAround) {
   EXPECT_EQ(q.stats().max_occupancy, 3u);
 }
 
+// The ring starts at one cache line and doubles when a push finds it full, while entries sit
+// wrapped around it: a producer that outruns its consumer fills a 100-entry queue in bursts, and
+// every word still comes out in order, the queue holds exactly its capacity, and a copy taken
+// mid-way (a grown, wrapped ring) reads the same entries.
+TEST(TwoPhaseQueue, RingGrowsInOrderUpToTheCapacity) {
+  TwoPhaseQueue q(100);
+  std::int64_t next_in = 0, next_out = 0;
+  for (int cycle = 0; cycle < 400; ++cycle) {
+    if (!q.empty() && cycle % 4 == 0) {  // the reader takes one word every fourth cycle
+      ASSERT_EQ(q.head().as_int(), next_out++);
+      q.pop();
+    }
+    for (int k = 0; k < 3 && q.can_push(); ++k) q.push(Word::from_int(next_in++));  // bursts of 3
+    if (cycle == 30) {  // no pop this cycle (30 % 4 != 0)
+      const TwoPhaseQueue copy = q;
+      ASSERT_GT(copy.size(), 32u);
+      for (std::size_t i = 0; i < copy.size(); ++i)
+        ASSERT_EQ(copy.at(i).as_int(), next_out + static_cast<std::int64_t>(i));
+    }
+    q.commit();
+  }
+  EXPECT_EQ(q.size(), 100u);
+  EXPECT_EQ(q.stats().max_occupancy, 100u);
+  while (!q.empty()) {
+    ASSERT_EQ(q.head().as_int(), next_out++);
+    q.pop();
+    q.commit();
+  }
+  EXPECT_EQ(next_out, next_in);
+  EXPECT_GT(next_in, 150);
+}
+
 TEST(TwoPhaseQueue, MisuseThrows) {
   TwoPhaseQueue q(1);
   EXPECT_THROW(q.pop(), std::logic_error);
