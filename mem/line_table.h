@@ -16,11 +16,15 @@ class LineTable {
   static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 
   explicit LineTable(std::size_t expected = 16) {
-    std::size_t c = 16;
-    while (c < 2 * expected) c <<= 1;
+    const std::size_t c = slots_for(expected);
     keys_.assign(c, kEmpty);
     vals_.assign(c, 0);
     mask_ = c - 1;
+  }
+
+  /// Host memory a table built for `expected` keys takes before it grows.
+  static std::uint64_t host_bytes(std::size_t expected) {
+    return slots_for(expected) * (sizeof(std::uint64_t) + sizeof(std::uint32_t));
   }
 
   std::size_t size() const { return size_; }
@@ -84,6 +88,11 @@ class LineTable {
     size_ = 0;
     for (std::size_t i = 0; i < ok.size(); ++i)
       if (ok[i] != kEmpty) insert_or_assign(ok[i], ov[i]);
+  }
+  static std::size_t slots_for(std::size_t expected) {
+    std::size_t c = 16;
+    while (c < 2 * expected) c <<= 1;
+    return c;
   }
   std::vector<std::uint64_t> keys_;
   std::vector<std::uint32_t> vals_;

@@ -45,6 +45,20 @@ MemorySystem::MemorySystem(const MemoryParams& params, unsigned num_ports, doubl
 
 MemorySystem::~MemorySystem() = default;
 
+std::vector<MemorySystem::HostFootprint> MemorySystem::host_footprint(const MemoryParams& params,
+                                                                      unsigned num_ports) {
+  const unsigned per = std::max(1u, params.l1_ports_per_cache);
+  const std::uint64_t l1s = (std::uint64_t{std::max(1u, num_ports)} + per - 1) / per;
+  std::vector<HostFootprint> f = {
+      {"memory.scratchpad.size_bytes", "the scratchpad", Scratchpad::host_bytes(params.scratchpad)},
+      {"memory.l1.sets", l1s == 1 ? std::string("the L1 cache") : fmt::format("{} L1 caches", l1s),
+       l1s * SetAssocCache::host_bytes(params.l1)},
+      {"memory.l2.sets", "the L2 cache", SetAssocCache::host_bytes(params.l2)},
+  };
+  std::stable_sort(f.begin(), f.end(), [](const HostFootprint& a, const HostFootprint& b) { return a.bytes > b.bytes; });
+  return f;
+}
+
 bool MemorySystem::can_accept(unsigned port) const { return !ports_.at(port).has_req; }
 
 void MemorySystem::submit(unsigned port, const MemRequest& req) {

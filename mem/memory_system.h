@@ -72,6 +72,15 @@ class MemorySystem {
   /// scratchpad is built when params.scratchpad.size_bytes > 0. Throws naming the bad parameter.
   MemorySystem(const MemoryParams& params, unsigned num_ports, double clock_ghz,
                std::uint64_t scratchpad_base = kDefaultScratchpadBase);
+  /// One structure of the model whose host memory grows with a parameter.
+  struct HostFootprint {
+    std::string key;    ///< the parameter it grows with, e.g. "memory.scratchpad.size_bytes"
+    std::string what;   ///< e.g. "the scratchpad", "32 L1 caches"
+    std::uint64_t bytes = 0;
+  };
+  /// The host memory the scratchpad and the caches of a system with `params` and `num_ports`
+  /// ports take, largest first (to refuse a configuration before allocating it).
+  static std::vector<HostFootprint> host_footprint(const MemoryParams& params, unsigned num_ports);
   ~MemorySystem();
   MemorySystem(const MemorySystem&) = delete;
   MemorySystem& operator=(const MemorySystem&) = delete;

@@ -37,6 +37,8 @@ class Scratchpad {
 
   /// Validates `params`: size a positive multiple of 8, banks, ports, latency >= 1.
   explicit Scratchpad(const ScratchpadParams& params);
+  /// Host memory the model of a scratchpad with `params` takes (its words).
+  static std::uint64_t host_bytes(const ScratchpadParams& params) { return params.size_bytes / 8 * sizeof(Word); }
 
   const ScratchpadParams& params() const { return params_; }
   unsigned bank_of(std::uint64_t addr) const { return unsigned((addr / 8) % params_.banks); }

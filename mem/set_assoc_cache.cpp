@@ -24,6 +24,12 @@ std::uint32_t checked_lines(const CacheParams& p, const std::string& name) {
 }
 }  // namespace
 
+std::uint64_t SetAssocCache::host_bytes(const CacheParams& params) {
+  const std::uint64_t lines = std::uint64_t{params.sets} * params.ways;
+  return lines * (2 * sizeof(std::uint64_t) + sizeof(std::uint8_t)) +
+         FullyAssocLru::host_bytes(static_cast<std::uint32_t>(std::min<std::uint64_t>(lines, UINT32_MAX)));
+}
+
 SetAssocCache::SetAssocCache(const CacheParams& params, std::string name)
     : params_(params),
       name_(std::move(name)),

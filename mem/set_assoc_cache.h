@@ -74,6 +74,9 @@ class SetAssocCache {
   /// Validates `params` (names `name` in errors): sets, ways, mshrs, hit_latency >= 1; line_bytes
   /// a power of two in [8, 512].
   SetAssocCache(const CacheParams& params, std::string name);
+  /// Host memory the model of a cache with `params` takes for its tags, recency, dirty bits and
+  /// miss-classification shadow (what grows with sets x ways).
+  static std::uint64_t host_bytes(const CacheParams& params);
 
   const CacheParams& params() const { return params_; }
   const std::string& name() const { return name_; }

@@ -2,9 +2,15 @@
 
 #include "sim/model/simulation.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
 
 #include "mem/stats_json.h"
 
@@ -16,6 +22,42 @@ extern "C" int sc_main(int, char*[]) {
 
 namespace cgra {
 namespace {
+
+// Host memory this process may still take: MemAvailable of /proc/meminfo, else the physical
+// memory, else unlimited.
+std::uint64_t host_memory_available() {
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);) {
+    std::istringstream in(line);
+    std::string key;
+    std::uint64_t kib = 0;
+    if (in >> key >> kib && key == "MemAvailable:") return kib * 1024;
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : UINT64_MAX;
+}
+
+// Refuses, naming the parameter, an architecture whose scratchpad and caches alone would take
+// more host memory than is available: allocating them would not fail cleanly (the kernel
+// overcommits, and the process is killed while the arrays are cleared).
+void check_host_memory(const ArchConfig& arch, unsigned memory_ports) {
+  const auto parts = MemorySystem::host_footprint(arch.memory, memory_ports);
+  std::uint64_t total = 0;
+  for (const auto& p : parts) total += p.bytes;
+  const std::uint64_t available = host_memory_available();
+  if (total <= available) return;
+  const auto gib = [](std::uint64_t b) { return static_cast<double>(b) / double(1ull << 30); };
+  const auto& big = parts.front();
+  std::string what = big.what;
+  if (big.key != "memory.scratchpad.size_bytes") {
+    const CacheParams& c = big.key == "memory.l1.sets" ? arch.memory.l1 : arch.memory.l2;
+    what += fmt::format(" of {} sets x {} ways", c.sets, c.ways);
+  }
+  throw ConfigError("", fmt::format("'{}': {} would take {:.1f} GiB of host memory to model ({:.1f} GiB "
+                                    "for the scratchpad and caches in all); this machine has {:.1f} GiB "
+                                    "available",
+                                    big.key, what, gib(big.bytes), gib(total), gib(available)));
+}
 
 /// Gives this run a fresh SystemC simulation context and deletes it afterwards.
 /// SystemC 2.3.4 keeps the current context in the process-wide pointer sc_curr_simcontext and
@@ -121,6 +163,7 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
   };
   for (const HostArray& a : inputs) check_region(a.name, a.addr, a.values.size());
   for (const OutputArray& o : outputs) check_region(o.name, o.addr, o.count);
+  check_host_memory(arch, program.memory_ports);
   FreshContext context;
   SimResult res;
   std::exception_ptr error;

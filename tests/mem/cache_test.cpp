@@ -451,5 +451,30 @@ TEST(MemLineTable, MatchesStdUnorderedMap) {
   EXPECT_EQ(t.size(), ref.size());
 }
 
+// The host memory a configuration's scratchpad and caches take (the pre-flight check of
+// simulate() refuses what the machine cannot hold), by hand: 16-byte words for the scratchpad;
+// per cache line a tag, a recency stamp and a dirty byte (17 B), plus the shadow LRU's line,
+// links (16 B) and its hash table (8 + 4 B per slot, slots the power of two >= 2 x lines).
+TEST(MemFootprint, FollowsSizesSetsAndWays) {
+  MemoryParams p = reference_params();
+  p.scratchpad.size_bytes = 1 << 20;
+  p.l1.sets = 64;
+  p.l1.ways = 4;  // 256 lines: 256 * 17 + 512 * 12 + 256 * 16 = 14 592 B
+  p.l2.sets = 1024;
+  p.l2.ways = 8;  // 8192 lines: 8192 * 17 + 16384 * 12 + 8192 * 16 = 466 944 B
+  p.l1_ports_per_cache = 4;
+  const auto f = MemorySystem::host_footprint(p, 8);  // 2 L1s
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].key, "memory.scratchpad.size_bytes");
+  EXPECT_EQ(f[0].bytes, 2u << 20);
+  EXPECT_EQ(f[1].key, "memory.l2.sets");
+  EXPECT_EQ(f[1].bytes, 466944u);
+  EXPECT_EQ(f[2].key, "memory.l1.sets");
+  EXPECT_EQ(f[2].what, "2 L1 caches");
+  EXPECT_EQ(f[2].bytes, 2u * 14592u);
+  p.l1_ports_per_cache = 8;
+  EXPECT_EQ(MemorySystem::host_footprint(p, 8)[2].what, "the L1 cache");
+}
+
 }  // namespace
 }  // namespace cgra

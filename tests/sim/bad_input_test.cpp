@@ -446,6 +446,14 @@ std::vector<Case> cases() {
        {file("a.yaml", "clock:\n  freq_ghz: -1\n")},
        kExitError,
        "{tmp}/a.yaml:2: 'clock.freq_ghz': value -1 out of range (0, 100]"},
+      // Within every range, but 32 private L1s of 2^30 lines need ~1.9 TiB to model: refused before
+      // anything is allocated, naming the parameter (no machine this runs on has that much).
+      {"ArchCachesLargerThanHostMemory",
+       with(k2d, {"--set", "memory.l1.sets=16777216", "--set", "memory.l1.ways=64", "--set",
+                  "memory.l1.ports_per_cache=1"}),
+       {},
+       kExitError,
+       "'memory.l1.sets': 32 L1 caches of 16777216 sets x 64 ways would take "},
       {"ArchSetsNotAPowerOfTwo",
        with(k2d, {"--arch", "{tmp}/a.yaml"}),
        {file("a.yaml", "memory:\n  l1:\n    sets: 3\n")},
