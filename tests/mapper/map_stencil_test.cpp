@@ -11,20 +11,13 @@
 #include "mapper/spec_yaml.h"
 #include "network/fabric_geometry.h"
 #include "sim/config/arch_config.h"
+#include "tests/common/legacy_arch.h"
 #include "tests/mapper/stencil_test_util.h"
 
 namespace cgra {
 namespace {
 
-/// The architecture these tests were written against: configs/paper.yaml before the calibration of
-/// issue 8 (8-entry input queues, one write-back L1 with 16 MSHRs per memory port); `sets` apply after.
-ArchConfig legacy_default_arch(std::vector<std::string> sets = {}) {
-  std::vector<std::string> all = {"fabric.pe.input_queue_depth=8", "memory.l1.ports_per_cache=1",
-                                  "memory.l1.mshrs=16", "memory.l1.write_policy=write_back"};
-  all.insert(all.end(), sets.begin(), sets.end());
-  return load_default_arch(all);
-}
-
+using test::legacy_default_arch;
 using test::make_spec;
 
 // Ops per role from the plan's formulas, independently of the generator's bookkeeping.

@@ -8,16 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/model/simulation.h"
+#include "tests/common/legacy_arch.h"
 
 namespace cgra {
 
-/// The architecture these tests were written against: configs/paper.yaml before the calibration of
-/// issue 8 (8-entry input queues, one write-back L1 with 16 MSHRs per memory port); `sets` apply after.
-inline ArchConfig paper(std::vector<std::string> sets = {}) {
-  std::vector<std::string> all = {"fabric.pe.input_queue_depth=8", "memory.l1.ports_per_cache=1",
-                                  "memory.l1.mshrs=16", "memory.l1.write_policy=write_back"};
-  all.insert(all.end(), sets.begin(), sets.end());
-  return load_default_arch(all);
+/// The architecture these tests were written against (tests/common/legacy_arch.h).
+inline ArchConfig paper(const std::vector<std::string>& sets = {}) {
+  return test::legacy_default_arch(sets);
 }
 
 /// Statistics without the count of evaluated cycles, the one entry skipping is allowed to change.
