@@ -262,10 +262,9 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   }
 }
 
-void Fabric::evaluate(std::uint64_t cycle, std::span<const MemCompletion> replies) {
+void Fabric::evaluate(std::uint64_t cycle) {
   if (team_ && cycle > cycle_ + 1) flush_reports();  // a skip reads every route's credit
   cycle_ = cycle;
-  replies_ = replies;
   network_->begin_cycle(cycle);
   // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
   if (done_queue_ != nullptr && !done_queue_->empty()) {
@@ -391,10 +390,8 @@ inline void Fabric::step_block(std::size_t w, Sink& sink, StepFlags& flags) {
   flags.active |= active;
 }
 
-void Fabric::commit() {
+void Fabric::commit(std::span<const MemCompletion> replies) {
   StepFlags flags;
-  const std::span<const MemCompletion> replies = replies_;
-  replies_ = {};
   if (team_) {
     auto sends = [this, replies](unsigned member) { member_sends(member, replies); };
     auto steps = [this](unsigned member) {

@@ -5,10 +5,10 @@
 /// ports. The SystemC fabric module (fabric_module.h) steps it; tests may step it directly.
 ///
 /// Phase contract, per cycle t (ARCHITECTURE.md section 3):
-///  1. evaluate(t, replies): the done sink takes a committed done token; the owner may then move
-///     committed memory requests out (pop_request). Both read only state committed at the end of
-///     t-1.
-///  2. commit(): the load replies that arrived for cycle t go into the slots their LOADs reserved,
+///  1. evaluate(t): the done sink takes a committed done token; the owner may then move committed
+///     memory requests out (pop_request). Both read only state committed at the end of t-1.
+///  2. commit(replies): the load replies that arrived for cycle t go into the slots their LOADs
+///     reserved,
 ///     the network sends (reading committed state too) and pushes the words due at t into their
 ///     destination queues, then every PE evaluates cycle t and at once commits it (its own
 ///     queues included).
@@ -124,14 +124,14 @@ class Fabric {
 
   // --- the cycle ---
   /// Evaluate phase of `cycle` (cycles increase; gaps only as allowed by next_event_cycle()):
-  /// the done sink. `replies`: load replies arriving for this cycle, delivered by commit() as by
-  /// deliver_reply() (with threads, by the member that owns the port's PE); stores among them
-  /// are skipped. The span must stay valid until commit().
-  void evaluate(std::uint64_t cycle, std::span<const MemCompletion> replies = {});
-  /// The rest of the cycle last evaluated: replies, sends, deliveries, then every PE's evaluate
-  /// and commit (see the file comment). Requests may be moved out (pop_request) between
-  /// evaluate() and commit(): they are the ones committed at the end of the previous cycle.
-  void commit();
+  /// the done sink.
+  void evaluate(std::uint64_t cycle);
+  /// The rest of the cycle last evaluated: `replies` (load replies arriving for this cycle, put
+  /// into the slots their LOADs reserved, with threads by the member that owns the port's PE;
+  /// stores among them are skipped), sends, deliveries, then every PE's evaluate and commit (see
+  /// the file comment). Requests may be moved out (pop_request) between evaluate() and commit():
+  /// they are the ones committed at the end of the previous cycle.
+  void commit(std::span<const MemCompletion> replies = {});
 
   /// True once the done token has been taken from the done sink.
   bool done() const { return done_; }
@@ -232,19 +232,19 @@ class Fabric {
   void member_steps(unsigned member, Sink& sink, StepFlags& flags);
   std::vector<std::uint8_t> port_owner_;  // by memory port: the member owning its PE
   // Threads: the team, the blocks of each member, and the credit reports (destination ids) a
-  // member's commit leaves for another member's routes, at [from * members + to].
+  // member's PE steps leave for another member's routes (report_row).
   std::unique_ptr<WorkerTeam> team_;
   // Threads: a member's sends and PE steps run as one job (one barrier per cycle) when no word
   // crosses members with latency 1, else as two (sends of all members, then steps).
   bool one_job_ = false;
-  std::span<const MemCompletion> replies_;  // handed to evaluate(), delivered in commit()
   std::vector<std::size_t> block_first_;  // member m steps blocks [block_first_[m], block_first_[m+1])
                                           // (all blocks: member 0 when there is no team)
   struct alignas(64) Reports {  // one cache line per buffer: two members fill two of them at once
     std::vector<std::uint32_t> ids;
   };
-  // Two sets, by the parity of the commit cycle: with one job per cycle a member fills the set of
-  // cycle t while another may still be taking what the set of t - 1 holds for it.
+  // Two sets, by the parity of the commit cycle, each at [from * members + to]: with one job per
+  // cycle a member fills the set of cycle t while another may still be taking what the set of
+  // t - 1 holds for it.
   std::vector<Reports> pop_reports_;
   Reports* report_row(std::uint64_t commit_cycle, unsigned from) {
     const std::size_t m = member_flag_.size();
