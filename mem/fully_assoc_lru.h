@@ -17,13 +17,13 @@ class FullyAssocLru {
   explicit FullyAssocLru(std::uint32_t capacity)
       : capacity_(capacity), map_(capacity), line_(capacity), prev_(capacity), next_(capacity) {}
 
-  /// True if `line` is among the `capacity` most recently accessed distinct lines.
   /// Host memory an LRU of `capacity` lines takes.
   static std::uint64_t host_bytes(std::uint32_t capacity) {
     return LineTable::host_bytes(capacity) +
            std::uint64_t{capacity} * (sizeof(std::uint64_t) + 2 * sizeof(std::uint32_t));
   }
 
+  /// True if `line` is among the `capacity` most recently accessed distinct lines.
   bool contains(std::uint64_t line) const { return map_.contains(line); }
 
   /// Accesses `line` (makes it most recent, evicting the least recent if full); returns whether it was present.

@@ -49,11 +49,13 @@ std::vector<MemorySystem::HostFootprint> MemorySystem::host_footprint(const Memo
                                                                       unsigned num_ports) {
   const unsigned per = std::max(1u, params.l1_ports_per_cache);
   const std::uint64_t l1s = (std::uint64_t{std::max(1u, num_ports)} + per - 1) / per;
+  const auto shape = [](const CacheParams& c) { return fmt::format(" of {} sets x {} ways", c.sets, c.ways); };
   std::vector<HostFootprint> f = {
       {"memory.scratchpad.size_bytes", "the scratchpad", Scratchpad::host_bytes(params.scratchpad)},
-      {"memory.l1.sets", l1s == 1 ? std::string("the L1 cache") : fmt::format("{} L1 caches", l1s),
+      {"memory.l1.sets",
+       (l1s == 1 ? std::string("the L1 cache") : fmt::format("{} L1 caches", l1s)) + shape(params.l1),
        l1s * SetAssocCache::host_bytes(params.l1)},
-      {"memory.l2.sets", "the L2 cache", SetAssocCache::host_bytes(params.l2)},
+      {"memory.l2.sets", "the L2 cache" + shape(params.l2), SetAssocCache::host_bytes(params.l2)},
   };
   std::stable_sort(f.begin(), f.end(), [](const HostFootprint& a, const HostFootprint& b) { return a.bytes > b.bytes; });
   return f;

@@ -75,7 +75,7 @@ class MemorySystem {
   /// One structure of the model whose host memory grows with a parameter.
   struct HostFootprint {
     std::string key;    ///< the parameter it grows with, e.g. "memory.scratchpad.size_bytes"
-    std::string what;   ///< e.g. "the scratchpad", "32 L1 caches"
+    std::string what;   ///< e.g. "the scratchpad", "32 L1 caches of 64 sets x 8 ways"
     std::uint64_t bytes = 0;
   };
   /// The host memory the scratchpad and the caches of a system with `params` and `num_ports`

@@ -159,9 +159,6 @@ class alignas(64) BasicTwoPhaseQueue {
   QueueStats stats() const { return {pushes_, pops_, max_occupancy_, occupancy_sum_, cycles_}; }
 
  private:
-  // Pushes of this cycle are written straight into the ring behind the committed entries, where
-  // the reader cannot see them (it sees pushes_ - pops_ entries) and where space is guaranteed
-  // (entries + staged + reserved_ <= capacity_); commit() only makes them count.
   // The ring's storage: cache-line aligned, so a ring of one line's worth of entries is one line.
   static_assert(std::is_trivially_destructible_v<T>, "ring entries are never destroyed one by one");
   struct RingDelete {
@@ -183,7 +180,10 @@ class alignas(64) BasicTwoPhaseQueue {
   std::uint32_t capacity_ = 0;
   std::uint32_t reserved_ = 0;
   std::uint32_t max_occupancy_ = 0;
-  std::uint32_t staged_ = 0;  // pushes of this cycle, behind the committed entries
+  // Pushes of this cycle are written straight into the ring behind the committed entries, where
+  // the reader cannot see them (it sees pushes_ - pops_ entries) and where space is guaranteed
+  // (entries + staged + reserved_ <= capacity_); commit() only makes them count.
+  std::uint32_t staged_ = 0;
   bool pop_pending_ = false;
 
   void stage(const T& w) {

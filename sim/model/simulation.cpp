@@ -48,15 +48,10 @@ void check_host_memory(const ArchConfig& arch, unsigned memory_ports) {
   if (total <= available) return;
   const auto gib = [](std::uint64_t b) { return static_cast<double>(b) / double(1ull << 30); };
   const auto& big = parts.front();
-  std::string what = big.what;
-  if (big.key != "memory.scratchpad.size_bytes") {
-    const CacheParams& c = big.key == "memory.l1.sets" ? arch.memory.l1 : arch.memory.l2;
-    what += fmt::format(" of {} sets x {} ways", c.sets, c.ways);
-  }
   throw ConfigError("", fmt::format("'{}': {} would take {:.1f} GiB of host memory to model ({:.1f} GiB "
                                     "for the scratchpad and caches in all); this machine has {:.1f} GiB "
                                     "available",
-                                    big.key, what, gib(big.bytes), gib(total), gib(available)));
+                                    big.key, big.what, gib(big.bytes), gib(total), gib(available)));
 }
 
 /// Gives this run a fresh SystemC simulation context and deletes it afterwards.

@@ -467,13 +467,15 @@ TEST(MemFootprint, FollowsSizesSetsAndWays) {
   ASSERT_EQ(f.size(), 3u);
   EXPECT_EQ(f[0].key, "memory.scratchpad.size_bytes");
   EXPECT_EQ(f[0].bytes, 2u << 20);
+  EXPECT_EQ(f[0].what, "the scratchpad");
   EXPECT_EQ(f[1].key, "memory.l2.sets");
+  EXPECT_EQ(f[1].what, "the L2 cache of 1024 sets x 8 ways");
   EXPECT_EQ(f[1].bytes, 466944u);
   EXPECT_EQ(f[2].key, "memory.l1.sets");
-  EXPECT_EQ(f[2].what, "2 L1 caches");
+  EXPECT_EQ(f[2].what, "2 L1 caches of 64 sets x 4 ways");
   EXPECT_EQ(f[2].bytes, 2u * 14592u);
   p.l1_ports_per_cache = 8;
-  EXPECT_EQ(MemorySystem::host_footprint(p, 8)[2].what, "the L1 cache");
+  EXPECT_EQ(MemorySystem::host_footprint(p, 8)[2].what, "the L1 cache of 64 sets x 4 ways");
 }
 
 }  // namespace
