@@ -256,35 +256,26 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
 }
 
 int main(int argc_all, char** argv_all) {
-  // Arguments with '=' are architecture overrides (as cgrasim --set); the rest are positional.
-  std::vector<std::string> sets;
-  std::vector<char*> pos;
-  for (int i = 0; i < argc_all; ++i) {
-    const std::string a = argv_all[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (a == "--repeat") {
-      if (i + 1 >= argc_all) {
-        std::fputs("sim_speed: error: --repeat needs a count (see sim_speed --help)\n", stderr);
-        return 2;
-      }
-      try {
-        repeats = static_cast<unsigned>(number(argv_all[++i], "--repeat", 1));
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "sim_speed: error: %s (see sim_speed --help)\n", e.what());
-        return 2;
-      }
-      continue;
-    }
-    if (i > 0 && a.find('=') != std::string::npos)
-      sets.push_back(a);
-    else
-      pos.push_back(argv_all[i]);
-  }
-  const int argc = static_cast<int>(pos.size());
   try {
+    // Arguments with '=' are architecture overrides (as cgrasim --set); the rest are positional.
+    std::vector<std::string> sets;
+    std::vector<char*> pos;
+    for (int i = 0; i < argc_all; ++i) {
+      const std::string a = argv_all[i];
+      if (a == "-h" || a == "--help") {
+        std::fputs(kUsage, stdout);
+        return 0;
+      }
+      if (a == "--repeat") {
+        if (i + 1 >= argc_all) throw std::invalid_argument("--repeat needs a count");
+        repeats = static_cast<unsigned>(number(argv_all[++i], "--repeat", 1));
+      } else if (i > 0 && a.find('=') != std::string::npos) {
+        sets.push_back(a);
+      } else {
+        pos.push_back(argv_all[i]);
+      }
+    }
+    const int argc = static_cast<int>(pos.size());
     if (argc > 1 && std::string(pos[1]) == "stencil") return run_stencil(argc, pos.data(), sets);
     return run_synthetic(argc, pos.data(), sets);
   } catch (const std::exception& e) {
