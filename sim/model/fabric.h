@@ -33,7 +33,7 @@
 /// routes, takes its deliveries and steps its PEs: one job per cycle (one barrier) when no route
 /// between members has latency 1, else two (all sends, then the rest). A pop that returns
 /// credit to another member's route is buffered and applied by that route's owner at the start of
-/// its next evaluate. Results are identical for any number of threads (tested).
+/// its next cycle. Results are identical for any number of threads (tested).
 
 #include <atomic>
 #include <cstdint>
