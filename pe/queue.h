@@ -20,9 +20,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <new>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include "pe/word.h"
 
@@ -57,33 +59,45 @@ struct QueueStats {
 template <typename T>
 class alignas(64) BasicTwoPhaseQueue {
  public:
-  explicit BasicTwoPhaseQueue(std::size_t capacity = 1) {
+  /// `arena`: where the first ring comes from (nullptr: the heap). An arena is never asked to
+  /// give memory back, so it must outlive the queue; a fabric passes one per PE array so that a
+  /// PE's queues and their first rings lie next to its other state (rings grown later come from
+  /// the heap).
+  explicit BasicTwoPhaseQueue(std::size_t capacity = 1, std::pmr::memory_resource* arena = nullptr) {
     if (capacity == 0) throw std::invalid_argument("queue capacity must be at least 1");
     if (capacity > UINT32_MAX / 2) throw std::invalid_argument("queue capacity too large");
     const std::size_t slots = std::min(std::bit_ceil(capacity), kFirstSlots);
-    ring_ = make_ring(slots);
+    if (arena != nullptr) {
+      ring_ = static_cast<T*>(arena->allocate(slots * sizeof(T), 64));
+      std::uninitialized_value_construct_n(ring_, slots);
+    } else {
+      ring_ = make_ring(slots);
+      owned_ = true;
+    }
     mask_ = static_cast<std::uint32_t>(slots - 1);
     capacity_ = static_cast<std::uint32_t>(capacity);
   }
+  ~BasicTwoPhaseQueue() { release(); }
   BasicTwoPhaseQueue(const BasicTwoPhaseQueue& o) { *this = o; }
   BasicTwoPhaseQueue& operator=(const BasicTwoPhaseQueue& o) {
     if (this == &o) return *this;
-    ring_ = make_ring(std::size_t{o.mask_} + 1);
-    std::copy(o.ring_.get(), o.ring_.get() + std::size_t{o.mask_} + 1, ring_.get());
-    pushes_ = o.pushes_;
-    pops_ = o.pops_;
-    occupancy_sum_ = o.occupancy_sum_;
-    cycles_ = o.cycles_;
-    mask_ = o.mask_;
-    capacity_ = o.capacity_;
-    reserved_ = o.reserved_;
-    max_occupancy_ = o.max_occupancy_;
-    staged_ = o.staged_;
-    pop_pending_ = o.pop_pending_;
+    T* ring = make_ring(std::size_t{o.mask_} + 1);
+    std::copy(o.ring_, o.ring_ + std::size_t{o.mask_} + 1, ring);
+    release();
+    ring_ = ring;
+    owned_ = true;
+    copy_state(o);
     return *this;
   }
-  BasicTwoPhaseQueue(BasicTwoPhaseQueue&&) noexcept = default;
-  BasicTwoPhaseQueue& operator=(BasicTwoPhaseQueue&&) noexcept = default;
+  BasicTwoPhaseQueue(BasicTwoPhaseQueue&& o) noexcept { *this = std::move(o); }
+  BasicTwoPhaseQueue& operator=(BasicTwoPhaseQueue&& o) noexcept {
+    if (this == &o) return *this;
+    release();
+    ring_ = std::exchange(o.ring_, nullptr);
+    owned_ = std::exchange(o.owned_, false);
+    copy_state(o);
+    return *this;
+  }
 
   std::size_t capacity() const { return capacity_; }
 
@@ -161,17 +175,33 @@ class alignas(64) BasicTwoPhaseQueue {
  private:
   // The ring's storage: cache-line aligned, so a ring of one line's worth of entries is one line.
   static_assert(std::is_trivially_destructible_v<T>, "ring entries are never destroyed one by one");
-  struct RingDelete {
-    void operator()(T* p) const { ::operator delete[](p, std::align_val_t{64}); }
-  };
-  using Ring = std::unique_ptr<T[], RingDelete>;
+  static_assert(std::is_trivially_copyable_v<T>, "the state beside the ring is copied member by member");
   static constexpr std::size_t kFirstSlots = 64 / sizeof(T) > 0 ? std::bit_floor(64 / sizeof(T)) : 1;
-  static Ring make_ring(std::size_t slots) {
+  static T* make_ring(std::size_t slots) {
     T* p = static_cast<T*>(::operator new[](slots * sizeof(T), std::align_val_t{64}));
     std::uninitialized_value_construct_n(p, slots);
-    return Ring(p);
+    return p;
   }
-  Ring ring_;
+  // Frees the ring if it came from the heap (an arena's ring is the arena's to free).
+  void release() {
+    if (owned_) ::operator delete[](ring_, std::align_val_t{64});
+    ring_ = nullptr;
+    owned_ = false;
+  }
+  // Everything but the ring (copy and move).
+  void copy_state(const BasicTwoPhaseQueue& o) {
+    pushes_ = o.pushes_;
+    pops_ = o.pops_;
+    occupancy_sum_ = o.occupancy_sum_;
+    cycles_ = o.cycles_;
+    mask_ = o.mask_;
+    capacity_ = o.capacity_;
+    reserved_ = o.reserved_;
+    max_occupancy_ = o.max_occupancy_;
+    staged_ = o.staged_;
+    pop_pending_ = o.pop_pending_;
+  }
+  T* ring_ = nullptr;
   std::uint64_t pushes_ = 0;
   std::uint64_t pops_ = 0;
   std::uint64_t occupancy_sum_ = 0;
@@ -185,6 +215,7 @@ class alignas(64) BasicTwoPhaseQueue {
   // (entries + staged + reserved_ <= capacity_); commit() only makes them count.
   std::uint32_t staged_ = 0;
   bool pop_pending_ = false;
+  bool owned_ = false;  // ring_ came from the heap (make_ring), not from an arena
 
   void stage(const T& w) {
     const std::uint64_t tail = pushes_ + staged_;
@@ -197,10 +228,12 @@ class alignas(64) BasicTwoPhaseQueue {
   // Entry `counter` moves from counter & old mask to counter & new mask, so nothing else changes.
   [[gnu::noinline]] void grow() {
     const std::size_t slots = (std::size_t{mask_} + 1) * 2;
-    Ring bigger = make_ring(slots);
+    T* bigger = make_ring(slots);
     const std::uint64_t new_mask = slots - 1;
     for (std::uint64_t c = pops_; c != pushes_ + staged_; ++c) bigger[c & new_mask] = ring_[c & mask_];
-    ring_ = std::move(bigger);
+    release();
+    ring_ = bigger;
+    owned_ = true;
     mask_ = static_cast<std::uint32_t>(new_mask);
   }
 };

@@ -56,8 +56,10 @@ Word compute(Opcode op, Word a, Word b, Word c) {
 std::string_view stall_reason_name(StallReason r) { return kStallNames[static_cast<unsigned>(r)]; }
 
 TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions options)
-    : mem_requests_(options.mem_request_depth ? options.mem_request_depth
-                                              : std::max(1u, params.output_queue_depth)),
+    : mem_(options.arena ? options.arena : std::pmr::new_delete_resource()),
+      mem_requests_(options.mem_request_depth ? options.mem_request_depth
+                                              : std::max(1u, params.output_queue_depth),
+                    options.arena),
       name_(std::move(name)),
       params_(params),
       options_(options) {
@@ -70,8 +72,11 @@ TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions opt
   if (params.instruction_slots == 0) fail("instruction_slots must be at least 1");
   if (params.predicates == 0 || params.predicates > 64) fail("predicates must be 1..64");
   if (params.registers == 0 || params.registers > 64) fail("registers must be 1..64");
-  inputs_.assign(params.input_queues, TwoPhaseQueue(params.input_queue_depth));
-  outputs_.assign(params.output_queues, TwoPhaseQueue(params.output_queue_depth));
+  // In place, each queue's first ring right after the queues (see PeOptions::arena).
+  inputs_.reserve(params.input_queues);
+  for (unsigned q = 0; q < params.input_queues; ++q) inputs_.emplace_back(params.input_queue_depth, options.arena);
+  outputs_.reserve(params.output_queues);
+  for (unsigned q = 0; q < params.output_queues; ++q) outputs_.emplace_back(params.output_queue_depth, options.arena);
   regs_.assign(params.registers, Word{});
   out_last_land_.assign(params.output_queues, 0);
   loads_to_.assign(params.input_queues, 0);
@@ -147,7 +152,7 @@ void TriggeredPe::decode(const Program& program) {
     if (!r.value.is_imm()) throw PeError(where + ": initial value of r" + std::to_string(r.reg) + " is not an immediate");
   }
 
-  std::vector<Decoded> decoded;
+  std::pmr::vector<Decoded> decoded(mem_);
   decoded.reserve(program.instructions.size());
   for (std::size_t k = 0; k < program.instructions.size(); ++k) {
     const Instruction& in = program.instructions[k];
@@ -240,6 +245,7 @@ void TriggeredPe::decode(const Program& program) {
   }
   decoded_ = std::move(decoded);
   patterns_.clear();
+  patterns_.reserve(decoded_.size());
   reply_queues_ = 0;
   for (const Decoded& d : decoded_) {
     patterns_.push_back({d.pred_true, d.pred_false});

@@ -24,6 +24,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <memory_resource>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -81,6 +82,12 @@ struct PeOptions {
   unsigned mem_request_depth = 0;  ///< memory-request queue depth; 0 = output_queue_depth
   bool fp_units = true;            ///< may execute FMUL/FMAC/FADD/FSUB
   bool memory_port = true;         ///< may execute LOAD/STORE
+  /// Where the PE's arrays (queues and their first rings, program, in-flight results, registers)
+  /// are allocated; nullptr = the heap. A fabric passes one monotonic arena for all its PEs, so
+  /// that each PE's state lies in one stretch of memory, PE after PE in the order they are built
+  /// and loaded, instead of scattered over the heap: the fabric steps its PEs in that order every
+  /// cycle. The arena must outlive the PE and is never asked to give memory back.
+  std::pmr::memory_resource* arena = nullptr;
 };
 
 /// One triggered-instruction PE (see the file comment for the phase contract).
@@ -252,26 +259,27 @@ class alignas(64) TriggeredPe {
   bool changed_ = true;            // state visible to triggers changed at the last commit
   bool memory_port_ = false;       // options_.memory_port: only then can mem_requests_ change
   StallInfo last_stall_;
-  std::vector<PredPattern> patterns_;  // parallel to decoded_
-  std::vector<Decoded> decoded_;
+  std::pmr::memory_resource* mem_;  // PeOptions::arena, or the heap; every array below comes from it
+  std::pmr::vector<PredPattern> patterns_{mem_};  // parallel to decoded_
+  std::pmr::vector<Decoded> decoded_{mem_};
   // Results in flight, in a timing wheel indexed by land cycle: bucket b holds the results that
   // land at the commit of a cycle c with (c & wheel_mask_) == b, in issue order, in
   // wheel_[b * wheel_slots_ ...] (wheel_count_[b] of them). Sized at load (see load_program), so
   // landing costs only the results due, with no per-cycle allocation or compaction.
-  std::vector<InFlight> wheel_;
-  std::vector<std::uint32_t> wheel_count_;
+  std::pmr::vector<InFlight> wheel_{mem_};
+  std::pmr::vector<std::uint32_t> wheel_count_{mem_};
   std::uint64_t wheel_mask_ = 0;
   std::uint32_t wheel_slots_ = 1;
   std::uint32_t inflight_count_ = 0;  // results in all buckets
-  std::vector<TwoPhaseQueue> inputs_;
-  std::vector<TwoPhaseQueue> outputs_;
-  std::vector<Word> regs_;
-  std::vector<std::uint64_t> out_last_land_;  // per output queue: land cycle of the youngest result
+  std::pmr::vector<TwoPhaseQueue> inputs_{mem_};
+  std::pmr::vector<TwoPhaseQueue> outputs_{mem_};
+  std::pmr::vector<Word> regs_{mem_};
+  std::pmr::vector<std::uint64_t> out_last_land_{mem_};  // per output queue: land cycle of the youngest result
   // Load replies owed per input queue = loads issued to it minus words committed into it since the
   // program was loaded (reply queues receive only replies). Uses committed counts only, so the
   // answer does not depend on whether the memory side was stepped before this PE.
-  std::vector<std::uint64_t> loads_to_;
-  std::vector<std::uint64_t> pushes_base_;
+  std::pmr::vector<std::uint64_t> loads_to_{mem_};
+  std::pmr::vector<std::uint64_t> pushes_base_{mem_};
   PeStats stats_;
   BasicTwoPhaseQueue<MemRequest> mem_requests_;
   // Cold: names and parameters, read when the PE is built and in messages.

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstddef>
+#include <memory_resource>
+
 namespace cgra {
 namespace {
 
@@ -104,6 +108,38 @@ TEST(TwoPhaseQueue, RingGrowsInOrderUpToTheCapacity) {
   }
   EXPECT_EQ(next_out, next_in);
   EXPECT_GT(next_in, 150);
+}
+
+// A fabric gives its PEs' queues their first ring from an arena (PeOptions::arena): the queue takes
+// one line from it and nothing more (the arena below cannot give more), grows onto the heap, and
+// copies and moves keep the contents.
+TEST(TwoPhaseQueue, FirstRingFromAnArenaThenTheHeap) {
+  alignas(64) std::array<std::byte, 256> buffer{};
+  std::pmr::monotonic_buffer_resource arena(buffer.data(), buffer.size(), std::pmr::null_memory_resource());
+  auto in_arena = [&](const Word& w) {
+    const auto* p = reinterpret_cast<const std::byte*>(&w);
+    return p >= buffer.data() && p < buffer.data() + buffer.size();
+  };
+  TwoPhaseQueue q(16, &arena);
+  for (int k = 0; k < 4; ++k) q.push(Word::from_int(k));  // one cache line of words
+  q.commit();
+  EXPECT_TRUE(in_arena(q.head()));
+  EXPECT_TRUE(in_arena(q.at(3)));
+  for (int k = 4; k < 12; ++k) q.push(Word::from_int(k));  // grows (twice)
+  q.commit();
+  EXPECT_FALSE(in_arena(q.head()));
+  const TwoPhaseQueue copy = q;
+  TwoPhaseQueue moved = std::move(q);
+  ASSERT_EQ(copy.size(), 12u);
+  ASSERT_EQ(moved.size(), 12u);
+  for (std::size_t i = 0; i < 12; ++i) {
+    EXPECT_EQ(copy.at(i).as_int(), static_cast<std::int64_t>(i));
+    EXPECT_EQ(moved.at(i).as_int(), static_cast<std::int64_t>(i));
+  }
+  TwoPhaseQueue small(2, &arena);  // the arena's next line; the copy assigned over it frees nothing
+  small = copy;
+  EXPECT_EQ(small.size(), 12u);
+  EXPECT_EQ(small.at(11).as_int(), 11);
 }
 
 TEST(TwoPhaseQueue, MisuseThrows) {
