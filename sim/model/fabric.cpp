@@ -16,8 +16,9 @@ std::string pos_text(PePos p) {
   return "(" + std::to_string(p.row) + "," + std::to_string(p.col) + ")";
 }
 
-PeOptions options_for(PeKind kind) {
+PeOptions options_for(PeKind kind, std::pmr::memory_resource* arena) {
   PeOptions o;
+  o.arena = arena;
   o.fp_units = kind == PeKind::Fp;
   o.memory_port = kind == PeKind::Memory;
   return o;
@@ -38,6 +39,27 @@ nlohmann::json queue_json(const TwoPhaseQueue& q, unsigned index,
 
 }  // namespace
 
+std::string program_shape(const Program& p) {
+  std::string k;
+  auto put = [&k](std::uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  put(p.instructions.size());
+  for (const Instruction& in : p.instructions) {
+    put(static_cast<std::uint64_t>(in.op));
+    put(in.trigger.pred_true);
+    put(in.trigger.pred_false);
+    put(static_cast<std::uint64_t>(std::popcount(in.trigger.need_input | in.deq)));
+    put(in.trigger.tag_tests.size());
+    for (const Operand& o : in.src) put(static_cast<std::uint64_t>(o.kind));
+    put(static_cast<std::uint64_t>(std::popcount(in.dest.out_mask)));
+    put(static_cast<std::uint64_t>(in.dest.reg >= 0) | static_cast<std::uint64_t>(in.dest.pred >= 0) << 1 |
+        static_cast<std::uint64_t>(in.dest.tag_mode) << 2);
+    put(static_cast<std::uint64_t>(std::popcount(in.deq)));
+    put(in.pred_set);
+    put(in.pred_clear);
+  }
+  return k;
+}
+
 // Member m of `members` gets PEs [result[m], result[m+1]): contiguous ranges (PEs are in
 // row-major order, so a range is a band of rows and most routes stay inside it) of about equal
 // work, counted as 1 per PE plus 2 per route destination it sends to or receives from. The
@@ -45,10 +67,11 @@ nlohmann::json queue_json(const TwoPhaseQueue& q, unsigned index,
 // split it at PE 270 of 537 and left the second member 28% more work (time in its phases); these
 // weights split at 282 and leave it 6% more.
 std::vector<std::size_t> Fabric::split_pes(unsigned members, const std::vector<int>& index_of) const {
-  std::vector<std::size_t> first(members + 1, pes_.size());
+  const std::size_t n = program_.pes.size();
+  std::vector<std::size_t> first(members + 1, n);
   first[0] = 0;
   if (members == 1) return first;
-  std::vector<double> cost(pes_.size(), 1.0);
+  std::vector<double> cost(n, 1.0);
   auto at = [&](const Endpoint& e) -> int {
     return geometry_.contains(e.pe) ? index_of[geometry_.index(e.pe)] : -1;
   };
@@ -62,7 +85,7 @@ std::vector<std::size_t> Fabric::split_pes(unsigned members, const std::vector<i
   for (double c : cost) total += c;
   double sum = 0;
   unsigned m = 1;
-  for (std::size_t i = 0; i < pes_.size() && m < members; ++i) {
+  for (std::size_t i = 0; i < n && m < members; ++i) {
     sum += cost[i];
     while (m < members && sum >= total * m / members) first[m++] = i + 1;
   }
@@ -76,17 +99,50 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   const PeParams& pp = arch.fabric.pe;
   PeParams mem_pp = pp;  // memory-port PEs: deeper input (load reply) queues
   mem_pp.input_queue_depth = pp.input_depth_of(true);
-  std::vector<int> index_of(geometry_.pe_count(), -1);
-  pes_.reserve(program_.pes.size());  // queue addresses must stay put: no reallocation after this
-  pos_.reserve(program_.pes.size());
+  // Threads: member m owns a band of PEs (contiguous in placement order, i.e. rows) in both phases
+  // (a PE's state stays in one core's caches), the routes whose source is one of them and the
+  // deliveries into their queues. Only with sparse stepping (the reference mode runs on one
+  // thread). At most one member per CPU the process may use (a member waiting for a descheduled
+  // one would spin on the core it needs) and per 16 PEs.
+  const std::size_t placed = program_.pes.size();
+  const std::size_t hw = WorkerTeam::available_cpus();
+  const unsigned members =
+      skip_idle_ ? static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::min(hw, placed / 16 + 1)))
+                 : 1;
+  std::vector<int> index_of(geometry_.pe_count(), -1);  // by position: index in program_.pes
+  for (std::size_t j = 0; j < placed; ++j) index_of[geometry_.index(program_.pes[j].pos)] = static_cast<int>(j);
+  const std::vector<std::size_t> pe_first = split_pes(members, index_of);
+  // Stepping order: within each member's band, PEs of equal program shape one after the other
+  // (then in placement order). Consecutive PEs then take the same branches through evaluate and
+  // commit, which the host's branch predictor follows; in placement order the F and I columns
+  // alternate and most of those branches were mispredicted (docs/model.md, "Stepping order").
+  order_.resize(placed);
+  for (std::size_t j = 0; j < placed; ++j) order_[j] = static_cast<std::uint32_t>(j);
+  {
+    std::vector<std::string> shape(placed);
+    for (std::size_t j = 0; j < placed; ++j) shape[j] = program_shape(program_.pes[j].program);
+    for (unsigned m = 0; m < members; ++m)
+      std::stable_sort(order_.begin() + static_cast<std::ptrdiff_t>(pe_first[m]),
+                       order_.begin() + static_cast<std::ptrdiff_t>(pe_first[m + 1]),
+                       [&](std::uint32_t a, std::uint32_t b) { return shape[a] < shape[b]; });
+  }
+  step_of_.resize(placed);
+  for (std::size_t i = 0; i < placed; ++i) step_of_[order_[i]] = static_cast<std::uint32_t>(i);
+  for (int& k : index_of)
+    if (k >= 0) k = static_cast<int>(step_of_[static_cast<std::size_t>(k)]);  // now: stepping index
+  // One stretch of memory for the PEs' arrays, in stepping order (the initial buffer is a guess;
+  // the arena takes more from the heap when it runs out).
+  arena_ = std::make_unique<std::pmr::monotonic_buffer_resource>(placed * 4096);
+  pes_.reserve(placed);  // queue addresses must stay put: no reallocation after this
+  pos_.reserve(placed);
   port_pe_.assign(program_.memory_ports, nullptr);
   port_index_.assign(program_.memory_ports, 0);
-  for (const PeConfig& c : program_.pes) {
+  for (const std::uint32_t j : order_) {
+    const PeConfig& c = program_.pes[j];
     std::string name = pos_text(c.pos) + "[";
     for (std::size_t k = 0; k < c.ops.size(); ++k) name += (k ? "," : "") + c.ops[k];
     name += "]";
-    index_of[geometry_.index(c.pos)] = static_cast<int>(pes_.size());
-    pes_.emplace_back(std::move(name), c.kind == PeKind::Memory ? mem_pp : pp, options_for(c.kind));
+    pes_.emplace_back(std::move(name), c.kind == PeKind::Memory ? mem_pp : pp, options_for(c.kind, arena_.get()));
     pos_.push_back(c.pos);
     try {
       pes_.back().load_program(c.program);
@@ -104,16 +160,6 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   touched_in_.assign(pes_.size(), 0);
   touched_out_.assign(pes_.size(), 0);
   touched_req_.assign(pes_.size(), 0);
-  // Threads: member m owns PEs [pe_first[m], pe_first[m+1]) in both phases (a PE's state stays in
-  // one core's caches), the routes whose source is one of them and the deliveries into their
-  // queues. Only with sparse stepping (the reference mode runs on one thread).
-  // At most one member per CPU the process may use (a member waiting for a descheduled one would
-  // spin on the core it needs) and per 16 PEs.
-  const std::size_t hw = WorkerTeam::available_cpus();
-  const unsigned members =
-      skip_idle_ ? static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::min(hw, pes_.size() / 16 + 1)))
-                 : 1;
-  std::vector<std::size_t> pe_first = split_pes(members, index_of);
   // Blocks of at most 64 PEs, never straddling two members.
   block_first_.assign(members + 1, 0);
   pe_block_.assign(pes_.size(), 0);
@@ -191,7 +237,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   watch_in_.assign(pes_.size(), 0);
   watch_out_.assign(pes_.size(), 0);
   for (std::size_t i = 0; i < pes_.size(); ++i) {
-    const PeConfig& c = program_.pes[i];
+    const PeConfig& c = config(i);
     for (unsigned q = 0; q < c.input_names.size() && q < pes_[i].input_count(); ++q)
       watch_in_[i] |= 1u << q;
     for (unsigned q = 0; q < c.output_names.size() && q < pes_[i].output_count(); ++q)
@@ -476,12 +522,12 @@ void Fabric::finish() {
 std::string Fabric::blocked_report() {
   finish();
   std::string s;
-  for (std::size_t i = 0; i < pes_.size(); ++i) {
-    const TriggeredPe& pe = pes_[i];
+  for (std::size_t j = 0; j < pes_.size(); ++j) {  // in placement order
+    const TriggeredPe& pe = pes_[step_of_[j]];
     const StallInfo& st = pe.last_stall();
     if (st.reason == StallReason::None || st.reason == StallReason::NoTrigger) continue;
     s += pe.describe_stall();
-    const PeConfig& c = program_.pes[i];
+    const PeConfig& c = program_.pes[j];
     if (st.instruction >= 0) {
       std::size_t k = 0;
       while (k + 1 < c.op_first.size() &&
@@ -507,10 +553,10 @@ nlohmann::json Fabric::stats_json(std::uint64_t cycles) {
   finish();
   json pes = json::array();
   std::uint64_t total_issued = 0;
-  for (std::size_t i = 0; i < pes_.size(); ++i) {
-    TriggeredPe& pe = pes_[i];
+  for (std::size_t k = 0; k < pes_.size(); ++k) {  // in placement order
+    TriggeredPe& pe = pes_[step_of_[k]];
     pe.settle_statistics();
-    const PeConfig& c = program_.pes[i];
+    const PeConfig& c = program_.pes[k];
     const PeStats& s = pe.stats();
     json j;
     j["pe"] = pos_text(c.pos);

@@ -27,6 +27,14 @@
 /// identical to stepping every PE (tested); finish() brings the sleeping PEs up to the last cycle
 /// before statistics are read.
 ///
+/// Stepping order: the PEs are held and stepped not in placement order but grouped by program
+/// shape (program_shape(); within each thread member's band of rows, then in placement order),
+/// with each PE's arrays allocated PE after PE from one arena in that order. Consecutive PEs then
+/// take the same branches through evaluate and commit and lie next to each other in memory; in
+/// placement order the F and I columns alternate (a MAC, a filter, a MAC, ...). Results cannot
+/// depend on the order (see above); statistics, reports and VCD traces list the PEs in placement
+/// order (config(), step_index()).
+///
 /// Threads (`threads` > 1, `run.threads`): a WorkerTeam shares both phases. Each member owns a band
 /// of PEs for the whole run (split_pes), the routes whose source is one of them and the deliveries
 /// into their queues (Network::set_members). A member delivers its ports' replies, sends on its
@@ -39,6 +47,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <vector>
@@ -55,6 +64,13 @@
 #include "sim/model/worker_team.h"
 
 namespace cgra {
+
+/// The shape of a PE program: what decides the path a PE's step takes through
+/// TriggeredPe::evaluate and commit (per instruction its opcode, the predicates it tests and
+/// updates, how many input queues and tag tests it tests, its operand kinds, destinations and
+/// dequeues; not the immediates, nor which queue or register). An opaque key: equal for equal
+/// shapes, ordered.
+std::string program_shape(const Program& program);
 
 /// The running fabric of one placed program.
 class Fabric {
@@ -148,10 +164,15 @@ class Fabric {
 
   /// Members of the team stepping the PEs (1: no team).
   unsigned threads_used() const { return team_ ? team_->size() : 1; }
-  /// The placed PEs, in FabricProgram order.
+  /// The placed PEs, in stepping order (see the class comment): PE `i` here is placed as
+  /// config(i); PE `j` of FabricProgram::pes is pes()[step_index(j)].
   std::vector<TriggeredPe>& pes() { return pes_; }
   const std::vector<TriggeredPe>& pes() const { return pes_; }
-  /// Position of PE `i`.
+  /// The configuration PE `i` (stepping order) was built from.
+  const PeConfig& config(std::size_t i) const { return program_.pes[order_[i]]; }
+  /// Stepping index of PE `j` of FabricProgram::pes.
+  std::size_t step_index(std::size_t j) const { return step_of_[j]; }
+  /// Position of PE `i` (stepping order).
   PePos position(std::size_t i) const { return pos_[i]; }
   const Network& network() const { return *network_; }
   const FabricGeometry& geometry() const { return geometry_; }
@@ -173,7 +194,11 @@ class Fabric {
  private:
   FabricProgram program_;
   FabricGeometry geometry_;
+  // Every PE's arrays, PE after PE (PeOptions::arena); declared before pes_ so it outlives them.
+  std::unique_ptr<std::pmr::monotonic_buffer_resource> arena_;
   std::vector<TriggeredPe> pes_;
+  std::vector<std::uint32_t> order_;    // by stepping index: index in program_.pes
+  std::vector<std::uint32_t> step_of_;  // by index in program_.pes: stepping index
   std::vector<PePos> pos_;
   std::vector<TriggeredPe*> port_pe_;  // by memory port; nullptr = no program there
   std::vector<unsigned> used_ports_;

@@ -27,8 +27,10 @@ void FabricModule::trace(sc_core::sc_trace_file* tf) {
   trace_state_.assign(pes.size(), 0);
   trace_queue_.clear();
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < pes.size(); ++i) {
-    const PeConfig& c = fabric_.program().pes[i];
+  // In placement order (FabricProgram::pes), whatever order the fabric steps its PEs in.
+  for (std::size_t j = 0; j < pes.size(); ++j) {
+    const PeConfig& c = fabric_.program().pes[j];
+    const std::size_t i = fabric_.step_index(j);
     const std::string base = "pe_" + std::to_string(c.pos.row) + "_" + std::to_string(c.pos.col);
     for (unsigned q = 0; q < c.input_names.size(); ++q) {
       trace_queue_.push_back(&pes[i].input(q));
@@ -40,10 +42,10 @@ void FabricModule::trace(sc_core::sc_trace_file* tf) {
     }
   }
   trace_occ_.assign(trace_queue_.size(), 0);
-  for (std::size_t i = 0; i < pes.size(); ++i) {
-    const PeConfig& c = fabric_.program().pes[i];
+  for (std::size_t j = 0; j < pes.size(); ++j) {
+    const PeConfig& c = fabric_.program().pes[j];
     sc_core::sc_trace(
-        tf, trace_state_[i],
+        tf, trace_state_[j],
         "pe_" + std::to_string(c.pos.row) + "_" + std::to_string(c.pos.col) + ".state", 3);
   }
   for (std::size_t k = 0; k < trace_queue_.size(); ++k)
@@ -90,9 +92,10 @@ void FabricModule::step() {
     }
     if (tracing_) {
       const auto& pes = fabric_.pes();
-      for (std::size_t i = 0; i < pes.size(); ++i)
-        trace_state_[i] =
-            pes[i].issued_last_cycle() ? 0u : static_cast<unsigned>(pes[i].last_stall().reason);
+      for (std::size_t j = 0; j < pes.size(); ++j) {  // placement order, as traced
+        const TriggeredPe& pe = pes[fabric_.step_index(j)];
+        trace_state_[j] = pe.issued_last_cycle() ? 0u : static_cast<unsigned>(pe.last_stall().reason);
+      }
       for (std::size_t k = 0; k < trace_queue_.size(); ++k)
         trace_occ_[k] = static_cast<unsigned>(trace_queue_[k]->size());
     }
