@@ -247,9 +247,17 @@ void TriggeredPe::decode(const Program& program) {
   patterns_.clear();
   patterns_.reserve(decoded_.size());
   reply_queues_ = 0;
+  std::vector<unsigned> latency_of_out(params_.output_queues, 0);
+  order_check_ = false;
   for (const Decoded& d : decoded_) {
     patterns_.push_back({d.pred_true, d.pred_false});
     if (d.reply >= 0) reply_queues_ |= 1u << d.reply;
+    if (!d.writes) continue;
+    for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
+      unsigned& l = latency_of_out[static_cast<unsigned>(std::countr_zero(m))];
+      if (l != 0 && l != d.latency) order_check_ = true;
+      l = d.latency;
+    }
   }
 }
 
@@ -335,7 +343,7 @@ void TriggeredPe::evaluate(std::uint64_t cycle) {
         q = std::countr_zero(full);
       } else {
         bool in_order = true;
-        if (d.out_need != 0 && inflight_count_ != 0) {
+        if (order_check_ && d.out_need != 0 && inflight_count_ != 0) {
           const std::uint64_t land = cycle_ + d.latency - 1;
           for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
             if (land < out_last_land_[std::countr_zero(m)]) in_order = false;
@@ -410,7 +418,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
     for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
       const int q = std::countr_zero(m);
       out[q].reserve();
-      out_last_land_[q] = land;
+      if (order_check_) out_last_land_[q] = land;
       touched_out_ |= 1u << q;
     }
     const std::size_t b = land & wheel_mask_;
@@ -420,7 +428,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
 
   issued_ = true;
   ++stats_.issued;
-  ++stats_.issued_per_op[static_cast<unsigned>(d.op)];
+  ++decoded_[index].issued;
   last_stall_ = {StallReason::None, static_cast<int>(index), -1};
 }
 
@@ -517,6 +525,12 @@ inline void TriggeredPe::commit_queues(std::uint32_t cand_in, std::uint32_t cand
   }
   commits_ = now + 1;
   changed_ = changed;
+}
+
+const PeStats& TriggeredPe::stats() const {
+  stats_.issued_per_op.fill(0);
+  for (const Decoded& d : decoded_) stats_.issued_per_op[static_cast<unsigned>(d.op)] += d.issued;
+  return stats_;
 }
 
 void TriggeredPe::settle_statistics() {

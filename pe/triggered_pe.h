@@ -170,7 +170,7 @@ class alignas(64) TriggeredPe {
   std::uint64_t next_result_cycle() const;
 
   /// Issue and stall counters (always up to date).
-  const PeStats& stats() const { return stats_; }
+  const PeStats& stats() const;
   /// Brings the statistics of the PE's queues up to date. Queues are committed only in cycles in
   /// which they change and idle cycles are accounted lazily, so call this before reading
   /// input(i).stats() / output(i).stats() / mem_requests().stats().
@@ -184,28 +184,31 @@ class alignas(64) TriggeredPe {
  private:
   // An instruction decoded into the masks the scheduler tests each cycle (built at load).
   struct Decoded {
+    // What the scheduler tests, in the first cache line.
     std::uint64_t pred_true = 0, pred_false = 0;
     std::uint64_t pred_hazard = 0;  // predicates read or written (blocked while a result is pending)
     std::uint64_t reg_hazard = 0;   // registers read or written
-    std::uint64_t pred_set = 0, pred_clear = 0;
     std::uint32_t in_need = 0;      // input queues that must be non-empty
-    std::uint32_t deq = 0;
     std::uint32_t out_need = 0;     // output queues that must have a free slot
     std::array<TagTest, kMaxTagTests> tags{};
     std::uint8_t tag_count = 0;
     Opcode op = Opcode::Mov;
+    std::uint8_t latency = 1;
+    std::int8_t reply = -1;
     bool has_result = false;        // produces a value for `dest`
     bool writes = false;            // has_result and a non-empty destination
-    std::uint8_t latency = 1;
+    // What issue() reads.
+    std::uint32_t deq = 0;
+    std::uint64_t pred_set = 0, pred_clear = 0;
     std::array<Operand, 3> src{};
     std::int8_t reg = -1;
     std::int8_t pred = -1;
     PredCompare pred_cmp = PredCompare::NotEqual;
-    Operand pred_ref;
     TagMode tag_mode = TagMode::Const;
     std::uint8_t tag = 0;
-    std::int8_t reply = -1;
     std::uint8_t reply_tag = 0;
+    Operand pred_ref;
+    std::uint64_t issued = 0;       // times issued (summed per opcode by stats())
   };
   // The predicate pattern of each instruction, apart from the rest of Decoded: the scheduler
   // tests it for every instruction each cycle, the rest only for those whose pattern holds.
@@ -258,7 +261,14 @@ class alignas(64) TriggeredPe {
   bool issued_ = false;
   bool changed_ = true;            // state visible to triggers changed at the last commit
   bool memory_port_ = false;       // options_.memory_port: only then can mem_requests_ change
+  // Some output queue is written by instructions of different latencies, so a result could land
+  // before an earlier one bound for the same queue (the in-order test of evaluate); else results
+  // land in issue order by themselves and out_last_land_ is not kept.
+  bool order_check_ = false;
   StallInfo last_stall_;
+  // issued_per_op is filled from the instructions' counters (Decoded::issued) by stats(); the
+  // counters every cycle updates share one cache line, next to the state above.
+  alignas(64) mutable PeStats stats_;
   std::pmr::memory_resource* mem_;  // PeOptions::arena, or the heap; every array below comes from it
   std::pmr::vector<PredPattern> patterns_{mem_};  // parallel to decoded_
   std::pmr::vector<Decoded> decoded_{mem_};
@@ -280,7 +290,6 @@ class alignas(64) TriggeredPe {
   // answer does not depend on whether the memory side was stepped before this PE.
   std::pmr::vector<std::uint64_t> loads_to_{mem_};
   std::pmr::vector<std::uint64_t> pushes_base_{mem_};
-  PeStats stats_;
   BasicTwoPhaseQueue<MemRequest> mem_requests_;
   // Cold: names and parameters, read when the PE is built and in messages.
   std::string name_;
