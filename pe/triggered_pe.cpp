@@ -83,6 +83,7 @@ TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions opt
   pushes_base_.assign(params.input_queues, 0);
   in_all_ = static_cast<std::uint32_t>(mask_below(params.input_queues));
   out_all_ = static_cast<std::uint32_t>(mask_below(params.output_queues));
+  bind_arrays();
   refresh_masks();
 }
 
@@ -133,6 +134,7 @@ void TriggeredPe::load_program(const Program& program) {
   started_ = false;
   issued_ = false;
   changed_ = true;
+  bind_arrays();
   refresh_masks();
 }
 
@@ -261,6 +263,17 @@ void TriggeredPe::decode(const Program& program) {
   }
 }
 
+void TriggeredPe::bind_arrays() {
+  pat_ = patterns_.data();
+  dec_ = decoded_.data();
+  n_instr_ = static_cast<std::uint32_t>(decoded_.size());
+  in_ = inputs_.data();
+  out_ = outputs_.data();
+  wheel_p_ = wheel_.data();
+  wcount_ = wheel_count_.data();
+  regs_p_ = regs_.data();
+}
+
 void TriggeredPe::refresh_masks() {
   nonempty_ = 0;
   for (unsigned i = 0; i < inputs_.size(); ++i) nonempty_ |= static_cast<std::uint32_t>(!inputs_[i].empty()) << i;
@@ -270,8 +283,8 @@ void TriggeredPe::refresh_masks() {
 
 inline Word TriggeredPe::fetch(const Operand& o) const {
   switch (o.kind) {
-    case OperandKind::Queue: return inputs_[o.index].head();
-    case OperandKind::Reg: return regs_[o.index];
+    case OperandKind::Queue: return in_[o.index].head();
+    case OperandKind::Reg: return regs_p_[o.index];
     case OperandKind::ImmInt:
     case OperandKind::ImmDouble: return Word{o.bits, 0};
     case OperandKind::None: break;
@@ -307,12 +320,12 @@ void TriggeredPe::evaluate(std::uint64_t cycle) {
 
   StallReason worst = StallReason::NoTrigger;
   int worst_instr = -1, worst_queue = -1;
-  const unsigned n = static_cast<unsigned>(decoded_.size());
-  const PredPattern* const patterns = patterns_.data();
+  const unsigned n = n_instr_;
+  const PredPattern* const patterns = pat_;
   const std::uint64_t preds = preds_;
   for (unsigned i = 0; i < n; ++i) {
     if ((preds & patterns[i].pred_true) != patterns[i].pred_true || (preds & patterns[i].pred_false) != 0) continue;
-    const Decoded& d = decoded_[i];
+    const Decoded& d = dec_[i];
     StallReason r;
     int q = -1;
     if ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_)) {
@@ -326,7 +339,7 @@ void TriggeredPe::evaluate(std::uint64_t cycle) {
       bool tags_ok = true;
       for (unsigned t = 0; t < d.tag_count; ++t) {
         const TagTest& tt = d.tags[t];
-        if ((inputs_[tt.queue].head().tag == tt.tag) != tt.equal) {
+        if ((in_[tt.queue].head().tag == tt.tag) != tt.equal) {
           tags_ok = false;
           q = tt.queue;
           break;
@@ -334,7 +347,7 @@ void TriggeredPe::evaluate(std::uint64_t cycle) {
       }
       if (!tags_ok) {
         r = StallReason::NoInput;
-      } else if (d.reply >= 0 ? !(mem_requests_.can_push() && inputs_[d.reply].can_push())
+      } else if (d.reply >= 0 ? !(mem_requests_.can_push() && in_[d.reply].can_push())
                               : (d.op == Opcode::Store && !mem_requests_.can_push())) {
         r = StallReason::Memory;
         q = d.reply;
@@ -370,7 +383,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
   const Word a = fetch(d.src[0]);
   const Word b = fetch(d.src[1]);
   const Word c = fetch(d.src[2]);
-  TwoPhaseQueue* const in = inputs_.data();
+  TwoPhaseQueue* const in = in_;
   for (std::uint32_t m = d.deq; m != 0; m &= m - 1) in[std::countr_zero(m)].pop();
   own_in_ |= d.deq;
   staged_set_ = d.pred_set;
@@ -382,7 +395,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
     req.reply_queue = static_cast<std::uint8_t>(d.reply);
     req.reply_tag = d.reply_tag;
     mem_requests_.push(req);
-    inputs_[d.reply].reserve();
+    in_[d.reply].reserve();
     ++loads_to_[static_cast<unsigned>(d.reply)];
     ++stats_.loads;
   } else if (d.op == Opcode::Store) {
@@ -414,7 +427,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
       pending_preds_ |= std::uint64_t{1} << d.pred;
     }
     if (d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
-    TwoPhaseQueue* const out = outputs_.data();
+    TwoPhaseQueue* const out = out_;
     for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
       const int q = std::countr_zero(m);
       out[q].reserve();
@@ -422,13 +435,13 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
       touched_out_ |= 1u << q;
     }
     const std::size_t b = land & wheel_mask_;
-    wheel_[b * wheel_slots_ + wheel_count_[b]++] = f;  // slots sized at load (see load_program)
+    wheel_p_[b * wheel_slots_ + wcount_[b]++] = f;  // slots sized at load (see load_program)
     ++inflight_count_;
   }
 
   issued_ = true;
   ++stats_.issued;
-  ++decoded_[index].issued;
+  ++dec_[index].issued;
   last_stall_ = {StallReason::None, static_cast<int>(index), -1};
 }
 
@@ -443,15 +456,15 @@ inline bool TriggeredPe::land_results() {
     changed = true;
     // The results due now, in issue order (see load_program for the wheel's layout).
     const std::size_t b = cycle_ & wheel_mask_;
-    const std::uint32_t n = wheel_count_[b];
-    const InFlight* const due = wheel_.data() + b * wheel_slots_;
-    TwoPhaseQueue* const out = outputs_.data();
+    const std::uint32_t n = wcount_[b];
+    const InFlight* const due = wheel_p_ + b * wheel_slots_;
+    TwoPhaseQueue* const out = out_;
     for (std::uint32_t k = 0; k < n; ++k) {
       const InFlight& f = due[k];
       own_out_ |= f.out_mask;
       for (std::uint32_t m = f.out_mask; m != 0; m &= m - 1) out[std::countr_zero(m)].push_reserved(f.value);
       if (f.reg >= 0) {
-        regs_[f.reg] = f.value;
+        regs_p_[f.reg] = f.value;
         pending_regs_ &= ~(std::uint64_t{1} << f.reg);
       }
       if (f.pred >= 0) {
@@ -460,7 +473,7 @@ inline bool TriggeredPe::land_results() {
         pending_preds_ &= ~bit;
       }
     }
-    wheel_count_[b] = 0;
+    wcount_[b] = 0;
     inflight_count_ -= n;
   }
   return changed;
@@ -469,8 +482,8 @@ inline bool TriggeredPe::land_results() {
 void TriggeredPe::commit() {
   const bool changed = land_results();
   // A tight first pass finds the dirty queues, so an idle PE costs a few loads per queue.
-  TwoPhaseQueue* const in = inputs_.data();
-  TwoPhaseQueue* const out = outputs_.data();
+  TwoPhaseQueue* const in = in_;
+  TwoPhaseQueue* const out = out_;
   const unsigned ni = static_cast<unsigned>(inputs_.size());
   const unsigned no = static_cast<unsigned>(outputs_.size());
   std::uint32_t dirty_in = 0, dirty_out = 0;
@@ -495,8 +508,8 @@ inline void TriggeredPe::commit_queues(std::uint32_t cand_in, std::uint32_t cand
   pushed_out_ = own_out_;
   popped_in_ = own_in_;
   own_in_ = own_out_ = 0;
-  TwoPhaseQueue* const in = inputs_.data();
-  TwoPhaseQueue* const out = outputs_.data();
+  TwoPhaseQueue* const in = in_;
+  TwoPhaseQueue* const out = out_;
   const std::uint64_t now = commits_;
   std::uint32_t nonempty = nonempty_;
   for (std::uint32_t m = cand_in; m != 0; m &= m - 1) {

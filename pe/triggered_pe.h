@@ -99,6 +99,13 @@ class alignas(64) TriggeredPe {
   /// Builds a PE with the queues, predicates and registers of `params`; throws PeError naming
   /// `name` if a count is zero or beyond the model's limits (64 predicates/registers, 32 queues).
   TriggeredPe(std::string name, const PeParams& params, PeOptions options = {});
+  /// Not copyable (the per-cycle steps keep plain pointers to the PE's arrays); a move keeps the
+  /// arrays where they are, so queue addresses bound into a network stay valid.
+  TriggeredPe(const TriggeredPe&) = delete;
+  TriggeredPe& operator=(const TriggeredPe&) = delete;
+  TriggeredPe(TriggeredPe&&) noexcept = default;
+  TriggeredPe& operator=(TriggeredPe&&) = delete;
+  ~TriggeredPe() = default;
 
   /// Name used in every message about this PE.
   const std::string& name() const { return name_; }
@@ -226,6 +233,7 @@ class alignas(64) TriggeredPe {
   };
 
   void decode(const Program& program);
+  void bind_arrays();
   void refresh_masks();
   // The per-cycle steps of evaluate() and commit(), defined in the .cpp and always inlined into
   // them: each runs for nearly every PE every cycle, and a call costs about as much as their
@@ -266,8 +274,21 @@ class alignas(64) TriggeredPe {
   // land in issue order by themselves and out_last_land_ is not kept.
   bool order_check_ = false;
   StallInfo last_stall_;
+  std::uint32_t inflight_count_ = 0;  // results in all buckets of the wheel
+  std::uint32_t n_instr_ = 0;         // decoded_.size()
+  std::uint32_t wheel_slots_ = 1;
+  // The arrays the per-cycle steps use, as plain pointers in one cache line (the vectors below own
+  // them; bind_arrays() sets these after every (re)allocation, and copies rebind).
+  const PredPattern* pat_ = nullptr;
+  Decoded* dec_ = nullptr;
+  TwoPhaseQueue* in_ = nullptr;
+  TwoPhaseQueue* out_ = nullptr;
+  InFlight* wheel_p_ = nullptr;
+  std::uint32_t* wcount_ = nullptr;
+  Word* regs_p_ = nullptr;
+  std::uint64_t wheel_mask_ = 0;
   // issued_per_op is filled from the instructions' counters (Decoded::issued) by stats(); the
-  // counters every cycle updates share one cache line, next to the state above.
+  // counters every cycle updates (cycles, issued, stalls) fill the first line.
   alignas(64) mutable PeStats stats_;
   std::pmr::memory_resource* mem_;  // PeOptions::arena, or the heap; every array below comes from it
   std::pmr::vector<PredPattern> patterns_{mem_};  // parallel to decoded_
@@ -278,9 +299,6 @@ class alignas(64) TriggeredPe {
   // landing costs only the results due, with no per-cycle allocation or compaction.
   std::pmr::vector<InFlight> wheel_{mem_};
   std::pmr::vector<std::uint32_t> wheel_count_{mem_};
-  std::uint64_t wheel_mask_ = 0;
-  std::uint32_t wheel_slots_ = 1;
-  std::uint32_t inflight_count_ = 0;  // results in all buckets
   std::pmr::vector<TwoPhaseQueue> inputs_{mem_};
   std::pmr::vector<TwoPhaseQueue> outputs_{mem_};
   std::pmr::vector<Word> regs_{mem_};
