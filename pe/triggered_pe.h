@@ -233,6 +233,7 @@ class alignas(64) TriggeredPe {
   };
 
   void decode(const Program& program);
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_cycle(std::uint64_t cycle) const;
   void bind_arrays();
   void refresh_masks();
   // The per-cycle steps of evaluate() and commit(), defined in the .cpp and always inlined into
@@ -317,3 +318,5 @@ class alignas(64) TriggeredPe {
 };
 
 }  // namespace cgra
+
+#include "pe/triggered_pe_step.h"  // IWYU pragma: export

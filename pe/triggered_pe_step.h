@@ -1,0 +1,313 @@
+#pragma once
+/// \file triggered_pe_step.h
+/// The per-cycle steps of TriggeredPe (evaluate, commit and what they call), defined inline so
+/// that the fabric's stepping loop compiles them in place: a call saved and restored more
+/// registers than a stalled PE's whole step costs. Included by triggered_pe.h; not for direct use.
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "pe/triggered_pe.h"
+
+namespace cgra {
+namespace pe_detail {
+
+// Wrapping int64 arithmetic without undefined behaviour.
+inline std::uint64_t u(Word w) { return w.bits; }
+
+inline Word compute(Opcode op, Word a, Word b, Word c) {
+  const std::int64_t ia = a.as_int(), ib = b.as_int();
+  switch (op) {
+    case Opcode::Fmul: return Word::from_double(a.as_double() * b.as_double());
+    case Opcode::Fmac: return Word::from_double(std::fma(a.as_double(), b.as_double(), c.as_double()));
+    case Opcode::Fadd: return Word::from_double(a.as_double() + b.as_double());
+    case Opcode::Fsub: return Word::from_double(a.as_double() - b.as_double());
+    case Opcode::Iadd: return {pe_detail::u(a) + pe_detail::u(b), 0};
+    case Opcode::Isub: return {pe_detail::u(a) - pe_detail::u(b), 0};
+    case Opcode::Ilt: return Word::from_int(ia < ib);
+    case Opcode::Ile: return Word::from_int(ia <= ib);
+    case Opcode::Ieq: return Word::from_int(ia == ib);
+    case Opcode::Ine: return Word::from_int(ia != ib);
+    case Opcode::Ige: return Word::from_int(ia >= ib);
+    case Opcode::Igt: return Word::from_int(ia > ib);
+    case Opcode::And: return {pe_detail::u(a) & pe_detail::u(b), 0};
+    case Opcode::Or: return {pe_detail::u(a) | pe_detail::u(b), 0};
+    case Opcode::Xor: return {pe_detail::u(a) ^ pe_detail::u(b), 0};
+    case Opcode::Shl: return {pe_detail::u(a) << (pe_detail::u(b) & 63), 0};
+    case Opcode::Shr: return {pe_detail::u(a) >> (pe_detail::u(b) & 63), 0};
+    case Opcode::Sra: return Word::from_int(ia >> (pe_detail::u(b) & 63));
+    case Opcode::Not: return {~pe_detail::u(a), 0};
+    case Opcode::Inrange: return Word::from_int(ib <= ia && ia <= c.as_int());
+    case Opcode::Sel: return ia != 0 ? b : c;
+    case Opcode::Mov: return a;
+    case Opcode::Load: return b;   // the optional forwarded word
+    case Opcode::Store: return a;  // the address, as a per-store token
+    case Opcode::Drop: return {};
+  }
+  return {};
+}
+
+
+}  // namespace pe_detail
+
+inline Word TriggeredPe::fetch(const Operand& o) const {
+  switch (o.kind) {
+    case OperandKind::Queue: return in_[o.index].head();
+    case OperandKind::Reg: return regs_p_[o.index];
+    case OperandKind::ImmInt:
+    case OperandKind::ImmDouble: return Word{o.bits, 0};
+    case OperandKind::None: break;
+  }
+  return {};
+}
+
+[[gnu::always_inline]] inline void TriggeredPe::evaluate(std::uint64_t cycle) {
+  if (started_) {
+    if (cycle <= cycle_) {
+      fail_cycle(cycle);
+    }
+    if (cycle > cycle_ + 1) {
+      // Skip-ahead: nothing can have changed, so every skipped cycle stalls like the last one.
+      if (!quiescent()) fail_cycle(cycle);
+      const std::uint64_t gap = cycle - cycle_ - 1;
+      stats_.cycles += gap;
+      stats_.stalls[static_cast<unsigned>(last_stall_.reason)] += gap;
+      commits_ += gap;  // queue statistics catch up lazily (settle_statistics)
+    }
+  }
+  started_ = true;
+  cycle_ = cycle;
+  ++stats_.cycles;
+
+  // Fast path: nothing this PE can observe changed since a cycle in which nothing issued and no
+  // result was in flight, so the same instructions are blocked for the same reasons.
+  if (!changed_ && !issued_ && inflight_count_ == 0) {
+    ++stats_.stalls[static_cast<unsigned>(last_stall_.reason)];
+    return;
+  }
+  issued_ = false;
+
+  StallReason worst = StallReason::NoTrigger;
+  int worst_instr = -1, worst_queue = -1;
+  const unsigned n = n_instr_;
+  const PredPattern* const patterns = pat_;
+  const std::uint64_t preds = preds_;
+  for (unsigned i = 0; i < n; ++i) {
+    if ((preds & patterns[i].pred_true) != patterns[i].pred_true || (preds & patterns[i].pred_false) != 0) continue;
+    const Decoded& d = dec_[i];
+    StallReason r;
+    int q = -1;
+    if ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_)) {
+      r = StallReason::Hazard;
+    } else if (const std::uint32_t missing = d.in_need & ~nonempty_) {
+      q = std::countr_zero(missing);
+      // Only a LOAD's reply queue can be owed a word (loads_to_ is 0 elsewhere).
+      r = ((reply_queues_ >> q) & 1u) && reply_owed(static_cast<unsigned>(q)) ? StallReason::Memory
+                                                                              : StallReason::NoInput;
+    } else {
+      bool tags_ok = true;
+      for (unsigned t = 0; t < d.tag_count; ++t) {
+        const TagTest& tt = d.tags[t];
+        if ((in_[tt.queue].head().tag == tt.tag) != tt.equal) {
+          tags_ok = false;
+          q = tt.queue;
+          break;
+        }
+      }
+      if (!tags_ok) {
+        r = StallReason::NoInput;
+      } else if (d.reply >= 0 ? !(mem_requests_.can_push() && in_[d.reply].can_push())
+                              : (d.op == Opcode::Store && !mem_requests_.can_push())) {
+        r = StallReason::Memory;
+        q = d.reply;
+      } else if (const std::uint32_t full = d.out_need & ~outfree_) {
+        r = StallReason::OutputFull;
+        q = std::countr_zero(full);
+      } else {
+        bool in_order = true;
+        if (order_check_ && d.out_need != 0 && inflight_count_ != 0) {
+          const std::uint64_t land = cycle_ + d.latency - 1;
+          for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
+            if (land < out_last_land_[std::countr_zero(m)]) in_order = false;
+          }
+        }
+        if (in_order) {
+          issue(d, i);
+          return;
+        }
+        r = StallReason::Hazard;
+      }
+    }
+    if (static_cast<int>(r) > static_cast<int>(worst)  /* the enum order is the charging rank */) {
+      worst = r;
+      worst_instr = static_cast<int>(i);
+      worst_queue = q;
+    }
+  }
+  ++stats_.stalls[static_cast<unsigned>(worst)];
+  last_stall_ = {worst, worst_instr, worst_queue};
+}
+
+inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
+  const Word a = fetch(d.src[0]);
+  const Word b = fetch(d.src[1]);
+  const Word c = fetch(d.src[2]);
+  TwoPhaseQueue* const in = in_;
+  for (std::uint32_t m = d.deq; m != 0; m &= m - 1) in[std::countr_zero(m)].pop();
+  own_in_ |= d.deq;
+  staged_set_ = d.pred_set;
+  staged_clear_ = d.pred_clear;
+
+  if (d.op == Opcode::Load) {
+    MemRequest req;
+    req.addr = a.bits;
+    req.reply_queue = static_cast<std::uint8_t>(d.reply);
+    req.reply_tag = d.reply_tag;
+    mem_requests_.push(req);
+    in_[d.reply].reserve();
+    ++loads_to_[static_cast<unsigned>(d.reply)];
+    ++stats_.loads;
+  } else if (d.op == Opcode::Store) {
+    MemRequest req;
+    req.addr = a.bits;
+    req.data = b;
+    req.is_store = true;
+    mem_requests_.push(req);
+    ++stats_.stores;
+  }
+
+  if (d.writes) {
+    Word result = pe_detail::compute(d.op, a, b, c);
+    switch (d.tag_mode) {
+      case TagMode::Const: result.tag = d.tag; break;
+      case TagMode::FromA: result.tag = a.tag; break;
+      case TagMode::FromB: result.tag = b.tag; break;
+      case TagMode::FromResult: result.tag = static_cast<std::uint8_t>(result.bits); break;
+    }
+    const std::uint64_t land = cycle_ + d.latency - 1;
+    InFlight f;
+    f.value = result;
+    f.out_mask = d.out_need;
+    f.reg = d.reg;
+    f.pred = d.pred;
+    if (d.pred >= 0) {
+      const bool equal = result.bits == fetch(d.pred_ref).bits;
+      f.pred_value = d.pred_cmp == PredCompare::Equal ? equal : !equal;
+      pending_preds_ |= std::uint64_t{1} << d.pred;
+    }
+    if (d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
+    TwoPhaseQueue* const out = out_;
+    for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
+      const int q = std::countr_zero(m);
+      out[q].reserve();
+      if (order_check_) out_last_land_[q] = land;
+      touched_out_ |= 1u << q;
+    }
+    const std::size_t b = land & wheel_mask_;
+    wheel_p_[b * wheel_slots_ + wcount_[b]++] = f;  // slots sized at load (see load_program)
+    ++inflight_count_;
+  }
+
+  issued_ = true;
+  ++stats_.issued;
+  ++dec_[index].issued;
+  last_stall_ = {StallReason::None, static_cast<int>(index), -1};
+}
+
+// Applies predicate updates and the results whose latency ends this cycle; returns whether
+// anything in flight (hence state visible to triggers) changed. Records the output queues pushed
+// into in own_out_.
+inline bool TriggeredPe::land_results() {
+  bool changed = issued_;
+  preds_ = (preds_ | staged_set_) & ~staged_clear_;
+  staged_set_ = staged_clear_ = 0;
+  if (inflight_count_ != 0) {
+    changed = true;
+    // The results due now, in issue order (see load_program for the wheel's layout).
+    const std::size_t b = cycle_ & wheel_mask_;
+    const std::uint32_t n = wcount_[b];
+    const InFlight* const due = wheel_p_ + b * wheel_slots_;
+    TwoPhaseQueue* const out = out_;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const InFlight& f = due[k];
+      own_out_ |= f.out_mask;
+      for (std::uint32_t m = f.out_mask; m != 0; m &= m - 1) out[std::countr_zero(m)].push_reserved(f.value);
+      if (f.reg >= 0) {
+        regs_p_[f.reg] = f.value;
+        pending_regs_ &= ~(std::uint64_t{1} << f.reg);
+      }
+      if (f.pred >= 0) {
+        const std::uint64_t bit = std::uint64_t{1} << f.pred;
+        preds_ = f.pred_value ? (preds_ | bit) : (preds_ & ~bit);
+        pending_preds_ &= ~bit;
+      }
+    }
+    wcount_[b] = 0;
+    inflight_count_ -= n;
+  }
+  return changed;
+}
+
+inline void TriggeredPe::commit() {
+  const bool changed = land_results();
+  // A tight first pass finds the dirty queues, so an idle PE costs a few loads per queue.
+  TwoPhaseQueue* const in = in_;
+  TwoPhaseQueue* const out = out_;
+  const unsigned ni = static_cast<unsigned>(inputs_.size());
+  const unsigned no = static_cast<unsigned>(outputs_.size());
+  std::uint32_t dirty_in = 0, dirty_out = 0;
+  for (unsigned i = 0; i < ni; ++i) dirty_in |= static_cast<std::uint32_t>(in[i].dirty()) << i;
+  for (unsigned i = 0; i < no; ++i) dirty_out |= static_cast<std::uint32_t>(out[i].dirty()) << i;
+  commit_queues(dirty_in, dirty_out, changed);
+}
+
+[[gnu::always_inline]] inline void TriggeredPe::commit(std::uint32_t inputs_touched, std::uint32_t outputs_touched) {
+  const bool changed = land_results();
+  // Only queues someone touched can be dirty. They are committed without testing dirty() first:
+  // committing a clean queue only brings its statistics up to date, which gives the same figures
+  // as accounting its idle cycles later (so a superset of touched queues is fine).
+  commit_queues((inputs_touched | own_in_) & in_all_, (outputs_touched | own_out_) & out_all_, changed);
+}
+
+// Commits the candidate queues (cand_in / cand_out: a superset of the input / output queues with
+// something to apply) and the request queue, and recomputes their bits of nonempty_ / outfree_.
+// The idle cycles of the other queues are accounted when they are next committed (or in
+// settle_statistics), which gives identical statistics.
+inline void TriggeredPe::commit_queues(std::uint32_t cand_in, std::uint32_t cand_out, bool changed) {
+  pushed_out_ = own_out_;
+  popped_in_ = own_in_;
+  own_in_ = own_out_ = 0;
+  TwoPhaseQueue* const in = in_;
+  TwoPhaseQueue* const out = out_;
+  const std::uint64_t now = commits_;
+  std::uint32_t nonempty = nonempty_;
+  for (std::uint32_t m = cand_in; m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
+    TwoPhaseQueue& q = in[i];
+    changed |= q.commit_at(now);
+    nonempty = (nonempty & ~(1u << i)) | (static_cast<std::uint32_t>(!q.empty()) << i);
+  }
+  nonempty_ = nonempty;
+  // Output queues reserved this cycle (touched_out_) changed their free space: their bit of
+  // outfree_ is recomputed too (committing them as well costs nothing in statistics).
+  std::uint32_t outfree = outfree_;
+  for (std::uint32_t m = cand_out | touched_out_; m != 0; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
+    TwoPhaseQueue& q = out[i];
+    changed |= q.commit_at(now);
+    outfree = (outfree & ~(1u << i)) | (static_cast<std::uint32_t>(q.can_push()) << i);
+  }
+  outfree_ = outfree;
+  touched_out_ = 0;
+  // Without a memory port no LOAD/STORE loads (decode rejects them), so nothing enters the request
+  // queue and nobody pops it.
+  if (memory_port_ && mem_requests_.dirty()) {
+    mem_requests_.commit_at(now);
+    changed = true;  // a popped request frees space a LOAD/STORE may be waiting for
+  }
+  commits_ = now + 1;
+  changed_ = changed;
+}
+
+}  // namespace cgra
