@@ -215,9 +215,12 @@ void TriggeredPe::decode(const Program& program) {
   reply_queues_ = 0;
   std::vector<unsigned> latency_of_out(params_.output_queues, 0);
   order_check_ = false;
+  stream_ = true;
   for (const Decoded& d : decoded_) {
     patterns_.push_back({d.pred_true, d.pred_false});
     if (d.reply >= 0) reply_queues_ |= 1u << d.reply;
+    stream_ = stream_ && (d.pred_true | d.pred_false | d.pred_set | d.pred_clear | d.pred_hazard | d.reg_hazard) == 0 &&
+              d.reg < 0 && d.pred < 0 && !is_mem_op(d.op) && d.reply < 0;
     if (!d.writes) continue;
     for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
       unsigned& l = latency_of_out[static_cast<unsigned>(std::countr_zero(m))];
@@ -225,6 +228,7 @@ void TriggeredPe::decode(const Program& program) {
       l = d.latency;
     }
   }
+  stream_ = stream_ && !order_check_;
 }
 
 void TriggeredPe::fail_cycle(std::uint64_t cycle) const {

@@ -154,6 +154,10 @@ class alignas(64) TriggeredPe {
   /// All committed predicates (bit i = predicate i).
   std::uint64_t preds() const { return preds_; }
 
+  /// True if the loaded program is a stream program (no predicates, registers, loads or stores;
+  /// results land in issue order), which the scheduler steps without the tests that cannot fail
+  /// for it. Results are the same either way.
+  bool stream_program() const { return stream_; }
   /// True if the last evaluated cycle issued an instruction.
   bool issued_last_cycle() const { return issued_; }
   /// Idle and nothing in flight: the last cycle issued nothing and no function-unit result is
@@ -239,9 +243,14 @@ class alignas(64) TriggeredPe {
   // The per-cycle steps of evaluate() and commit(), defined in the .cpp and always inlined into
   // them: each runs for nearly every PE every cycle, and a call costs about as much as their
   // common case (saving and restoring the registers they use).
+  template <bool kStream>
+  [[gnu::always_inline]] inline void evaluate_as(std::uint64_t cycle);
+  template <bool kStream>
   [[gnu::always_inline]] inline void issue(const Decoded& d, unsigned index);
+  template <bool kStream>
   [[gnu::always_inline]] inline bool land_results();
   [[gnu::always_inline]] inline void commit_queues(std::uint32_t cand_in, std::uint32_t cand_out, bool changed);
+  template <bool kStream>
   [[gnu::always_inline]] inline Word fetch(const Operand& o) const;
   bool reply_owed(unsigned q) const;
   unsigned latency_of(OpClass c) const;
@@ -274,6 +283,11 @@ class alignas(64) TriggeredPe {
   // before an earlier one bound for the same queue (the in-order test of evaluate); else results
   // land in issue order by themselves and out_last_land_ is not kept.
   bool order_check_ = false;
+  // A stream program: no instruction tests, sets, clears or writes a predicate, reads or writes a
+  // register, or is a LOAD or STORE, and results land in issue order (not order_check_). The
+  // mapper's MAC, MUL, ADD and data-filter PEs (most of a stencil's fabric) run one; the scheduler
+  // then skips the tests that cannot fail for it (evaluate_as<true>).
+  bool stream_ = false;
   StallInfo last_stall_;
   std::uint32_t inflight_count_ = 0;  // results in all buckets of the wheel
   std::uint32_t n_instr_ = 0;         // decoded_.size()

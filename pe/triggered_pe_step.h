@@ -51,7 +51,10 @@ inline Word compute(Opcode op, Word a, Word b, Word c) {
 
 }  // namespace pe_detail
 
+template <bool kStream>
 inline Word TriggeredPe::fetch(const Operand& o) const {
+  if constexpr (kStream)  // no register operands; an absent operand's bits are 0
+    return o.kind == OperandKind::Queue ? in_[o.index].head() : Word{o.bits, 0};
   switch (o.kind) {
     case OperandKind::Queue: return in_[o.index].head();
     case OperandKind::Reg: return regs_p_[o.index];
@@ -63,6 +66,18 @@ inline Word TriggeredPe::fetch(const Operand& o) const {
 }
 
 [[gnu::always_inline]] inline void TriggeredPe::evaluate(std::uint64_t cycle) {
+  if (stream_)
+    evaluate_as<true>(cycle);
+  else
+    evaluate_as<false>(cycle);
+}
+
+// The scheduler (see the file comment of triggered_pe.h). kStream: the program is a stream
+// program (stream_), so the tests that cannot fail for it are left out: every predicate pattern
+// holds, nothing is ever pending (no register or predicate is written), no input queue is a reply
+// queue, no instruction is a LOAD or STORE, and results land in issue order (no order_check_).
+template <bool kStream>
+[[gnu::always_inline]] inline void TriggeredPe::evaluate_as(std::uint64_t cycle) {
   if (started_) {
     if (cycle <= cycle_) {
       fail_cycle(cycle);
@@ -94,17 +109,18 @@ inline Word TriggeredPe::fetch(const Operand& o) const {
   const PredPattern* const patterns = pat_;
   const std::uint64_t preds = preds_;
   for (unsigned i = 0; i < n; ++i) {
-    if ((preds & patterns[i].pred_true) != patterns[i].pred_true || (preds & patterns[i].pred_false) != 0) continue;
+    if constexpr (!kStream)
+      if ((preds & patterns[i].pred_true) != patterns[i].pred_true || (preds & patterns[i].pred_false) != 0) continue;
     const Decoded& d = dec_[i];
     StallReason r;
     int q = -1;
-    if ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_)) {
+    if (!kStream && ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_))) {
       r = StallReason::Hazard;
     } else if (const std::uint32_t missing = d.in_need & ~nonempty_) {
       q = std::countr_zero(missing);
       // Only a LOAD's reply queue can be owed a word (loads_to_ is 0 elsewhere).
-      r = ((reply_queues_ >> q) & 1u) && reply_owed(static_cast<unsigned>(q)) ? StallReason::Memory
-                                                                              : StallReason::NoInput;
+      r = !kStream && ((reply_queues_ >> q) & 1u) && reply_owed(static_cast<unsigned>(q)) ? StallReason::Memory
+                                                                                          : StallReason::NoInput;
     } else {
       bool tags_ok = true;
       for (unsigned t = 0; t < d.tag_count; ++t) {
@@ -117,8 +133,8 @@ inline Word TriggeredPe::fetch(const Operand& o) const {
       }
       if (!tags_ok) {
         r = StallReason::NoInput;
-      } else if (d.reply >= 0 ? !(mem_requests_.can_push() && in_[d.reply].can_push())
-                              : (d.op == Opcode::Store && !mem_requests_.can_push())) {
+      } else if (!kStream && (d.reply >= 0 ? !(mem_requests_.can_push() && in_[d.reply].can_push())
+                                           : (d.op == Opcode::Store && !mem_requests_.can_push()))) {
         r = StallReason::Memory;
         q = d.reply;
       } else if (const std::uint32_t full = d.out_need & ~outfree_) {
@@ -126,14 +142,14 @@ inline Word TriggeredPe::fetch(const Operand& o) const {
         q = std::countr_zero(full);
       } else {
         bool in_order = true;
-        if (order_check_ && d.out_need != 0 && inflight_count_ != 0) {
+        if (!kStream && order_check_ && d.out_need != 0 && inflight_count_ != 0) {
           const std::uint64_t land = cycle_ + d.latency - 1;
           for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
             if (land < out_last_land_[std::countr_zero(m)]) in_order = false;
           }
         }
         if (in_order) {
-          issue(d, i);
+          issue<kStream>(d, i);
           return;
         }
         r = StallReason::Hazard;
@@ -149,32 +165,37 @@ inline Word TriggeredPe::fetch(const Operand& o) const {
   last_stall_ = {worst, worst_instr, worst_queue};
 }
 
+template <bool kStream>
 inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
-  const Word a = fetch(d.src[0]);
-  const Word b = fetch(d.src[1]);
-  const Word c = fetch(d.src[2]);
+  const Word a = fetch<kStream>(d.src[0]);
+  const Word b = fetch<kStream>(d.src[1]);
+  const Word c = fetch<kStream>(d.src[2]);
   TwoPhaseQueue* const in = in_;
   for (std::uint32_t m = d.deq; m != 0; m &= m - 1) in[std::countr_zero(m)].pop();
   own_in_ |= d.deq;
-  staged_set_ = d.pred_set;
-  staged_clear_ = d.pred_clear;
+  if constexpr (!kStream) {  // a stream program sets and clears no predicate
+    staged_set_ = d.pred_set;
+    staged_clear_ = d.pred_clear;
+  }
 
-  if (d.op == Opcode::Load) {
-    MemRequest req;
-    req.addr = a.bits;
-    req.reply_queue = static_cast<std::uint8_t>(d.reply);
-    req.reply_tag = d.reply_tag;
-    mem_requests_.push(req);
-    in_[d.reply].reserve();
-    ++loads_to_[static_cast<unsigned>(d.reply)];
-    ++stats_.loads;
-  } else if (d.op == Opcode::Store) {
-    MemRequest req;
-    req.addr = a.bits;
-    req.data = b;
-    req.is_store = true;
-    mem_requests_.push(req);
-    ++stats_.stores;
+  if constexpr (!kStream) {
+    if (d.op == Opcode::Load) {
+      MemRequest req;
+      req.addr = a.bits;
+      req.reply_queue = static_cast<std::uint8_t>(d.reply);
+      req.reply_tag = d.reply_tag;
+      mem_requests_.push(req);
+      in_[d.reply].reserve();
+      ++loads_to_[static_cast<unsigned>(d.reply)];
+      ++stats_.loads;
+    } else if (d.op == Opcode::Store) {
+      MemRequest req;
+      req.addr = a.bits;
+      req.data = b;
+      req.is_store = true;
+      mem_requests_.push(req);
+      ++stats_.stores;
+    }
   }
 
   if (d.writes) {
@@ -191,17 +212,17 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
     f.out_mask = d.out_need;
     f.reg = d.reg;
     f.pred = d.pred;
-    if (d.pred >= 0) {
-      const bool equal = result.bits == fetch(d.pred_ref).bits;
+    if (!kStream && d.pred >= 0) {
+      const bool equal = result.bits == fetch<false>(d.pred_ref).bits;
       f.pred_value = d.pred_cmp == PredCompare::Equal ? equal : !equal;
       pending_preds_ |= std::uint64_t{1} << d.pred;
     }
-    if (d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
+    if (!kStream && d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
     TwoPhaseQueue* const out = out_;
     for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
       const int q = std::countr_zero(m);
       out[q].reserve();
-      if (order_check_) out_last_land_[q] = land;
+      if (!kStream && order_check_) out_last_land_[q] = land;
       touched_out_ |= 1u << q;
     }
     const std::size_t b = land & wheel_mask_;
@@ -218,10 +239,13 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
 // Applies predicate updates and the results whose latency ends this cycle; returns whether
 // anything in flight (hence state visible to triggers) changed. Records the output queues pushed
 // into in own_out_.
+template <bool kStream>
 inline bool TriggeredPe::land_results() {
   bool changed = issued_;
-  preds_ = (preds_ | staged_set_) & ~staged_clear_;
-  staged_set_ = staged_clear_ = 0;
+  if constexpr (!kStream) {
+    preds_ = (preds_ | staged_set_) & ~staged_clear_;
+    staged_set_ = staged_clear_ = 0;
+  }
   if (inflight_count_ != 0) {
     changed = true;
     // The results due now, in issue order (see load_program for the wheel's layout).
@@ -233,6 +257,7 @@ inline bool TriggeredPe::land_results() {
       const InFlight& f = due[k];
       own_out_ |= f.out_mask;
       for (std::uint32_t m = f.out_mask; m != 0; m &= m - 1) out[std::countr_zero(m)].push_reserved(f.value);
+      if constexpr (kStream) continue;
       if (f.reg >= 0) {
         regs_p_[f.reg] = f.value;
         pending_regs_ &= ~(std::uint64_t{1} << f.reg);
@@ -250,7 +275,7 @@ inline bool TriggeredPe::land_results() {
 }
 
 inline void TriggeredPe::commit() {
-  const bool changed = land_results();
+  const bool changed = stream_ ? land_results<true>() : land_results<false>();
   // A tight first pass finds the dirty queues, so an idle PE costs a few loads per queue.
   TwoPhaseQueue* const in = in_;
   TwoPhaseQueue* const out = out_;
@@ -263,7 +288,7 @@ inline void TriggeredPe::commit() {
 }
 
 [[gnu::always_inline]] inline void TriggeredPe::commit(std::uint32_t inputs_touched, std::uint32_t outputs_touched) {
-  const bool changed = land_results();
+  const bool changed = stream_ ? land_results<true>() : land_results<false>();
   // Only queues someone touched can be dirty. They are committed without testing dirty() first:
   // committing a clean queue only brings its statistics up to date, which gives the same figures
   // as accounting its idle cycles later (so a superset of touched queues is fine).
