@@ -16,7 +16,7 @@ namespace pe_detail {
 // Wrapping int64 arithmetic without undefined behaviour.
 inline std::uint64_t u(Word w) { return w.bits; }
 
-inline Word compute(Opcode op, Word a, Word b, Word c) {
+[[gnu::always_inline]] inline Word compute(Opcode op, Word a, Word b, Word c) {
   const std::int64_t ia = a.as_int(), ib = b.as_int();
   switch (op) {
     case Opcode::Fmul: return Word::from_double(a.as_double() * b.as_double());
