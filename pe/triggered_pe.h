@@ -240,9 +240,10 @@ class alignas(64) TriggeredPe {
   [[noreturn, gnu::cold, gnu::noinline]] void fail_cycle(std::uint64_t cycle) const;
   void bind_arrays();
   void refresh_masks();
-  // The per-cycle steps of evaluate() and commit(), defined in the .cpp and always inlined into
-  // them: each runs for nearly every PE every cycle, and a call costs about as much as their
-  // common case (saving and restoring the registers they use).
+  // The per-cycle steps of evaluate() and commit(), defined in triggered_pe_step.h and always
+  // inlined into them: each runs for nearly every PE every cycle, and a call costs about as much
+  // as their common case (saving and restoring the registers they use). kStream: the program is
+  // a stream program (stream_).
   template <bool kStream>
   [[gnu::always_inline]] inline void evaluate_as(std::uint64_t cycle);
   template <bool kStream>
@@ -293,7 +294,8 @@ class alignas(64) TriggeredPe {
   std::uint32_t n_instr_ = 0;         // decoded_.size()
   std::uint32_t wheel_slots_ = 1;
   // The arrays the per-cycle steps use, as plain pointers in one cache line (the vectors below own
-  // them; bind_arrays() sets these after every (re)allocation, and copies rebind).
+  // them; bind_arrays() sets these after every allocation; a move keeps the arrays, and the PE is
+  // not copyable).
   const PredPattern* pat_ = nullptr;
   Decoded* dec_ = nullptr;
   TwoPhaseQueue* in_ = nullptr;
