@@ -11,9 +11,7 @@ namespace {
 constexpr std::string_view kStallNames[kStallReasonCount] = {"none",   "no_trigger", "no_input",
                                                               "hazard", "memory",     "output_full"};
 
-
 std::uint64_t mask_below(unsigned n) { return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1; }
-
 
 }  // namespace
 
@@ -219,8 +217,9 @@ void TriggeredPe::decode(const Program& program) {
   for (const Decoded& d : decoded_) {
     patterns_.push_back({d.pred_true, d.pred_false});
     if (d.reply >= 0) reply_queues_ |= 1u << d.reply;
-    stream_ = stream_ && (d.pred_true | d.pred_false | d.pred_set | d.pred_clear | d.pred_hazard | d.reg_hazard) == 0 &&
-              d.reg < 0 && d.pred < 0 && !is_mem_op(d.op) && d.reply < 0;
+    // pred_hazard holds every predicate the instruction tests, sets, clears or writes, reg_hazard
+    // every register it reads or writes; only a LOAD has a reply queue.
+    stream_ = stream_ && (d.pred_hazard | d.reg_hazard) == 0 && !is_mem_op(d.op);
     if (!d.writes) continue;
     for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
       unsigned& l = latency_of_out[static_cast<unsigned>(std::countr_zero(m))];
@@ -254,7 +253,6 @@ void TriggeredPe::refresh_masks() {
   outfree_ = 0;
   for (unsigned i = 0; i < outputs_.size(); ++i) outfree_ |= static_cast<std::uint32_t>(outputs_[i].can_push()) << i;
 }
-
 
 const PeStats& TriggeredPe::stats() const {
   stats_.issued_per_op.fill(0);

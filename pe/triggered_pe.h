@@ -250,6 +250,7 @@ class alignas(64) TriggeredPe {
   [[gnu::always_inline]] inline void issue(const Decoded& d, unsigned index);
   template <bool kStream>
   [[gnu::always_inline]] inline bool land_results();
+  [[gnu::always_inline]] inline bool land();  // land_results<stream_>()
   [[gnu::always_inline]] inline void commit_queues(std::uint32_t cand_in, std::uint32_t cand_out, bool changed);
   template <bool kStream>
   [[gnu::always_inline]] inline Word fetch(const Operand& o) const;

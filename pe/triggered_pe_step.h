@@ -23,21 +23,21 @@ inline std::uint64_t u(Word w) { return w.bits; }
     case Opcode::Fmac: return Word::from_double(std::fma(a.as_double(), b.as_double(), c.as_double()));
     case Opcode::Fadd: return Word::from_double(a.as_double() + b.as_double());
     case Opcode::Fsub: return Word::from_double(a.as_double() - b.as_double());
-    case Opcode::Iadd: return {pe_detail::u(a) + pe_detail::u(b), 0};
-    case Opcode::Isub: return {pe_detail::u(a) - pe_detail::u(b), 0};
+    case Opcode::Iadd: return {u(a) + u(b), 0};
+    case Opcode::Isub: return {u(a) - u(b), 0};
     case Opcode::Ilt: return Word::from_int(ia < ib);
     case Opcode::Ile: return Word::from_int(ia <= ib);
     case Opcode::Ieq: return Word::from_int(ia == ib);
     case Opcode::Ine: return Word::from_int(ia != ib);
     case Opcode::Ige: return Word::from_int(ia >= ib);
     case Opcode::Igt: return Word::from_int(ia > ib);
-    case Opcode::And: return {pe_detail::u(a) & pe_detail::u(b), 0};
-    case Opcode::Or: return {pe_detail::u(a) | pe_detail::u(b), 0};
-    case Opcode::Xor: return {pe_detail::u(a) ^ pe_detail::u(b), 0};
-    case Opcode::Shl: return {pe_detail::u(a) << (pe_detail::u(b) & 63), 0};
-    case Opcode::Shr: return {pe_detail::u(a) >> (pe_detail::u(b) & 63), 0};
-    case Opcode::Sra: return Word::from_int(ia >> (pe_detail::u(b) & 63));
-    case Opcode::Not: return {~pe_detail::u(a), 0};
+    case Opcode::And: return {u(a) & u(b), 0};
+    case Opcode::Or: return {u(a) | u(b), 0};
+    case Opcode::Xor: return {u(a) ^ u(b), 0};
+    case Opcode::Shl: return {u(a) << (u(b) & 63), 0};
+    case Opcode::Shr: return {u(a) >> (u(b) & 63), 0};
+    case Opcode::Sra: return Word::from_int(ia >> (u(b) & 63));
+    case Opcode::Not: return {~u(a), 0};
     case Opcode::Inrange: return Word::from_int(ib <= ia && ia <= c.as_int());
     case Opcode::Sel: return ia != 0 ? b : c;
     case Opcode::Mov: return a;
@@ -47,7 +47,6 @@ inline std::uint64_t u(Word w) { return w.bits; }
   }
   return {};
 }
-
 
 }  // namespace pe_detail
 
@@ -173,12 +172,9 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
   TwoPhaseQueue* const in = in_;
   for (std::uint32_t m = d.deq; m != 0; m &= m - 1) in[std::countr_zero(m)].pop();
   own_in_ |= d.deq;
-  if constexpr (!kStream) {  // a stream program sets and clears no predicate
+  if constexpr (!kStream) {  // a stream program sets and clears no predicate and has no LOAD/STORE
     staged_set_ = d.pred_set;
     staged_clear_ = d.pred_clear;
-  }
-
-  if constexpr (!kStream) {
     if (d.op == Opcode::Load) {
       MemRequest req;
       req.addr = a.bits;
@@ -274,8 +270,10 @@ inline bool TriggeredPe::land_results() {
   return changed;
 }
 
+inline bool TriggeredPe::land() { return stream_ ? land_results<true>() : land_results<false>(); }
+
 inline void TriggeredPe::commit() {
-  const bool changed = stream_ ? land_results<true>() : land_results<false>();
+  const bool changed = land();
   // A tight first pass finds the dirty queues, so an idle PE costs a few loads per queue.
   TwoPhaseQueue* const in = in_;
   TwoPhaseQueue* const out = out_;
@@ -288,7 +286,7 @@ inline void TriggeredPe::commit() {
 }
 
 [[gnu::always_inline]] inline void TriggeredPe::commit(std::uint32_t inputs_touched, std::uint32_t outputs_touched) {
-  const bool changed = stream_ ? land_results<true>() : land_results<false>();
+  const bool changed = land();
   // Only queues someone touched can be dirty. They are committed without testing dirty() first:
   // committing a clean queue only brings its statistics up to date, which gives the same figures
   // as accounting its idle cycles later (so a superset of touched queues is fine).
