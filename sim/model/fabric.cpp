@@ -39,9 +39,9 @@ nlohmann::json queue_json(const TwoPhaseQueue& q, unsigned index,
 
 }  // namespace
 
-std::string program_shape(const Program& p) {
-  std::string k;
-  auto put = [&k](std::uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+std::vector<std::uint64_t> program_shape(const Program& p) {
+  std::vector<std::uint64_t> k;
+  auto put = [&k](std::uint64_t v) { k.push_back(v); };
   put(p.instructions.size());
   for (const Instruction& in : p.instructions) {
     put(static_cast<std::uint64_t>(in.op));
@@ -119,7 +119,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   order_.resize(placed);
   for (std::size_t j = 0; j < placed; ++j) order_[j] = static_cast<std::uint32_t>(j);
   {
-    std::vector<std::string> shape(placed);
+    std::vector<std::vector<std::uint64_t>> shape(placed);
     for (std::size_t j = 0; j < placed; ++j) shape[j] = program_shape(program_.pes[j].program);
     for (unsigned m = 0; m < members; ++m)
       std::stable_sort(order_.begin() + static_cast<std::ptrdiff_t>(pe_first[m]),
@@ -134,7 +134,6 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   // the arena takes more from the heap when it runs out).
   arena_ = std::make_unique<std::pmr::monotonic_buffer_resource>(placed * 4096);
   pes_.reserve(placed);  // queue addresses must stay put: no reallocation after this
-  pos_.reserve(placed);
   port_pe_.assign(program_.memory_ports, nullptr);
   port_index_.assign(program_.memory_ports, 0);
   for (const std::uint32_t j : order_) {
@@ -143,7 +142,6 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     for (std::size_t k = 0; k < c.ops.size(); ++k) name += (k ? "," : "") + c.ops[k];
     name += "]";
     pes_.emplace_back(std::move(name), c.kind == PeKind::Memory ? mem_pp : pp, options_for(c.kind, arena_.get()));
-    pos_.push_back(c.pos);
     try {
       pes_.back().load_program(c.program);
     } catch (const std::exception& e) {

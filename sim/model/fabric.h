@@ -68,9 +68,9 @@ namespace cgra {
 /// The shape of a PE program: what decides the path a PE's step takes through
 /// TriggeredPe::evaluate and commit (per instruction its opcode, the predicates it tests and
 /// updates, how many input queues and tag tests it tests, its operand kinds, destinations and
-/// dequeues; not the immediates, nor which queue or register). An opaque key: equal for equal
-/// shapes, ordered.
-std::string program_shape(const Program& program);
+/// dequeues; not the immediates, nor which queue or register). An opaque key, compared as a
+/// whole: equal for equal shapes, ordered.
+std::vector<std::uint64_t> program_shape(const Program& program);
 
 /// The running fabric of one placed program.
 class Fabric {
@@ -173,7 +173,7 @@ class Fabric {
   /// Stepping index of PE `j` of FabricProgram::pes.
   std::size_t step_index(std::size_t j) const { return step_of_[j]; }
   /// Position of PE `i` (stepping order).
-  PePos position(std::size_t i) const { return pos_[i]; }
+  PePos position(std::size_t i) const { return config(i).pos; }
   const Network& network() const { return *network_; }
   const FabricGeometry& geometry() const { return geometry_; }
   const FabricProgram& program() const { return program_; }
@@ -199,7 +199,6 @@ class Fabric {
   std::vector<TriggeredPe> pes_;
   std::vector<std::uint32_t> order_;    // by stepping index: index in program_.pes
   std::vector<std::uint32_t> step_of_;  // by index in program_.pes: stepping index
-  std::vector<PePos> pos_;
   std::vector<TriggeredPe*> port_pe_;  // by memory port; nullptr = no program there
   std::vector<unsigned> used_ports_;
   // A deep channel's route ends in `ingress` (the fabric's end of the link to its FIFO); words

@@ -52,7 +52,7 @@ TEST(FabricOrder, PesOfEqualShapeAreSteppedTogether) {
     for (std::size_t i = 0; i < n; ++i) r += i == 0 || shape_at(i) != shape_at(i - 1);
     return r;
   };
-  std::set<std::string> shapes;
+  std::set<std::vector<std::uint64_t>> shapes;
   for (const PeConfig& c : program.pes) shapes.insert(program_shape(c.program));
   ASSERT_GE(shapes.size(), 5u);
   EXPECT_EQ(runs([&](std::size_t i) { return program_shape(f.config(i).program); }), shapes.size());
@@ -83,10 +83,10 @@ TEST(FabricOrder, EachMemberGroupsTheShapesOfItsOwnBand) {
   EXPECT_LT(k, 3 * n / 4);
   // Within each band, one run per shape.
   for (const auto& [lo, hi] : {std::pair{std::size_t{0}, k}, std::pair{k, n}}) {
-    std::set<std::string> shapes;
+    std::set<std::vector<std::uint64_t>> shapes;
     std::size_t runs = 0;
     for (std::size_t i = lo; i < hi; ++i) {
-      const std::string s = program_shape(f.config(i).program);
+      const std::vector<std::uint64_t> s = program_shape(f.config(i).program);
       shapes.insert(s);
       runs += i == lo || s != program_shape(f.config(i - 1).program);
     }
