@@ -222,9 +222,14 @@ TEST(PeScheduler, StreamProgramsStepAsTheGeneralSchedulerDoes) {
   }
   EXPECT_EQ(a.stuck_last.reason, StallReason::NoInput);
   EXPECT_EQ(a.stuck_last.queue, 1);
-  // The first value the MAC sees is the first one the filter passed: 1 + k for the first k with
-  // (7k) % 3 != 0, i.e. k = 1; the MAC adds 0.5 * 2 and the first addend, 0.
-  EXPECT_EQ(a.words[0].as_double(), 0.5 * 2.0 + 0.0);
+  // Host reference: the filter passes value 1 + k for every k with (7k) % 3 != 0 (tag 1) and
+  // drops the others; the MAC's j-th result is 0.5 times the j-th passed value plus addend j.
+  std::vector<double> expected;
+  for (int k = 0; k < 40 && expected.size() < 12; ++k)
+    if ((k * 7) % 3 != 0) expected.push_back(0.5 * (1.0 + k) + 100.0 * static_cast<double>(expected.size()));
+  for (std::size_t j = 0; j < 12; ++j) EXPECT_EQ(a.words[j].as_double(), expected[j]) << j;
+  // `stuck` passes its first value, drops the second and stops at the third.
+  EXPECT_EQ(a.stuck_words[0].as_double(), 1.0);
 }
 
 // A register written by an op of latency 3 is read by the next iteration only once it has landed:
