@@ -60,9 +60,9 @@ template <typename T>
 class alignas(64) BasicTwoPhaseQueue {
  public:
   /// `arena`: where the first ring comes from (nullptr: the heap). An arena is never asked to
-  /// give memory back, so it must outlive the queue; a fabric passes one per PE array so that a
-  /// PE's queues and their first rings lie next to its other state (rings grown later come from
-  /// the heap).
+  /// give memory back, so it must outlive the queue; a PE passes its arena (PeOptions::arena) so
+  /// that its queues' first rings lie next to its other state (rings grown later come from the
+  /// heap).
   explicit BasicTwoPhaseQueue(std::size_t capacity = 1, std::pmr::memory_resource* arena = nullptr) {
     if (capacity == 0) throw std::invalid_argument("queue capacity must be at least 1");
     if (capacity > UINT32_MAX / 2) throw std::invalid_argument("queue capacity too large");
