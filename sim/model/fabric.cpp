@@ -60,17 +60,20 @@ std::vector<std::uint64_t> program_shape(const Program& p) {
   return k;
 }
 
-// Member m of `members` gets PEs [result[m], result[m+1]): contiguous ranges (PEs are in
-// row-major order, so a range is a band of rows and most routes stay inside it) of about equal
-// work, counted as 1 per PE plus 2 per route destination it sends to or receives from. The
-// weights come from measuring the paper's 2D case (docs/model.md, "Threads"): counting PEs alone
-// split it at PE 270 of 537 and left the second member 28% more work (time in its phases); these
-// weights split at 282 and leave it 6% more.
-std::vector<std::size_t> Fabric::split_pes(unsigned members, const std::vector<int>& index_of) const {
+// The member owning each PE (by index in FabricProgram::pes). Member 0 runs on the simulation's
+// own thread, which between two cycles also moves memory requests out of the port PEs, delivers
+// load replies, takes the done token and feeds the deep channels' consumers (FabricModule::step):
+// those PEs are member 0's, so that this work touches only PEs of member 0 and the helpers may run
+// ahead into the next cycle meanwhile (enable_run_ahead). The other PEs are split into contiguous
+// ranges (PEs are in row-major order, so a range is a band of rows and most routes stay inside
+// it) by work, counted as 1 per PE plus 2 per route destination it sends to or receives from (the
+// weights come from measuring the paper's 2D case, docs/model.md, "Threads": counting PEs alone
+// split it at PE 270 of 537 and left the second member 28% more work; these weights split at 282
+// and leave it 6% more), member 0's PEs above included.
+std::vector<std::uint8_t> Fabric::split_pes(unsigned members, const std::vector<int>& index_of) const {
   const std::size_t n = program_.pes.size();
-  std::vector<std::size_t> first(members + 1, n);
-  first[0] = 0;
-  if (members == 1) return first;
+  std::vector<std::uint8_t> owner(n, 0);
+  if (members == 1) return owner;
   std::vector<double> cost(n, 1.0);
   auto at = [&](const Endpoint& e) -> int {
     return geometry_.contains(e.pe) ? index_of[geometry_.index(e.pe)] : -1;
@@ -81,15 +84,25 @@ std::vector<std::size_t> Fabric::split_pes(unsigned members, const std::vector<i
     for (const RouteDestination& d : r.destinations)
       if (const int i = at(d.endpoint); i >= 0) cost[static_cast<std::size_t>(i)] += 2.0;
   }
-  double total = 0;
-  for (double c : cost) total += c;
-  double sum = 0;
-  unsigned m = 1;
-  for (std::size_t i = 0; i < n && m < members; ++i) {
-    sum += cost[i];
-    while (m < members && sum >= total * m / members) first[m++] = i + 1;
+  std::vector<bool> first(n, false);  // touched by the simulation's thread between cycles
+  for (std::size_t j = 0; j < n; ++j) first[j] = program_.pes[j].mem_port >= 0;
+  if (program_.done)
+    if (const int i = at({program_.done->pe, program_.done->queue}); i >= 0) first[static_cast<std::size_t>(i)] = true;
+  for (const DeepChannel& d : program_.deep)
+    if (const int i = at(d.consumer); i >= 0) first[static_cast<std::size_t>(i)] = true;
+  double total = 0, sum = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    total += cost[j];
+    if (first[j]) sum += cost[j];
   }
-  return first;
+  unsigned m = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (first[j]) continue;
+    while (m + 1 < members && sum >= total * (m + 1) / members) ++m;
+    owner[j] = static_cast<std::uint8_t>(m);
+    sum += cost[j];
+  }
+  return owner;
 }
 
 Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_idle_pes,
@@ -111,21 +124,27 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
                  : 1;
   std::vector<int> index_of(geometry_.pe_count(), -1);  // by position: index in program_.pes
   for (std::size_t j = 0; j < placed; ++j) index_of[geometry_.index(program_.pes[j].pos)] = static_cast<int>(j);
-  const std::vector<std::size_t> pe_first = split_pes(members, index_of);
-  // Stepping order: within each member's band, PEs of equal program shape one after the other
-  // (then in placement order). Consecutive PEs then take the same branches through evaluate and
-  // commit, which the host's branch predictor follows; in placement order the F and I columns
-  // alternate and most of those branches were mispredicted (docs/model.md, "Stepping order").
-  order_.resize(placed);
-  for (std::size_t j = 0; j < placed; ++j) order_[j] = static_cast<std::uint32_t>(j);
+  const std::vector<std::uint8_t> owner = split_pes(members, index_of);
+  // Stepping order: member by member (member m steps PEs [pe_first[m], pe_first[m + 1])), and
+  // within a member PEs of equal program shape one after the other (then in placement order).
+  // Consecutive PEs then take the same branches through evaluate and commit, which the host's
+  // branch predictor follows; in placement order the F and I columns alternate and most of those
+  // branches were mispredicted (docs/model.md, "Stepping order").
+  std::vector<std::size_t> pe_first(members + 1, 0);
+  order_.clear();
   {
     std::vector<std::vector<std::uint64_t>> shape(placed);
     for (std::size_t j = 0; j < placed; ++j) shape[j] = program_shape(program_.pes[j].program);
-    for (unsigned m = 0; m < members; ++m)
-      std::stable_sort(order_.begin() + static_cast<std::ptrdiff_t>(pe_first[m]),
-                       order_.begin() + static_cast<std::ptrdiff_t>(pe_first[m + 1]),
+    for (unsigned m = 0; m < members; ++m) {
+      pe_first[m] = order_.size();
+      for (std::size_t j = 0; j < placed; ++j)
+        if (owner[j] == m) order_.push_back(static_cast<std::uint32_t>(j));
+      std::stable_sort(order_.begin() + static_cast<std::ptrdiff_t>(pe_first[m]), order_.end(),
                        [&](std::uint32_t a, std::uint32_t b) { return shape[a] < shape[b]; });
+    }
+    pe_first[members] = order_.size();
   }
+  pe_first_ = pe_first;
   step_of_.resize(placed);
   for (std::size_t i = 0; i < placed; ++i) step_of_[order_[i]] = static_cast<std::uint32_t>(i);
   for (int& k : index_of)
@@ -307,6 +326,9 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
 }
 
 void Fabric::evaluate(std::uint64_t cycle) {
+  if (ahead_ && cycle != cycle_ + 1)
+    throw std::logic_error("fabric: cycle " + std::to_string(cycle) + " evaluated after running ahead into cycle " +
+                           std::to_string(cycle_ + 1));
   if (team_ && cycle > cycle_ + 1) flush_reports();  // a skip reads every route's credit
   cycle_ = cycle;
   network_->begin_cycle(cycle);
@@ -325,16 +347,16 @@ void Fabric::evaluate(std::uint64_t cycle) {
 // The first part of member `member`'s cycle (all of it without a team): the load replies into its
 // memory ports, the credit other members' consumers returned at the last commit (none without a
 // team), its sends.
-void Fabric::member_sends(unsigned member, std::span<const MemCompletion> replies) {
+void Fabric::member_sends(unsigned member, std::uint64_t cycle, std::span<const MemCompletion> replies) {
   for (const MemCompletion& c : replies)
     if (!c.is_store && (!team_ || port_owner_[c.port] == member)) deliver_reply(c.port, c.reply_queue, c.word);
   const std::size_t members = member_flag_.size();
   for (std::size_t from = 0; from < members; ++from) {
-    std::vector<std::uint32_t>& buf = report_row(cycle_ - 1, from)[member].ids;
-    for (const std::uint32_t d : buf) network_->destination_popped(d, cycle_ - 1);
+    std::vector<std::uint32_t>& buf = report_row(cycle - 1, from)[member].ids;
+    for (const std::uint32_t d : buf) network_->destination_popped(d, cycle - 1);
     buf.clear();
   }
-  network_->send(cycle_, member);
+  network_->send(cycle, member);
 }
 
 void Fabric::flush_reports() {
@@ -356,12 +378,14 @@ struct Fabric::MemberSink {
   Network& net;
   Reports* to;  // pop_reports_ of (this member, owner), indexed by owner
   unsigned self;
+  std::uint64_t cycle;  // the cycle whose commit pops (explicit: a member may run ahead of the
+                        // network's begin_cycle, see Fabric::enable_run_ahead)
   // The route a PE feeds has its source in the PE's block: always this member's.
   void pushed(std::int32_t slot) { net.source_pushed_slot(static_cast<std::uint32_t>(slot)); }
   void popped(std::int32_t dest) {
     const unsigned owner = net.credit_owner(static_cast<std::size_t>(dest));
     if (owner == self)
-      net.destination_popped(static_cast<std::size_t>(dest));
+      net.destination_popped(static_cast<std::size_t>(dest), cycle);
     else
       to[owner].ids.push_back(static_cast<std::uint32_t>(dest));
   }
@@ -391,7 +415,7 @@ inline void Fabric::report_to_network(std::size_t i, Sink& sink) {
 // cycle: evaluate, then commit (see the class comment). Adds to `flags` whether one of them was
 // not quiescent after evaluating (active) and whether one is busy (not idle) after committing.
 template <class Sink>
-inline void Fabric::step_block(std::size_t w, Sink& sink, StepFlags& flags) {
+inline void Fabric::step_block(std::size_t w, std::uint64_t cycle, Sink& sink, StepFlags& flags) {
   bool busy = false, active = false;
   TriggeredPe* const pes = pes_.data();
   // Only awake PEs and PEs touched from outside can have anything to do.
@@ -408,7 +432,7 @@ inline void Fabric::step_block(std::size_t w, Sink& sink, StepFlags& flags) {
     // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
     if (!(awake & bit) && ((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[i]) continue;
     TriggeredPe& pe = pes[i];
-    pe.evaluate(cycle_);
+    pe.evaluate(cycle);
     ran |= bit;
     active |= !pe.quiescent();
     touched_in_[i] = touched_out_[i] = 0;
@@ -434,35 +458,51 @@ inline void Fabric::step_block(std::size_t w, Sink& sink, StepFlags& flags) {
   flags.active |= active;
 }
 
+// One member's part of cycle `cycle` with a team: its sends (after the replies into its ports),
+// then its deliveries and PE steps; or, without one_job_, one of the two halves.
+void Fabric::CycleJob::operator()(unsigned member) const {
+  Fabric& f = *fabric;
+  if (part != Part::Steps) f.member_sends(member, cycle, member == 0 ? replies : helper_replies);
+  if (part != Part::Sends) {
+    MemberSink sink{*f.network_, f.report_row(cycle, member), member, cycle};
+    f.member_flag_[member].value = {};
+    f.member_steps(member, cycle, sink, f.member_flag_[member].value);
+  }
+}
+
 void Fabric::commit(std::span<const MemCompletion> replies) {
   StepFlags flags;
   if (team_) {
-    auto sends = [this, replies](unsigned member) { member_sends(member, replies); };
-    auto steps = [this](unsigned member) {
-      MemberSink sink{*network_, report_row(cycle_, member), member};
-      member_flag_[member].value = {};
-      member_steps(member, sink, member_flag_[member].value);
-    };
-    if (one_job_) {
-      // No word a member sends is due at another member's delivery of this cycle (see
-      // Network::min_cross_member_latency): each member runs its whole cycle, one barrier.
-      auto cycle = [&](unsigned member) {
-        sends(member);
-        steps(member);
-      };
-      team_->run(cycle);
+    job_.replies = replies;  // member 0's (the helpers read only helper_replies)
+    if (ahead_) {
+      // The helpers began this cycle at the end of the last one (see below); member 0's part
+      // runs now, with this cycle's replies (the helpers own no memory port then).
+      ahead_ = false;
+      team_->finish();
     } else {
-      team_->run(sends);
-      team_->run(steps);
+      job_.fabric = this;
+      job_.cycle = cycle_;
+      job_.helper_replies = replies;
+      if (one_job_) {
+        // No word a member sends is due at another member's delivery of this cycle (see
+        // Network::min_cross_member_latency): each member runs its whole cycle, one barrier.
+        job_.part = CycleJob::Part::Whole;
+        team_->run(job_);
+      } else {
+        job_.part = CycleJob::Part::Sends;
+        team_->run(job_);
+        job_.part = CycleJob::Part::Steps;
+        team_->run(job_);
+      }
     }
     for (const MemberFlag& f : member_flag_) {
       flags.busy |= f.value.busy;
       flags.active |= f.value.active;
     }
   } else {
-    member_sends(0, replies);
+    member_sends(0, cycle_, replies);
     NetworkSink sink{*network_};
-    member_steps(0, sink, flags);
+    member_steps(0, cycle_, sink, flags);
   }
   for (Deep& d : deep_) {
     if (!d.ingress.dirty()) continue;
@@ -477,17 +517,61 @@ void Fabric::commit(std::span<const MemCompletion> replies) {
   }
   busy_ = flags.busy;
   active_ = flags.active || !network_->idle();
+  // Run ahead: when the next cycle is certain to be evaluated (something is busy, so the fabric
+  // reports it as its next event; something was active, so it cannot end as a deadlock; no done
+  // token yet, so it cannot end as drained; below the watchdog), the helpers start their parts of
+  // it now. Their PEs, routes and deliveries depend only on what the members did up to this
+  // cycle; everything the simulation's thread does before it runs member 0's part of that cycle
+  // (the memory module, the kernel, this module's moves of requests, deep words and the done
+  // token) touches only member 0's PEs (split_pes) and the fabric's own queues.
+  if (run_ahead_ && busy_ && active_ && !done_ && cycle_ + 1 < run_ahead_limit_) {
+    job_.cycle = cycle_ + 1;
+    job_.part = CycleJob::Part::Whole;
+    job_.helper_replies = {};
+    ahead_ = true;
+    ++cycles_run_ahead_;
+    team_->start(job_);
+  }
+}
+
+void Fabric::enable_run_ahead(std::uint64_t limit) {
+  // Only with one job per cycle and when every PE the simulation's thread touches between two
+  // cycles is member 0's (memory ports, done token, deep consumers: split_pes puts them there).
+  if (!team_ || !one_job_ || !skip_idle_) return;
+  for (const unsigned p : used_ports_)
+    if (port_owner_[p] != 0) return;
+  if (done_queue_ != nullptr && member(done_pe_) != 0) return;
+  for (const Deep& d : deep_)
+    if (member(d.consumer_pe) != 0) return;
+  run_ahead_ = true;
+  run_ahead_limit_ = limit;
+}
+
+void Fabric::disable_run_ahead() {
+  run_ahead_ = false;
+  if (ahead_) {
+    ahead_ = false;
+    team_->finish(false);
+  }
 }
 
 // The second part of member `member`'s cycle (all of it without a team): the words due into its
 // queues, then its PEs' cycles.
 template <class Sink>
-void Fabric::member_steps(unsigned member, Sink& sink, StepFlags& flags) {
-  network_->deliver(cycle_, member);
-  for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w) step_block(w, sink, flags);
+void Fabric::member_steps(unsigned member, std::uint64_t cycle, Sink& sink, StepFlags& flags) {
+  network_->deliver(cycle, member);
+  for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w) step_block(w, cycle, sink, flags);
 }
 
-Fabric::~Fabric() = default;
+Fabric::~Fabric() {
+  if (ahead_) {  // the run stopped (an error) while the helpers ran ahead
+    ahead_ = false;
+    try {
+      team_->finish(false);
+    } catch (...) {
+    }
+  }
+}
 
 std::uint64_t Fabric::next_event_cycle(std::uint64_t now) {
   if (busy_) return now;
@@ -501,6 +585,12 @@ std::uint64_t Fabric::next_event_cycle(std::uint64_t now) {
 }
 
 void Fabric::finish() {
+  if (ahead_) {
+    // Only an interrupted run gets here with the helpers ahead (run ahead starts only a cycle
+    // that is certain to be evaluated): their PEs are a cycle further than member 0's.
+    disable_run_ahead();
+    throw std::logic_error("fabric: the run stopped while the helpers were running ahead");
+  }
   flush_reports();
   for (std::size_t i = 0; i < pes_.size(); ++i) {
     const std::uint64_t bit = pe_bit(i);

@@ -35,13 +35,17 @@
 /// depend on the order (see above); statistics, reports and VCD traces list the PEs in placement
 /// order (config(), step_index()).
 ///
-/// Threads (`threads` > 1, `run.threads`): a WorkerTeam shares both phases. Each member owns a band
-/// of PEs for the whole run (split_pes), the routes whose source is one of them and the deliveries
-/// into their queues (Network::set_members). A member delivers its ports' replies, sends on its
-/// routes, takes its deliveries and steps its PEs: one job per cycle (one barrier) when no route
-/// between members has latency 1, else two (all sends, then the rest). A pop that returns
-/// credit to another member's route is buffered and applied by that route's owner at the start of
-/// its next cycle. Results are identical for any number of threads (tested).
+/// Threads (`threads` > 1, `run.threads`): a WorkerTeam shares both phases. Each member owns PEs
+/// for the whole run (split_pes: member 0, the caller's thread, every PE the caller touches between
+/// cycles — memory ports, the done token's PE, deep-channel consumers — and each member a band of
+/// rows), the routes whose source is one of them and the deliveries into their queues
+/// (Network::set_members). A member delivers its ports' replies, sends on its routes, takes its
+/// deliveries and steps its PEs: one job per cycle (one barrier) when no route between members has
+/// latency 1, else two (all sends, then the rest). A pop that returns credit to another member's
+/// route is buffered and applied by that route's owner at the start of its next cycle. With one
+/// job per cycle the helpers may run ahead (enable_run_ahead): they start cycle t + 1 as soon as
+/// every member finished cycle t, while the caller's thread still runs the memory module and the
+/// kernel. Results are identical for any number of threads (tested).
 
 #include <atomic>
 #include <cstdint>
@@ -149,6 +153,20 @@ class Fabric {
   /// they are the ones committed at the end of the previous cycle.
   void commit(std::span<const MemCompletion> replies = {});
 
+  /// With a team (threads > 1): lets the helpers start their parts of the next cycle at the end
+  /// of commit() whenever that cycle is certain to be evaluated by a caller that evaluates every
+  /// cycle the fabric reports as its next event (next_event_cycle()), ends a run that was active
+  /// in its last cycle neither as a deadlock nor before the done token, and stops at cycle
+  /// `limit` at the latest (the watchdog); the caller's work between two cycles (the memory
+  /// module, the kernel) then overlaps theirs. The caller must then evaluate exactly the next
+  /// cycle (evaluate() throws otherwise). No effect without a team, with two jobs per cycle, or
+  /// in the reference mode. Results do not change.
+  void enable_run_ahead(std::uint64_t limit);
+  /// Ends run ahead (waiting for helpers that ran ahead; for callers that stop early).
+  void disable_run_ahead();
+  /// Cycles whose helpers' parts started at the end of the cycle before.
+  std::uint64_t cycles_run_ahead() const { return cycles_run_ahead_; }
+
   /// True once the done token has been taken from the done sink.
   bool done() const { return done_; }
   /// Cycle in which the done token was taken (valid when done()).
@@ -172,6 +190,13 @@ class Fabric {
   const PeConfig& config(std::size_t i) const { return program_.pes[order_[i]]; }
   /// Stepping index of PE `j` of FabricProgram::pes.
   std::size_t step_index(std::size_t j) const { return step_of_[j]; }
+  /// Member of the team that steps PE `i` (stepping order; 0 without a team). Member m steps a
+  /// contiguous range of stepping indices, member 0's first.
+  unsigned member(std::size_t i) const {
+    unsigned m = 0;
+    while (i >= pe_first_[m + 1]) ++m;
+    return m;
+  }
   /// Position of PE `i` (stepping order).
   PePos position(std::size_t i) const { return config(i).pos; }
   const Network& network() const { return *network_; }
@@ -199,6 +224,7 @@ class Fabric {
   std::vector<TriggeredPe> pes_;
   std::vector<std::uint32_t> order_;    // by stepping index: index in program_.pes
   std::vector<std::uint32_t> step_of_;  // by index in program_.pes: stepping index
+  std::vector<std::size_t> pe_first_;   // member m steps PEs [pe_first_[m], pe_first_[m + 1])
   std::vector<TriggeredPe*> port_pe_;  // by memory port; nullptr = no program there
   std::vector<unsigned> used_ports_;
   // A deep channel's route ends in `ingress` (the fabric's end of the link to its FIFO); words
@@ -250,10 +276,27 @@ class Fabric {
   };
   // The PE steps of block w = PEs base .. base + 63 (see the class comment).
   template <class Sink>
-  void step_block(std::size_t w, Sink& sink, StepFlags& flags);
-  void member_sends(unsigned member, std::span<const MemCompletion> replies);
+  void step_block(std::size_t w, std::uint64_t cycle, Sink& sink, StepFlags& flags);
+  void member_sends(unsigned member, std::uint64_t cycle, std::span<const MemCompletion> replies);
   template <class Sink>
-  void member_steps(unsigned member, Sink& sink, StepFlags& flags);
+  void member_steps(unsigned member, std::uint64_t cycle, Sink& sink, StepFlags& flags);
+  // The team's job for one cycle (see commit()): a member's sends, its steps, or both. Member 0
+  // takes `replies`; the helpers take `helper_replies` (empty when they run ahead: the memory
+  // ports are member 0's then, and the replies are not known yet).
+  struct CycleJob {
+    enum class Part { Whole, Sends, Steps };
+    Fabric* fabric = nullptr;
+    std::uint64_t cycle = 0;
+    Part part = Part::Whole;
+    std::span<const MemCompletion> replies;
+    std::span<const MemCompletion> helper_replies;
+    void operator()(unsigned member) const;
+  };
+  CycleJob job_;
+  bool run_ahead_ = false;   // enable_run_ahead() took effect
+  bool ahead_ = false;       // the helpers started cycle cycle_ + 1 (finished in its commit())
+  std::uint64_t run_ahead_limit_ = 0;
+  std::uint64_t cycles_run_ahead_ = 0;
   std::vector<std::uint8_t> port_owner_;  // by memory port: the member owning its PE
   // Threads: the team, the blocks of each member, and the credit reports (destination ids) a
   // member's PE steps leave for another member's routes (report_row).
@@ -300,7 +343,7 @@ class Fabric {
   std::vector<std::uint32_t> pe_block_;  // by PE: its block
   std::uint64_t pe_bit(std::size_t i) const { return std::uint64_t{1} << (i - blocks_[pe_block_[i]].base); }
   void mark_touched(std::size_t i) { blocks_[pe_block_[i]].touched |= pe_bit(i); }
-  std::vector<std::size_t> split_pes(unsigned members, const std::vector<int>& index_of) const;
+  std::vector<std::uint8_t> split_pes(unsigned members, const std::vector<int>& index_of) const;
   std::vector<std::uint32_t> watch_in_;
   std::vector<std::uint32_t> watch_out_;
   std::uint64_t cycle_ = 0;

@@ -16,6 +16,10 @@ FabricModule::FabricModule(sc_core::sc_module_name name, const ArchConfig& arch,
       requests_(requests),
       replies_(replies),
       deep_(deep) {
+  // The helpers may start the next cycle while the memory module and the kernel run (results do
+  // not change; see Fabric::enable_run_ahead): the scheduler evaluates every cycle a module
+  // reports as its next event and stops at the watchdog's cycle.
+  fabric_.enable_run_ahead(std::max<std::uint64_t>(arch.run.max_cycles, 1));
   SC_METHOD(step);
   sensitive << sched_.tick_event();
   dont_initialize();
@@ -23,6 +27,7 @@ FabricModule::FabricModule(sc_core::sc_module_name name, const ArchConfig& arch,
 
 void FabricModule::trace(sc_core::sc_trace_file* tf) {
   tracing_ = true;
+  fabric_.disable_run_ahead();  // the trace reads every PE between cycles
   const auto& pes = fabric_.pes();
   trace_state_.assign(pes.size(), 0);
   trace_queue_.clear();

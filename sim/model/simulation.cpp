@@ -186,6 +186,7 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
       res.done_cycle = f.done() ? f.done_cycle() : 0;
       res.placed_pes = f.pes().size();
       res.threads = f.threads_used();
+      res.cycles_run_ahead = f.cycles_run_ahead();
       res.outputs = m.host.results();
       if (res.status != RunStatus::Done) {
         res.report = f.blocked_report();

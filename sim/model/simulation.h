@@ -42,6 +42,9 @@ struct SimResult {
   std::uint64_t ticks = 0;       ///< cycles actually evaluated (< cycles with skip-ahead)
   std::size_t placed_pes = 0;    ///< PEs holding a program
   unsigned threads = 1;          ///< host threads that stepped the fabric (run.threads, capped)
+  /// Cycles the helper threads started before the simulation's thread had finished the cycle
+  /// before (Fabric::enable_run_ahead; 0 with one thread). Host information, like `threads`.
+  std::uint64_t cycles_run_ahead = 0;
   /// Status Done: the cycle by which the results are in DRAM, i.e. `cycles` plus the DRAM bus
   /// time of writing back every line still dirty (or write-combining) in the caches when the run
   /// ended (MemorySystem::writeback_drain; the run itself does not write them back).

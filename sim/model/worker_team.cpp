@@ -46,6 +46,12 @@ WorkerTeam::WorkerTeam(unsigned size) {
 
 WorkerTeam::~WorkerTeam() {
   if (helpers_.empty()) return;
+  if (started_) {  // a job left running (its caller failed): let the helpers finish it
+    try {
+      finish(false);
+    } catch (...) {
+    }
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
@@ -55,13 +61,12 @@ WorkerTeam::~WorkerTeam() {
   for (std::thread& t : helpers_) t.join();
 }
 
-void WorkerTeam::run_impl(Fn fn, void* ctx) {
-  if (helpers_.empty()) {
-    fn(ctx, 0);
-    return;
-  }
+void WorkerTeam::start_impl(Fn fn, void* ctx) {
+  if (started_) throw std::logic_error("worker team: a job was started before the last one finished");
   fn_ = fn;
   ctx_ = ctx;
+  started_ = true;
+  if (helpers_.empty()) return;
   finished_.store(0, std::memory_order_relaxed);
   // seq_cst on both sides (here and in helper_loop) orders "publish, then look for sleepers"
   // against "announce sleep, then look for a job": one of them sees the other, so no wake-up is
@@ -71,10 +76,17 @@ void WorkerTeam::run_impl(Fn fn, void* ctx) {
     { std::lock_guard<std::mutex> lock(mutex_); }
     cv_.notify_all();
   }
-  try {
-    fn(ctx, 0);
-  } catch (...) {
-    errors_[0] = std::current_exception();
+}
+
+void WorkerTeam::finish(bool own) {
+  if (!started_) throw std::logic_error("worker team: finish() without a started job");
+  started_ = false;
+  if (own) {
+    try {
+      fn_(ctx_, 0);
+    } catch (...) {
+      errors_[0] = std::current_exception();
+    }
   }
   const unsigned helpers = static_cast<unsigned>(helpers_.size());
   for (unsigned spins = 0; finished_.load(std::memory_order_acquire) != helpers; ++spins) {

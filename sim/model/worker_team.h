@@ -10,7 +10,8 @@
 /// call per job.
 ///
 /// run() is a full barrier: every member's writes before it are visible to every member's job,
-/// and every job's writes are visible to the caller when run() returns.
+/// and every job's writes are visible to the caller when run() returns. start() and finish() split
+/// it, so that the helpers can begin a job while the caller still does other work.
 
 #include <atomic>
 #include <condition_variable>
@@ -41,8 +42,21 @@ class WorkerTeam {
   /// (after all finished).
   template <class Job>
   void run(Job& job) {
-    run_impl(&invoke<Job>, &job);
+    start_impl(&invoke<Job>, &job);
+    finish();
   }
+  /// run() in two parts: start(job) has the helpers begin `job(member)` and returns at once;
+  /// finish() runs `job(0)` on the calling thread (unless `own` is false) and returns when every
+  /// helper has finished, rethrowing as run() does. Between the two the caller may do work that
+  /// touches nothing the helpers' parts touch. `job` must live until finish() returns; every
+  /// start() must be followed by a finish() before the next start() and before destruction.
+  template <class Job>
+  void start(Job& job) {
+    start_impl(&invoke<Job>, &job);
+  }
+  void finish(bool own = true);
+  /// True between start() and finish().
+  bool started() const { return started_; }
 
  private:
   using Fn = void (*)(void*, unsigned);
@@ -50,7 +64,7 @@ class WorkerTeam {
   static void invoke(void* job, unsigned member) {
     (*static_cast<Job*>(job))(member);
   }
-  void run_impl(Fn fn, void* ctx);
+  void start_impl(Fn fn, void* ctx);
   void helper_loop(unsigned member);
 
   // The job: published by incrementing generation_ (release), read by helpers after they see it.
@@ -60,6 +74,7 @@ class WorkerTeam {
   std::atomic<unsigned> finished_{0};  // helpers done with the current job
   std::atomic<unsigned> sleepers_{0};  // helpers waiting on cv_
   bool stop_ = false;                  // written before the last generation_ increment
+  bool started_ = false;               // a job was started and not finished
   std::mutex mutex_;
   std::condition_variable cv_;
   std::vector<std::exception_ptr> errors_;  // by member, for the current job

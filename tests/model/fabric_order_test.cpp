@@ -1,5 +1,5 @@
 // The fabric's stepping order (fabric.h, "Stepping order"): PEs of equal program shape are stepped
-// one after the other within each thread member's band, and everything the user sees (statistics,
+// one after the other within each thread member's PEs, and everything the user sees (statistics,
 // configurations, positions) still follows the placement order of the program.
 
 #include <gtest/gtest.h>
@@ -60,8 +60,11 @@ TEST(FabricOrder, PesOfEqualShapeAreSteppedTogether) {
       << "the placement order itself would already group the shapes: the test shows nothing";
 }
 
-// With two members each keeps its band of rows (contiguous in placement order, so that most
-// routes stay inside a member) and groups the shapes inside it.
+// With two members: member 0 (the simulation's own thread) holds every PE that thread touches
+// between two cycles (memory ports, the done token's PE, deep-channel consumers) and a band of rows
+// at the top; member 1 the rest, a band of rows at the bottom (contiguous in placement order, so
+// that most routes stay inside a member). The stepping order takes member 0's PEs first and groups
+// the shapes inside each member.
 TEST(FabricOrder, EachMemberGroupsTheShapesOfItsOwnBand) {
   if (WorkerTeam::available_cpus() < 2) GTEST_SKIP() << "needs two CPUs";
   const ArchConfig arch = paper();
@@ -69,20 +72,36 @@ TEST(FabricOrder, EachMemberGroupsTheShapesOfItsOwnBand) {
   Fabric f(arch, program, true, 2);
   ASSERT_EQ(f.threads_used(), 2u);
   const std::size_t n = program.pes.size();
-  // Some k splits the PEs into bands: the placed PEs 0..k-1 are exactly the first k stepped.
-  std::vector<std::size_t> splits;
-  std::size_t below = 0;  // placed PEs 0..k-1 stepped among the first k
-  for (std::size_t k = 1; k < n; ++k) {
-    below = 0;
-    for (std::size_t j = 0; j < k; ++j) below += f.step_index(j) < k;
-    if (below == k) splits.push_back(k);
+  std::vector<bool> serial(n, false);
+  for (std::size_t j = 0; j < n; ++j) serial[j] = program.pes[j].mem_port >= 0;
+  ASSERT_TRUE(program.done.has_value());
+  for (std::size_t j = 0; j < n; ++j) {
+    if (program.pes[j].pos == program.done->pe) serial[j] = true;
+    for (const DeepChannel& d : program.deep)
+      if (program.pes[j].pos == d.consumer.pe) serial[j] = true;
   }
-  ASSERT_EQ(splits.size(), 1u) << "expected one band boundary";
-  const std::size_t k = splits[0];
-  EXPECT_GT(k, n / 4);
-  EXPECT_LT(k, 3 * n / 4);
-  // Within each band, one run per shape.
-  for (const auto& [lo, hi] : {std::pair{std::size_t{0}, k}, std::pair{k, n}}) {
+  std::size_t serial_count = 0, first = 0, band_end = 0;
+  unsigned last = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const unsigned m = f.member(f.step_index(j));
+    ASSERT_LT(m, 2u);
+    first += m == 0;
+    if (serial[j]) {
+      ++serial_count;
+      EXPECT_EQ(m, 0u) << "PE " << text(program.pes[j].pos) << " is touched between cycles";
+      continue;
+    }
+    EXPECT_GE(m, last) << "PE " << text(program.pes[j].pos) << ": the other PEs form bands";
+    last = m;
+    if (m == 0) band_end = j + 1;
+  }
+  ASSERT_GT(serial_count, 0u);
+  EXPECT_GT(band_end, 0u) << "member 0 holds a band of rows besides";
+  EXPECT_GT(first, n / 4) << "members of about equal work";
+  EXPECT_LT(first, 3 * n / 4) << "members of about equal work";
+  // Member 0's PEs are stepped first; within each member, one run per shape.
+  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(f.member(i), i < first ? 0u : 1u) << i;
+  for (const auto& [lo, hi] : {std::pair{std::size_t{0}, first}, std::pair{first, n}}) {
     std::set<std::vector<std::uint64_t>> shapes;
     std::size_t runs = 0;
     for (std::size_t i = lo; i < hi; ++i) {
@@ -90,7 +109,7 @@ TEST(FabricOrder, EachMemberGroupsTheShapesOfItsOwnBand) {
       shapes.insert(s);
       runs += i == lo || s != program_shape(f.config(i - 1).program);
     }
-    EXPECT_EQ(runs, shapes.size()) << "band [" << lo << ", " << hi << ")";
+    EXPECT_EQ(runs, shapes.size()) << "member range [" << lo << ", " << hi << ")";
   }
 }
 

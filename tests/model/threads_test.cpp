@@ -107,6 +107,45 @@ TEST(WorkerTeam, RethrowsTheLowestMembersExceptionAfterAllFinished) {
   EXPECT_EQ(helpers.load(), 2);
 }
 
+// start() lets the helpers run while the caller still works; finish() runs member 0's part and
+// waits. Here the helper's part can only end after the caller's work between the two (it waits
+// for a flag set there), and member 0's part runs after that work.
+TEST(WorkerTeam, StartLetsTheHelpersRunWhileTheCallerWorks) {
+  WorkerTeam team(2);
+  std::atomic<bool> caller_worked{false};
+  std::atomic<bool> helper_began{false};
+  bool member0_saw_work = false;
+  auto job = [&](unsigned m) {
+    if (m == 0) {
+      member0_saw_work = caller_worked.load();
+      return;
+    }
+    helper_began = true;
+    while (!caller_worked.load()) std::this_thread::yield();
+  };
+  team.start(job);
+  EXPECT_TRUE(team.started());
+  while (!helper_began.load()) std::this_thread::yield();  // the helper began before finish()
+  caller_worked = true;
+  team.finish();
+  EXPECT_FALSE(team.started());
+  EXPECT_TRUE(member0_saw_work);
+  // Misuse is an error, not a hang: two starts, or a finish without a start.
+  team.start(job);
+  EXPECT_THROW(team.start(job), std::logic_error);
+  team.finish(false);
+  EXPECT_THROW(team.finish(), std::logic_error);
+  // A helper's exception comes out of finish(); member 0's part can be left out.
+  std::atomic<int> ran{0};
+  auto fail = [&](unsigned m) {
+    ++ran;
+    if (m == 1) throw std::runtime_error("helper");
+  };
+  team.start(fail);
+  EXPECT_THROW(team.finish(false), std::runtime_error);
+  EXPECT_EQ(ran.load(), 1);
+}
+
 // --- the model ---------------------------------------------------------------------------------
 
 bool two_cpus() {
@@ -190,6 +229,11 @@ TEST(ModelThreads, StencilRunsAreIdenticalForAnyThreadCount) {
     for (unsigned t : {2u, 3u}) {
       const SimResult more = simulate(m.program, with_threads(c.sets, t), m.inputs, m.outputs);
       EXPECT_EQ(more.threads, std::min(t, WorkerTeam::available_cpus()));  // capped at the CPUs
+      // The helpers ran ahead (started a cycle while the simulation's thread still ran the memory
+      // module and the kernel) in most cycles: the run-ahead path is what is compared here.
+      EXPECT_GT(more.cycles_run_ahead, one.cycles / 2);
+      EXPECT_LT(more.cycles_run_ahead, one.cycles);
+      EXPECT_EQ(one.cycles_run_ahead, 0u);
       expect_identical(one, more);
     }
   }
@@ -224,9 +268,8 @@ TEST(ModelThreads, SkipAheadWithThreadsMatchesTheReferenceMode) {
 // and PE steps): a 40-MUL chain snaking down and up the F columns (vertical neighbours, 1 hop)
 // has no loop-back route, so injection and ejection may take 0 cycles. One and two threads give
 // the same everything, and the host reference (x times 2, 0.5, 2, ... = x, exactly).
-TEST(ModelThreads, LatencyOneRoutesBetweenMembersGiveIdenticalResults) {
-  if (!two_cpus()) GTEST_SKIP() << "needs two CPUs";
-  constexpr unsigned kValues = 600, kMuls = 40;
+constexpr unsigned kValues = 600, kMuls = 40;
+dfg::Dfg chain_program() {
   std::string text = "program chain\n"
                      "op ag_x ADDR_GEN base=65536 stride=8 count=600 role=control at=(1,0)\n"
                      "op ld_x LOAD role=reader at=(0,0)\n"
@@ -243,7 +286,12 @@ TEST(ModelThreads, LatencyOneRoutesBetweenMembersGiveIdenticalResults) {
     text += "edge m" + std::to_string(k) + ".out -> m" + std::to_string(k + 1) + ".in\n";
   text += "edge m" + std::to_string(kMuls - 1) + ".out -> st_y.data\n"
           "edge ag_y.addr -> st_y.addr\nedge st_y.done -> done.in\n";
-  const dfg::Dfg g = dfg::parse_asm(text);
+  return dfg::parse_asm(text);
+}
+
+TEST(ModelThreads, LatencyOneRoutesBetweenMembersGiveIdenticalResults) {
+  if (!two_cpus()) GTEST_SKIP() << "needs two CPUs";
+  const dfg::Dfg g = chain_program();
   std::vector<double> x(kValues);
   for (unsigned i = 0; i < kValues; ++i) x[i] = 1.0 + 0.375 * i;
   const std::vector<std::string> sets = {"network.injection_latency=0", "network.ejection_latency=0"};
@@ -257,7 +305,41 @@ TEST(ModelThreads, LatencyOneRoutesBetweenMembersGiveIdenticalResults) {
   ASSERT_NO_FATAL_FAILURE(expect_reference(one, x));
   const SimResult two = simulate(g, with_threads(sets, 2), {{"x", 65536, x}}, {{"y", 131072, kValues}});
   EXPECT_EQ(two.threads, 2u);
+  EXPECT_EQ(two.cycles_run_ahead, 0u);  // two jobs per cycle: no running ahead
   expect_identical(one, two);
+}
+
+// Running ahead binds the caller to evaluate the next cycle: another cycle, or reading statistics
+// while the helpers are a cycle ahead, is an error naming it (not a silently wrong result).
+TEST(ModelThreads, RunningAheadDemandsTheNextCycle) {
+  if (!two_cpus()) GTEST_SKIP() << "needs two CPUs";
+  const ArchConfig arch = with_threads({}, 2);
+  Fabric f(arch, lower(chain_program(), arch), true, 2);
+  ASSERT_EQ(f.threads_used(), 2u);
+  f.enable_run_ahead(1000);
+  f.evaluate(0);
+  f.commit();
+  ASSERT_EQ(f.cycles_run_ahead(), 1u);  // the address generators issue in cycle 0
+  try {
+    f.evaluate(2);
+    FAIL() << "no exception";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cycle 2 evaluated after running ahead into cycle 1"), std::string::npos)
+        << e.what();
+  }
+  f.evaluate(1);
+  f.commit();
+  ASSERT_EQ(f.cycles_run_ahead(), 2u);
+  EXPECT_THROW(f.stats_json(2), std::logic_error);
+  // Below the limit only: with the watchdog at cycle 2, cycle 2 is not started ahead.
+  Fabric g(arch, lower(chain_program(), arch), true, 2);
+  g.enable_run_ahead(2);
+  for (std::uint64_t t = 0; t < 2; ++t) {
+    g.evaluate(t);
+    g.commit();
+  }
+  EXPECT_EQ(g.cycles_run_ahead(), 1u);
+  EXPECT_NO_THROW(g.stats_json(2));
 }
 
 // A deadlocking fabric (the 2D stencil's deep channels shrunk below what the mapping asked for,
