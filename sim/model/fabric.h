@@ -224,7 +224,6 @@ class Fabric {
   std::vector<TriggeredPe> pes_;
   std::vector<std::uint32_t> order_;    // by stepping index: index in program_.pes
   std::vector<std::uint32_t> step_of_;  // by index in program_.pes: stepping index
-  std::vector<std::size_t> pe_first_;   // member m steps PEs [pe_first_[m], pe_first_[m + 1])
   std::vector<TriggeredPe*> port_pe_;  // by memory port; nullptr = no program there
   std::vector<unsigned> used_ports_;
   // A deep channel's route ends in `ingress` (the fabric's end of the link to its FIFO); words
@@ -292,11 +291,6 @@ class Fabric {
     std::span<const MemCompletion> helper_replies;
     void operator()(unsigned member) const;
   };
-  CycleJob job_;
-  bool run_ahead_ = false;   // enable_run_ahead() took effect
-  bool ahead_ = false;       // the helpers started cycle cycle_ + 1 (finished in its commit())
-  std::uint64_t run_ahead_limit_ = 0;
-  std::uint64_t cycles_run_ahead_ = 0;
   std::vector<std::uint8_t> port_owner_;  // by memory port: the member owning its PE
   // Threads: the team, the blocks of each member, and the credit reports (destination ids) a
   // member's PE steps leave for another member's routes (report_row).
@@ -347,6 +341,13 @@ class Fabric {
   std::vector<std::uint32_t> watch_in_;
   std::vector<std::uint32_t> watch_out_;
   std::uint64_t cycle_ = 0;
+  // Threads (cold: read once per cycle at most).
+  std::vector<std::size_t> pe_first_;  // member m steps PEs [pe_first_[m], pe_first_[m + 1])
+  CycleJob job_;
+  bool run_ahead_ = false;   // enable_run_ahead() took effect
+  bool ahead_ = false;       // the helpers started cycle cycle_ + 1 (finished in its commit())
+  std::uint64_t run_ahead_limit_ = 0;
+  std::uint64_t cycles_run_ahead_ = 0;
 };
 
 }  // namespace cgra
