@@ -84,20 +84,20 @@ std::vector<std::uint8_t> Fabric::split_pes(unsigned members, const std::vector<
     for (const RouteDestination& d : r.destinations)
       if (const int i = at(d.endpoint); i >= 0) cost[static_cast<std::size_t>(i)] += 2.0;
   }
-  std::vector<bool> first(n, false);  // touched by the simulation's thread between cycles
-  for (std::size_t j = 0; j < n; ++j) first[j] = program_.pes[j].mem_port >= 0;
+  std::vector<bool> serial(n, false);  // touched by the simulation's thread between cycles
+  for (std::size_t j = 0; j < n; ++j) serial[j] = program_.pes[j].mem_port >= 0;
   if (program_.done)
-    if (const int i = at({program_.done->pe, program_.done->queue}); i >= 0) first[static_cast<std::size_t>(i)] = true;
+    if (const int i = at({program_.done->pe, program_.done->queue}); i >= 0) serial[static_cast<std::size_t>(i)] = true;
   for (const DeepChannel& d : program_.deep)
-    if (const int i = at(d.consumer); i >= 0) first[static_cast<std::size_t>(i)] = true;
+    if (const int i = at(d.consumer); i >= 0) serial[static_cast<std::size_t>(i)] = true;
   double total = 0, sum = 0;
   for (std::size_t j = 0; j < n; ++j) {
     total += cost[j];
-    if (first[j]) sum += cost[j];
+    if (serial[j]) sum += cost[j];
   }
   unsigned m = 0;
   for (std::size_t j = 0; j < n; ++j) {
-    if (first[j]) continue;
+    if (serial[j]) continue;
     while (m + 1 < members && sum >= total * (m + 1) / members) ++m;
     owner[j] = static_cast<std::uint8_t>(m);
     sum += cost[j];
@@ -112,10 +112,9 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   const PeParams& pp = arch.fabric.pe;
   PeParams mem_pp = pp;  // memory-port PEs: deeper input (load reply) queues
   mem_pp.input_queue_depth = pp.input_depth_of(true);
-  // Threads: member m owns a band of PEs (contiguous in placement order, i.e. rows) in both phases
-  // (a PE's state stays in one core's caches), the routes whose source is one of them and the
-  // deliveries into their queues. Only with sparse stepping (the reference mode runs on one
-  // thread). At most one member per CPU the process may use (a member waiting for a descheduled
+  // Threads: member m owns its PEs (split_pes) in both phases (a PE's state stays in one core's
+  // caches), the routes whose source is one of them and the deliveries into their queues. Only
+  // with sparse stepping (the reference mode runs on one thread). At most one member per CPU the process may use (a member waiting for a descheduled
   // one would spin on the core it needs) and per 16 PEs.
   const std::size_t placed = program_.pes.size();
   const std::size_t hw = WorkerTeam::available_cpus();
@@ -144,7 +143,6 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     }
     pe_first[members] = order_.size();
   }
-  pe_first_ = pe_first;
   step_of_.resize(placed);
   for (std::size_t i = 0; i < placed; ++i) step_of_[order_[i]] = static_cast<std::uint32_t>(i);
   for (int& k : index_of)
@@ -272,12 +270,9 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     // Threads (see above). set_members regroups the routes, which renumbers the destination
     // ids: first, before any id is taken.
     if (members > 1) {
-      std::vector<std::uint8_t> pe_owner(pes_.size());
-      for (unsigned m = 0; m < members; ++m)
-        for (std::size_t i = pe_first[m]; i < pe_first[m + 1]; ++i) pe_owner[i] = static_cast<std::uint8_t>(m);
       auto owner_of = [&](const Endpoint& e) -> std::uint8_t {
         const int i = pe_index(e);
-        return i < 0 ? 0 : pe_owner[static_cast<std::size_t>(i)];
+        return i < 0 ? 0 : owner[order_[static_cast<std::size_t>(i)]];
       };
       std::vector<std::uint8_t> route_owner(network_->route_count());
       std::vector<std::uint8_t> dest_owner;
@@ -289,13 +284,11 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
         }
       }
       network_->set_members(members, route_owner, dest_owner);
-      port_owner_.assign(port_index_.size(), 0);
-      for (std::size_t p = 0; p < port_index_.size(); ++p)
-        if (port_pe_[p] != nullptr) port_owner_[p] = pe_owner[port_index_[p]];
       pop_reports_.resize(2 * std::size_t{members} * members);
       for (Reports& b : pop_reports_) b.ids.reserve(network_->dest_total());
       member_flag_.resize(members);
       team_ = std::make_unique<WorkerTeam>(members);
+      job_.fabric = this;
       one_job_ = network_->min_cross_member_latency() >= 2;
     }
     // Sparse route stepping; the reference mode (skip_idle_pes = false) visits every route every
@@ -344,12 +337,13 @@ void Fabric::evaluate(std::uint64_t cycle) {
   }
 }
 
-// The first part of member `member`'s cycle (all of it without a team): the load replies into its
-// memory ports, the credit other members' consumers returned at the last commit (none without a
-// team), its sends.
+// The first part of member `member`'s cycle (all of it without a team): the load replies into the
+// memory ports (member 0's PEs, see split_pes), the credit other members' consumers returned at the
+// last commit (none without a team), its sends.
 void Fabric::member_sends(unsigned member, std::uint64_t cycle, std::span<const MemCompletion> replies) {
-  for (const MemCompletion& c : replies)
-    if (!c.is_store && (!team_ || port_owner_[c.port] == member)) deliver_reply(c.port, c.reply_queue, c.word);
+  if (member == 0)
+    for (const MemCompletion& c : replies)
+      if (!c.is_store) deliver_reply(c.port, c.reply_queue, c.word);
   const std::size_t members = member_flag_.size();
   for (std::size_t from = 0; from < members; ++from) {
     std::vector<std::uint32_t>& buf = report_row(cycle - 1, from)[member].ids;
@@ -458,11 +452,11 @@ inline void Fabric::step_block(std::size_t w, std::uint64_t cycle, Sink& sink, S
   flags.active |= active;
 }
 
-// One member's part of cycle `cycle` with a team: its sends (after the replies into its ports),
-// then its deliveries and PE steps; or, without one_job_, one of the two halves.
+// One member's part of cycle `cycle` with a team: its sends (member 0: after the replies into the
+// memory ports), then its deliveries and PE steps; or, without one_job_, one of the two halves.
 void Fabric::CycleJob::operator()(unsigned member) const {
   Fabric& f = *fabric;
-  if (part != Part::Steps) f.member_sends(member, cycle, member == 0 ? replies : helper_replies);
+  if (part != Part::Steps) f.member_sends(member, cycle, replies);
   if (part != Part::Sends) {
     MemberSink sink{*f.network_, f.report_row(cycle, member), member, cycle};
     f.member_flag_[member].value = {};
@@ -473,16 +467,14 @@ void Fabric::CycleJob::operator()(unsigned member) const {
 void Fabric::commit(std::span<const MemCompletion> replies) {
   StepFlags flags;
   if (team_) {
-    job_.replies = replies;  // member 0's (the helpers read only helper_replies)
+    job_.replies = replies;  // read by member 0 only (the helpers own no memory port)
     if (ahead_) {
       // The helpers began this cycle at the end of the last one (see below); member 0's part
       // runs now, with this cycle's replies (the helpers own no memory port then).
       ahead_ = false;
       team_->finish();
     } else {
-      job_.fabric = this;
       job_.cycle = cycle_;
-      job_.helper_replies = replies;
       if (one_job_) {
         // No word a member sends is due at another member's delivery of this cycle (see
         // Network::min_cross_member_latency): each member runs its whole cycle, one barrier.
@@ -527,7 +519,6 @@ void Fabric::commit(std::span<const MemCompletion> replies) {
   if (run_ahead_ && busy_ && active_ && !done_ && cycle_ + 1 < run_ahead_limit_) {
     job_.cycle = cycle_ + 1;
     job_.part = CycleJob::Part::Whole;
-    job_.helper_replies = {};
     ahead_ = true;
     ++cycles_run_ahead_;
     team_->start(job_);
@@ -535,14 +526,9 @@ void Fabric::commit(std::span<const MemCompletion> replies) {
 }
 
 void Fabric::enable_run_ahead(std::uint64_t limit) {
-  // Only with one job per cycle and when every PE the simulation's thread touches between two
-  // cycles is member 0's (memory ports, done token, deep consumers: split_pes puts them there).
-  if (!team_ || !one_job_ || !skip_idle_) return;
-  for (const unsigned p : used_ports_)
-    if (port_owner_[p] != 0) return;
-  if (done_queue_ != nullptr && member(done_pe_) != 0) return;
-  for (const Deep& d : deep_)
-    if (member(d.consumer_pe) != 0) return;
+  // Only with one job per cycle. Every PE the simulation's thread touches between two cycles is
+  // member 0's (memory ports, done token, deep consumers: split_pes; FabricOrder tests it).
+  if (!team_ || !one_job_) return;
   run_ahead_ = true;
   run_ahead_limit_ = limit;
 }
@@ -564,12 +550,9 @@ void Fabric::member_steps(unsigned member, std::uint64_t cycle, Sink& sink, Step
 }
 
 Fabric::~Fabric() {
-  if (ahead_) {  // the run stopped (an error) while the helpers ran ahead
-    ahead_ = false;
-    try {
-      team_->finish(false);
-    } catch (...) {
-    }
+  try {  // the run stopped (an error) while the helpers ran ahead: they still use the members below
+    disable_run_ahead();
+  } catch (...) {
   }
 }
 

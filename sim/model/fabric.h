@@ -28,7 +28,7 @@
 /// before statistics are read.
 ///
 /// Stepping order: the PEs are held and stepped not in placement order but grouped by program
-/// shape (program_shape(); within each thread member's band of rows, then in placement order),
+/// shape (program_shape(); member by member, then in placement order),
 /// with each PE's arrays allocated PE after PE from one arena in that order. Consecutive PEs then
 /// take the same branches through evaluate and commit and lie next to each other in memory; in
 /// placement order the F and I columns alternate (a MAC, a filter, a MAC, ...). Results cannot
@@ -193,8 +193,8 @@ class Fabric {
   /// Member of the team that steps PE `i` (stepping order; 0 without a team). Member m steps a
   /// contiguous range of stepping indices, member 0's first.
   unsigned member(std::size_t i) const {
-    unsigned m = 0;
-    while (i >= pe_first_[m + 1]) ++m;
+    unsigned m = 0;  // blocks never straddle two members
+    while (pe_block_[i] >= block_first_[m + 1]) ++m;
     return m;
   }
   /// Position of PE `i` (stepping order).
@@ -279,19 +279,17 @@ class Fabric {
   void member_sends(unsigned member, std::uint64_t cycle, std::span<const MemCompletion> replies);
   template <class Sink>
   void member_steps(unsigned member, std::uint64_t cycle, Sink& sink, StepFlags& flags);
-  // The team's job for one cycle (see commit()): a member's sends, its steps, or both. Member 0
-  // takes `replies`; the helpers take `helper_replies` (empty when they run ahead: the memory
-  // ports are member 0's then, and the replies are not known yet).
+  // The team's job for one cycle (see commit()): a member's sends, its steps, or both. Only
+  // member 0 reads `replies` (the memory ports are its PEs; when the helpers run ahead, the
+  // replies of their cycle are not known yet).
   struct CycleJob {
     enum class Part { Whole, Sends, Steps };
     Fabric* fabric = nullptr;
     std::uint64_t cycle = 0;
     Part part = Part::Whole;
     std::span<const MemCompletion> replies;
-    std::span<const MemCompletion> helper_replies;
     void operator()(unsigned member) const;
   };
-  std::vector<std::uint8_t> port_owner_;  // by memory port: the member owning its PE
   // Threads: the team, the blocks of each member, and the credit reports (destination ids) a
   // member's PE steps leave for another member's routes (report_row).
   std::unique_ptr<WorkerTeam> team_;
@@ -342,7 +340,6 @@ class Fabric {
   std::vector<std::uint32_t> watch_out_;
   std::uint64_t cycle_ = 0;
   // Threads (cold: read once per cycle at most).
-  std::vector<std::size_t> pe_first_;  // member m steps PEs [pe_first_[m], pe_first_[m + 1])
   CycleJob job_;
   bool run_ahead_ = false;   // enable_run_ahead() took effect
   bool ahead_ = false;       // the helpers started cycle cycle_ + 1 (finished in its commit())

@@ -49,7 +49,8 @@ class WorkerTeam {
   /// finish() runs `job(0)` on the calling thread (unless `own` is false) and returns when every
   /// helper has finished, rethrowing as run() does. Between the two the caller may do work that
   /// touches nothing the helpers' parts touch. `job` must live until finish() returns; every
-  /// start() must be followed by a finish() before the next start() and before destruction.
+  /// start() must be followed by a finish() before the next start() (the destructor waits for the
+  /// helpers of a job left started).
   template <class Job>
   void start(Job& job) {
     start_impl(&invoke<Job>, &job);
