@@ -3,6 +3,8 @@
 #include "sim/model/channels.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace cgra {
 
@@ -44,6 +46,16 @@ void CycleScheduler::finish(RunStatus s) {
 // Runs once per evaluated cycle, after every module has reported (update phase).
 void CycleScheduler::update() {
   if (finished_flag_ || reported_ == 0) return;
+  if (reported_ != (1u << kClients) - 1) {
+    // A module's SC_METHOD did not run this tick: its report would be last cycle's, and the run
+    // would end or skip on stale figures.
+    static constexpr const char* kNames[kClients] = {"fabric", "memory"};
+    std::string missing;
+    for (unsigned c = 0; c < kClients; ++c)
+      if (!((reported_ >> c) & 1u)) missing += std::string(missing.empty() ? "" : ", ") + kNames[c];
+    return fail(std::make_exception_ptr(std::logic_error(
+        "scheduler: cycle " + std::to_string(cycle_) + " got no report from the " + missing + " module")));
+  }
   reported_ = 0;
   ++ticks_;
   const std::uint64_t c = cycle_;

@@ -59,7 +59,8 @@ class CycleScheduler : public sc_core::sc_prim_channel {
   std::uint64_t cycle() const { return cycle_; }
   /// Host: starts cycle 0 now.
   void start();
-  /// Module, evaluation phase: its report for cycle(). Every client reports every tick.
+  /// Module, evaluation phase: its report for cycle(). Every client reports every tick; a tick
+  /// that ends without a report from some client stops the run with a logic_error naming it.
   void report(Client who, const Report& r);
   /// Module, evaluation phase: records an exception; the run stops and run() rethrows it.
   void fail(std::exception_ptr e);
