@@ -14,9 +14,11 @@
 // architecture overrides as with cgrasim --set (run.threads=2 steps the fabric with two threads);
 // --repeat N runs the simulation N times and adds the minimum, median and maximum (a shared
 // machine's neighbours move single runs by tens of percent; the minimum is the machine's own
-// speed).
+// speed). With run.threads > 1 it also prints the round trip of a word handed between two
+// threads, measured before and after the run: the two-thread figures move with it.
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -25,11 +27,13 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dfg/asm.h"
 #include "mapper/map_stencil.h"
 #include "sim/model/simulation.h"
+#include "sim/model/worker_team.h"
 #include "sim/report.h"
 
 namespace {
@@ -54,6 +58,42 @@ void print_spread(std::vector<double> ns) {
   const double median = n % 2 ? ns[n / 2] : (ns[n / 2 - 1] + ns[n / 2]) / 2;
   std::printf("ns/PE-cycle over %zu runs: min %.2f, median %.2f, max %.2f\n", n, ns.front(), median,
               ns.back());
+}
+
+// Round trip of a word handed between two threads that spin on one cache line as the worker
+// team's members do (median of 5 rounds of 20000), in ns; 0 with fewer than two CPUs (spinning
+// threads would then wait for time slices). Printed with two-thread figures: on a virtual machine
+// it moves by a factor of several from minute to minute with the host (docs/model.md, "Threads"),
+// and the two-thread speed with it, so a figure is comparable only with figures of similar round
+// trips. A reading taken before and one after a run bracket it.
+void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+double handoff_round_trip_ns() {
+  if (cgra::WorkerTeam::available_cpus() < 2) return 0;
+  constexpr int kTrips = 20000;
+  std::vector<double> rounds;
+  for (int round = 0; round < 5; ++round) {
+    std::atomic<int> flag{0};
+    std::thread peer([&] {
+      for (int i = 0; i < kTrips; ++i) {
+        while (flag.load(std::memory_order_acquire) != 2 * i + 1) spin_pause();
+        flag.store(2 * i + 2, std::memory_order_release);
+      }
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kTrips; ++i) {
+      flag.store(2 * i + 1, std::memory_order_release);
+      while (flag.load(std::memory_order_acquire) != 2 * i + 2) spin_pause();
+    }
+    const auto t1 = std::chrono::steady_clock::now();
+    peer.join();
+    rounds.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / kTrips);
+  }
+  std::sort(rounds.begin(), rounds.end());
+  return rounds[rounds.size() / 2];
 }
 
 // A positional number: digits only, at least `min`; else a usage error naming the argument.
@@ -144,6 +184,7 @@ int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
   std::vector<double> ns;
   std::uint64_t first_cycles = 0;
   for (unsigned k = 0; k < repeats; ++k) {
+    const double handoff = arch.run.threads > 1 ? handoff_round_trip_ns() : 0;
     const std::clock_t c0 = std::clock();
     const StencilRun run = run_mapped_stencil(MappedStencil(m), arch, std::vector<double>(in), {});
     const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
@@ -177,6 +218,9 @@ int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
     std::printf("wall %.3f s, cpu %.3f s, %.0f cycles/s, %.2f ns/PE-cycle (cpu-based %.2f), %u thread%s\n",
                 wall, cpu, static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
                 cpu * 1e9 / pe_cycles, res.threads, res.threads == 1 ? "" : "s");
+    if (handoff > 0)
+      std::printf("thread handoff round trip: %.0f ns before the run, %.0f ns after\n", handoff,
+                  handoff_round_trip_ns());
     ns.push_back(wall * 1e9 / pe_cycles);
   }
   print_spread(ns);
@@ -204,6 +248,7 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
       "sim_speed: %u rows x (reader + 16 MUL + writer), %u-double window streamed %llu times; "
       "%zu placed PEs (ns/PE-cycle = seconds / (cycles x placed PEs))\n",
       kRows, kWindow, static_cast<unsigned long long>(passes), prog.pes.size());
+  const double handoff = arch.run.threads > 1 ? handoff_round_trip_ns() : 0;
   std::printf("%-12s %10s %10s %8s %8s %12s %12s %12s %8s\n", "mode", "cycles", "evaluated", "wall s",
               "cpu s", "cycles/s", "ns/PE-cycle", "(cpu-based)", "threads");
   int rc = 0;
@@ -251,6 +296,9 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
                 static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
                 cpu * 1e9 / pe_cycles, res.threads);
   }
+  if (handoff > 0)
+    std::printf("thread handoff round trip: %.0f ns before the runs, %.0f ns after\n", handoff,
+                handoff_round_trip_ns());
   print_spread(ns);
   return rc;
 }
