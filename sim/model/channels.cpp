@@ -43,16 +43,25 @@ void CycleScheduler::finish(RunStatus s) {
   finished_.notify(sc_core::SC_ZERO_TIME);
 }
 
+const char* CycleScheduler::client_name(Client c) {
+  switch (c) {
+    case kFabric: return "fabric";
+    case kMemory: return "memory";
+    case kClients: break;
+  }
+  return "?";
+}
+
 // Runs once per evaluated cycle, after every module has reported (update phase).
 void CycleScheduler::update() {
   if (finished_flag_ || reported_ == 0) return;
   if (reported_ != (1u << kClients) - 1) {
     // A module's SC_METHOD did not run this tick: its report would be last cycle's, and the run
     // would end or skip on stale figures.
-    static constexpr const char* kNames[kClients] = {"fabric", "memory"};
     std::string missing;
     for (unsigned c = 0; c < kClients; ++c)
-      if (!((reported_ >> c) & 1u)) missing += std::string(missing.empty() ? "" : ", ") + kNames[c];
+      if (!((reported_ >> c) & 1u))
+        missing += std::string(missing.empty() ? "" : ", ") + client_name(static_cast<Client>(c));
     return fail(std::make_exception_ptr(std::logic_error(
         "scheduler: cycle " + std::to_string(cycle_) + " got no report from the " + missing + " module")));
   }

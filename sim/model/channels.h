@@ -38,6 +38,8 @@ class CycleScheduler : public sc_core::sc_prim_channel {
   static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
   /// Who reports to the scheduler.
   enum Client : unsigned { kFabric = 0, kMemory = 1, kClients = 2 };
+  /// "fabric", "memory": the module a client stands for, in messages.
+  static const char* client_name(Client c);
   /// One module's report for the current cycle.
   struct Report {
     std::uint64_t next_event = 0;  ///< earliest cycle it must run again (kNever: only on input)
