@@ -96,6 +96,14 @@ double handoff_round_trip_ns() {
   return rounds[rounds.size() / 2];
 }
 
+// With `before` > 0 (taken before the run or runs named by `what`), prints it with a reading taken
+// now, after them.
+void print_handoff(double before, const char* what) {
+  if (before > 0)
+    std::printf("thread handoff round trip: %.0f ns before the %s, %.0f ns after\n", before, what,
+                handoff_round_trip_ns());
+}
+
 // A positional number: digits only, at least `min`; else a usage error naming the argument.
 std::uint64_t number(const char* text, const char* what, std::uint64_t min) {
   char* end = nullptr;
@@ -218,9 +226,7 @@ int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
     std::printf("wall %.3f s, cpu %.3f s, %.0f cycles/s, %.2f ns/PE-cycle (cpu-based %.2f), %u thread%s\n",
                 wall, cpu, static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
                 cpu * 1e9 / pe_cycles, res.threads, res.threads == 1 ? "" : "s");
-    if (handoff > 0)
-      std::printf("thread handoff round trip: %.0f ns before the run, %.0f ns after\n", handoff,
-                  handoff_round_trip_ns());
+    print_handoff(handoff, "run");
     ns.push_back(wall * 1e9 / pe_cycles);
   }
   print_spread(ns);
@@ -296,9 +302,7 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
                 static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
                 cpu * 1e9 / pe_cycles, res.threads);
   }
-  if (handoff > 0)
-    std::printf("thread handoff round trip: %.0f ns before the runs, %.0f ns after\n", handoff,
-                handoff_round_trip_ns());
+  print_handoff(handoff, "runs");
   print_spread(ns);
   return rc;
 }

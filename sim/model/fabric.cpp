@@ -114,8 +114,9 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   mem_pp.input_queue_depth = pp.input_depth_of(true);
   // Threads: member m owns its PEs (split_pes) in both phases (a PE's state stays in one core's
   // caches), the routes whose source is one of them and the deliveries into their queues. Only
-  // with sparse stepping (the reference mode runs on one thread). At most one member per CPU the process may use (a member waiting for a descheduled
-  // one would spin on the core it needs) and per 16 PEs.
+  // with sparse stepping (the reference mode runs on one thread). At most one member per CPU the
+  // process may use (a member waiting for a descheduled one would spin on the core it needs) and
+  // per 16 PEs.
   const std::size_t placed = program_.pes.size();
   const std::size_t hw = WorkerTeam::available_cpus();
   const unsigned members =
@@ -319,7 +320,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
 }
 
 void Fabric::evaluate(std::uint64_t cycle) {
-  if (ahead_ && cycle != cycle_ + 1)
+  if (ahead() && cycle != cycle_ + 1)
     throw std::logic_error("fabric: cycle " + std::to_string(cycle) + " evaluated after running ahead into cycle " +
                            std::to_string(cycle_ + 1));
   if (team_ && cycle > cycle_ + 1) flush_reports();  // a skip reads every route's credit
@@ -468,10 +469,9 @@ void Fabric::commit(std::span<const MemCompletion> replies) {
   StepFlags flags;
   if (team_) {
     job_.replies = replies;  // read by member 0 only (the helpers own no memory port)
-    if (ahead_) {
+    if (ahead()) {
       // The helpers began this cycle at the end of the last one (see below); member 0's part
-      // runs now, with this cycle's replies (the helpers own no memory port then).
-      ahead_ = false;
+      // runs now, with this cycle's replies.
       team_->finish();
     } else {
       job_.cycle = cycle_;
@@ -519,7 +519,6 @@ void Fabric::commit(std::span<const MemCompletion> replies) {
   if (run_ahead_ && busy_ && active_ && !done_ && cycle_ + 1 < run_ahead_limit_) {
     job_.cycle = cycle_ + 1;
     job_.part = CycleJob::Part::Whole;
-    ahead_ = true;
     ++cycles_run_ahead_;
     team_->start(job_);
   }
@@ -535,10 +534,7 @@ void Fabric::enable_run_ahead(std::uint64_t limit) {
 
 void Fabric::disable_run_ahead() {
   run_ahead_ = false;
-  if (ahead_) {
-    ahead_ = false;
-    team_->finish(false);
-  }
+  if (ahead()) team_->finish(false);
 }
 
 // The second part of member `member`'s cycle (all of it without a team): the words due into its
@@ -568,7 +564,7 @@ std::uint64_t Fabric::next_event_cycle(std::uint64_t now) {
 }
 
 void Fabric::finish() {
-  if (ahead_) {
+  if (ahead()) {
     // Only an interrupted run gets here with the helpers ahead (run ahead starts only a cycle
     // that is certain to be evaluated): their PEs are a cycle further than member 0's.
     disable_run_ahead();

@@ -39,13 +39,13 @@
 /// for the whole run (split_pes: member 0, the caller's thread, every PE the caller touches between
 /// cycles — memory ports, the done token's PE, deep-channel consumers — and each member a band of
 /// rows), the routes whose source is one of them and the deliveries into their queues
-/// (Network::set_members). A member delivers its ports' replies, sends on its routes, takes its
-/// deliveries and steps its PEs: one job per cycle (one barrier) when no route between members has
-/// latency 1, else two (all sends, then the rest). A pop that returns credit to another member's
-/// route is buffered and applied by that route's owner at the start of its next cycle. With one
-/// job per cycle the helpers may run ahead (enable_run_ahead): they start cycle t + 1 as soon as
-/// every member finished cycle t, while the caller's thread still runs the memory module and the
-/// kernel. Results are identical for any number of threads (tested).
+/// (Network::set_members). Member 0 delivers the memory ports' replies; each member sends on its
+/// routes, takes its deliveries and steps its PEs: one job per cycle (one barrier) when no route
+/// between members has latency 1, else two (all sends, then the rest). A pop that returns credit
+/// to another member's route is buffered and applied by that route's owner at the start of its
+/// next cycle. With one job per cycle the helpers may run ahead (enable_run_ahead): they start
+/// cycle t + 1 as soon as every member finished cycle t, while the caller's thread still runs the
+/// memory module and the kernel. Results are identical for any number of threads (tested).
 
 #include <atomic>
 #include <cstdint>
@@ -342,7 +342,9 @@ class Fabric {
   // Threads (cold: read once per cycle at most).
   CycleJob job_;
   bool run_ahead_ = false;   // enable_run_ahead() took effect
-  bool ahead_ = false;       // the helpers started cycle cycle_ + 1 (finished in its commit())
+  // The helpers started cycle cycle_ + 1 (finished in its commit()): the team's only job left
+  // started between two calls (commit() otherwise runs its jobs to the end).
+  bool ahead() const { return team_ && team_->started(); }
   std::uint64_t run_ahead_limit_ = 0;
   std::uint64_t cycles_run_ahead_ = 0;
 };
