@@ -111,7 +111,7 @@ class alignas(64) BasicTwoPhaseQueue {
   /// Removes the head at commit. At most one pop per cycle; the freed slot is usable next cycle.
   void pop() {
     if (empty() || pop_pending_) [[unlikely]]
-      throw std::logic_error("queue pop: empty or already popped this cycle");
+      fail("queue pop: empty or already popped this cycle");
     pop_pending_ = true;
   }
   bool pop_pending() const { return pop_pending_; }
@@ -125,18 +125,18 @@ class alignas(64) BasicTwoPhaseQueue {
   bool can_push() const { return free_slots() > 0; }
   /// Appends `w` at commit; readable from the next cycle on.
   void push(const T& w) {
-    if (!can_push()) [[unlikely]] throw std::logic_error("queue push: no free slot");
+    if (!can_push()) [[unlikely]] fail("queue push: no free slot");
     stage(w);
   }
   /// Claims one slot now for a word that arrives later through push_reserved().
   void reserve() {
-    if (!can_push()) [[unlikely]] throw std::logic_error("queue reserve: no free slot");
+    if (!can_push()) [[unlikely]] fail("queue reserve: no free slot");
     ++reserved_;
   }
   std::size_t reserved() const { return reserved_; }
   /// Delivers a word whose slot was claimed by reserve(); appended at commit.
   void push_reserved(const T& w) {
-    if (reserved_ == 0) [[unlikely]] throw std::logic_error("queue push_reserved: nothing reserved");
+    if (reserved_ == 0) [[unlikely]] fail("queue push_reserved: nothing reserved");
     --reserved_;
     stage(w);
   }
@@ -173,6 +173,9 @@ class alignas(64) BasicTwoPhaseQueue {
   QueueStats stats() const { return {pushes_, pops_, max_occupancy_, occupancy_sum_, cycles_}; }
 
  private:
+  // The misuse checks' one way out, out of line: the operations above stay small enough to be
+  // inlined into the fabric's stepping loop (a call there costs more than the operation).
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail(const char* what) { throw std::logic_error(what); }
   // The ring's storage: cache-line aligned, so a ring of one line's worth of entries is one line.
   static_assert(std::is_trivially_destructible_v<T>, "ring entries are never destroyed one by one");
   static_assert(std::is_trivially_copyable_v<T>, "the state beside the ring is copied member by member");

@@ -362,6 +362,9 @@ TEST(PeOps, EveryOpComputesItsDefinition) {
   const Case cases[] = {
       {"do fmul #1.5, #-4.0 -> o0", Word::from_double(-6.0)},
       {"do fmac #0.1, #0.2, #0.3 -> o0", Word::from_double(std::fma(0.1, 0.2, 0.3))},
+      // (1 + 2^-27)(1 - 2^-27) - 1 = -2^-54 exactly with one rounding; rounding the product
+      // first would give 1.0 and then 0 (the single rounding is what makes FMAC an FMA).
+      {"do fmac #1.0000000074505806, #0.9999999925494194, #-1.0 -> o0", Word::from_double(-0x1p-54)},
       {"do fadd #0.1, #0.2 -> o0", Word::from_double(0.1 + 0.2)},
       {"do fsub #0.1, #0.2 -> o0", Word::from_double(0.1 - 0.2)},
       {"do iadd #9223372036854775807, #1 -> o0", Word::from_int(INT64_MIN)},
