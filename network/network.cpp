@@ -32,7 +32,7 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
     unsigned longest = 0;
     for (const RouteDestination& d : route.destinations) {
       DestRt dr;
-      dest_hot_.push_back({static_cast<std::uint32_t>(routes_.size()), 0});
+      dr.route = static_cast<std::uint32_t>(routes_.size());
       dr.queue = input_queue(d.endpoint);
       sinks_.push_back({dr.queue, {}});
       if (!dr.queue)
@@ -53,7 +53,6 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
     }
     longest_all = std::max(longest_all, longest);
     routes_.push_back(rt);
-    route_hot_.emplace_back();
     names_.push_back(route.name);
     source_endpoint_.push_back(route.source);
     link_of_route_.insert(link_of_route_.end(), route.links.begin(), route.links.end());
@@ -106,7 +105,7 @@ void Network::build_wheels(std::span<const std::uint8_t> dest_owner) {
       w.count = wheel_counts_.data() + pad + (s * m + r) * per_pair;
     }
   for (std::size_t id = 0; id < dests_.size(); ++id)
-    dests_[id].wheel = &wheels_[route_owner_[dest_hot_[id].route] * m + dest_owner[id]];
+    dests_[id].wheel = &wheels_[route_owner_[dests_[id].route] * m + dest_owner[id]];
 }
 
 void Network::set_members(unsigned members, std::span<const std::uint8_t> route_owner,
@@ -126,9 +125,7 @@ void Network::set_members(unsigned members, std::span<const std::uint8_t> route_
   std::stable_sort(order.begin(), order.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return route_owner[a] < route_owner[b]; });
   std::vector<RouteRt> routes;
-  std::vector<RouteHot> route_hot;
   std::vector<DestRt> dests;
-  std::vector<DestHot> dest_hot;
   std::vector<DestSink> sinks;
   std::vector<Endpoint> dest_endpoint;
   routes.reserve(routes_.size());
@@ -142,25 +139,22 @@ void Network::set_members(unsigned members, std::span<const std::uint8_t> route_
     const std::uint32_t first = rt.first_dest;
     rt.first_dest = static_cast<std::uint32_t>(dests.size());
     for (std::uint32_t d = 0; d < rt.dest_count; ++d) {
-      dests.push_back(dests_[first + d]);
-      dest_hot.push_back({k, dest_hot_[first + d].credit});
+      DestRt x = dests_[first + d];
+      x.route = k;
+      dests.push_back(x);
       sinks.push_back(sinks_[first + d]);
       dest_endpoint.push_back(dest_endpoint_[first + d]);
       receiver.push_back(dest_owner[first + d]);
       credit_owner_.push_back(route_owner[ext]);
-      if (dest_owner[first + d] != route_owner[ext])
-        min_cross_latency_ = std::min(min_cross_latency_, dests_[first + d].latency);
+      if (dest_owner[first + d] != route_owner[ext]) min_cross_latency_ = std::min(min_cross_latency_, x.latency);
     }
     routes.push_back(rt);
-    route_hot.push_back(route_hot_[slot_[ext]]);
     route_owner_.push_back(route_owner[ext]);
     slot_[ext] = k;
     ext_[k] = ext;
   }
   routes_ = std::move(routes);
-  route_hot_ = std::move(route_hot);
   dests_ = std::move(dests);
-  dest_hot_ = std::move(dest_hot);
   sinks_ = std::move(sinks);
   dest_endpoint_ = std::move(dest_endpoint);
   members_.assign(members, Member{});
@@ -179,11 +173,10 @@ std::uint64_t Network::due_at(std::uint64_t cycle) const {
   return n;
 }
 
-bool Network::can_send(std::size_t k) const {
-  const RouteRt& r = routes_[k];
+bool Network::can_send(const RouteRt& r) const {
   if (r.source->empty()) return false;
   for (std::uint32_t d = 0; d < r.dest_count; ++d)
-    if (credit_of(r.first_dest + d) == 0) return false;
+    if (credit_of(dests_[r.first_dest + d]) == 0) return false;
   return true;
 }
 
@@ -208,15 +201,13 @@ void Network::begin_cycle(std::uint64_t cycle) {
 // Sparse: credit from DestRt::credit (the queue's free slots less the words in flight to it, see
 // track_active_routes()), which avoids touching every destination queue.
 template <bool Sparse>
-inline void Network::step_route(std::uint32_t k, std::uint64_t cycle, unsigned member) {
-  RouteRt& r = routes_[k];
-  if ((Sparse && route_hot_[k].parked) || r.source->empty()) return;
+inline void Network::step_route(RouteRt& r, std::uint64_t cycle, unsigned member) {
+  if ((Sparse && r.parked) || r.source->empty()) return;
   DestRt* const dests = dests_.data() + r.first_dest;
-  DestHot* const hot = dest_hot_.data() + r.first_dest;
   // Send: all destinations must have credit, else the whole multicast waits.
   bool credit = true;
   for (std::uint32_t d = 0; d < r.dest_count; ++d) {
-    if ((Sparse ? hot[d].credit : dests[d].queue->free_slots()) == 0) {
+    if ((Sparse ? dests[d].credit : dests[d].queue->free_slots()) == 0) {
       credit = false;
       ++dests[d].blocked;
     }
@@ -224,7 +215,7 @@ inline void Network::step_route(std::uint32_t k, std::uint64_t cycle, unsigned m
   if (!credit) {
     ++r.stats.stall_cycles;
     if constexpr (Sparse) {  // blocked until a destination pops: see RouteRt::parked
-      route_hot_[k].parked = true;
+      r.parked = true;
       r.parked_since = cycle + 1;
     }
     return;
@@ -239,7 +230,7 @@ inline void Network::step_route(std::uint32_t k, std::uint64_t cycle, unsigned m
   // member that owns d from the wheel of (this member, that member).
   for (std::uint32_t d = 0; d < r.dest_count; ++d) {
     if constexpr (Sparse)
-      --hot[d].credit;
+      --dests[d].credit;
     else
       dests[d].queue->reserve();
     Wheel& w = *dests[d].wheel;
@@ -253,7 +244,7 @@ inline void Network::step_route(std::uint32_t k, std::uint64_t cycle, unsigned m
 void Network::send(std::uint64_t cycle, unsigned member) {
   if (!sparse_) {
     for (std::size_t i = 0; i < routes_.size(); ++i)
-      if (route_owner_[i] == member) step_route<false>(static_cast<std::uint32_t>(i), cycle, member);
+      if (route_owner_[i] == member) step_route<false>(routes_[i], cycle, member);
     return;
   }
   // Routes own disjoint queue ends, so the order in which they are stepped does not matter.
@@ -262,13 +253,12 @@ void Network::send(std::uint64_t cycle, unsigned member) {
   std::uint32_t* const active = mb.active.data();
   const std::uint32_t n = mb.active_count;
   for (std::uint32_t k = 0; k < n; ++k) {
-    const std::uint32_t slot = active[k];
-    step_route<true>(slot, cycle, member);
+    RouteRt& r = routes_[active[k]];
+    step_route<true>(r, cycle, member);
     // After this cycle's commit the source holds its committed words minus this cycle's pop,
     // plus whatever its PE pushes at that commit (reported through source_pushed_slot()).
-    const TwoPhaseQueue& source = *routes_[slot].source;
-    if (route_hot_[slot].parked || source.size() == (source.pop_pending() ? 1u : 0u)) {
-      route_hot_[slot].active = false;
+    if (r.parked || r.source->size() == (r.source->pop_pending() ? 1u : 0u)) {
+      r.active = false;
       continue;
     }
     active[keep++] = active[k];
@@ -314,18 +304,17 @@ void Network::deliver_from(std::uint64_t cycle, unsigned member) {
 
 // Adds the stall and blocked cycles of the parked period [parked_since, now): during it the
 // credit of every destination was constant (only a pop changes it, and a pop unparks).
-void Network::unpark(std::uint32_t k, std::uint64_t now) {
-  RouteRt& r = routes_[k];
+void Network::unpark(RouteRt& r, std::uint64_t now) {
   const std::uint64_t n = now - r.parked_since;
   r.stats.stall_cycles += n;
   for (std::uint32_t d = 0; d < r.dest_count; ++d)
-    if (dest_hot_[r.first_dest + d].credit == 0) dests_[r.first_dest + d].blocked += n;
-  RouteHot& h = route_hot_[k];
-  h.parked = false;
-  if (!h.active) {
-    h.active = true;
-    Member& m = members_[route_owner_[k]];
-    m.active[m.active_count++] = k;
+    if (dests_[r.first_dest + d].credit == 0) dests_[r.first_dest + d].blocked += n;
+  r.parked = false;
+  if (!r.active) {
+    r.active = true;
+    const auto i = static_cast<std::size_t>(&r - routes_.data());
+    Member& m = members_[route_owner_[i]];
+    m.active[m.active_count++] = static_cast<std::uint32_t>(i);
   }
 }
 
@@ -335,13 +324,12 @@ void Network::track_active_routes() {
     m.active_count = 0;
   }
   for (std::size_t r = 0; r < routes_.size(); ++r) {
-    route_hot_[r].active = true;
+    routes_[r].active = true;
     Member& m = members_[route_owner_[r]];
     m.active[m.active_count++] = static_cast<std::uint32_t>(r);
   }
   // Reservations made before (by dense stepping) are words in flight: the credit excludes them.
-  for (std::size_t id = 0; id < dests_.size(); ++id)
-    dest_hot_[id].credit = static_cast<std::uint32_t>(dests_[id].queue->free_slots());
+  for (DestRt& d : dests_) d.credit = d.queue->free_slots();
   sparse_ = true;
 }
 
@@ -354,8 +342,8 @@ std::uint64_t Network::first_delivery(std::uint64_t now) const {
 }
 
 std::uint64_t Network::next_event_cycle(std::uint64_t now) const {
-  for (std::size_t k = 0; k < routes_.size(); ++k)
-    if (can_send(k)) return now;
+  for (const RouteRt& r : routes_)
+    if (can_send(r)) return now;
   return first_delivery(now);
 }
 
@@ -363,7 +351,7 @@ std::uint64_t Network::next_event_cycle(std::uint64_t now) const {
 // the committed state during the skip equals the current one, so stalled routes stayed stalled.
 void Network::account_skip(std::uint64_t from, std::uint64_t to) {
   for (std::size_t k = 0; k < routes_.size(); ++k)
-    if (can_send(k))
+    if (can_send(routes_[k]))
       throw std::logic_error(fmt::format(
           "network evaluate: cycles {}..{} were skipped but route '{}' had a word to send", from,
           to - 1, names_[ext_[k]]));
@@ -372,12 +360,11 @@ void Network::account_skip(std::uint64_t from, std::uint64_t to) {
         "network evaluate: cycles {}..{} were skipped but a word was due in cycle {}", from,
         to - 1, due));
   const std::uint64_t n = to - from;
-  for (std::size_t k = 0; k < routes_.size(); ++k) {
-    RouteRt& r = routes_[k];
-    if (r.source->empty() || route_hot_[k].parked) continue;  // parked: counted when unparked
+  for (RouteRt& r : routes_) {
+    if (r.source->empty() || r.parked) continue;  // parked: counted when unparked
     r.stats.stall_cycles += n;
     for (std::uint32_t d = 0; d < r.dest_count; ++d)
-      if (credit_of(r.first_dest + d) == 0) dests_[r.first_dest + d].blocked += n;
+      if (credit_of(dests_[r.first_dest + d]) == 0) dests_[r.first_dest + d].blocked += n;
   }
 }
 
@@ -401,11 +388,11 @@ std::string Network::blocked_report() const {
   std::string out;
   for (std::size_t i = 0; i < routes_.size(); ++i) {  // in the constructor's order
     const RouteRt& r = routes_[slot_[i]];
-    if (r.source->empty() || can_send(slot_[i])) continue;
+    if (r.source->empty() || can_send(r)) continue;
     out += fmt::format("route '{}' {}: no credit at", names_[i],
                        endpoint_name(source_endpoint_[i], true));
     for (std::uint32_t d = 0; d < r.dest_count; ++d)
-      if (credit_of(r.first_dest + d) == 0)
+      if (credit_of(dests_[r.first_dest + d]) == 0)
         out += " " + endpoint_name(dest_endpoint_[r.first_dest + d], false);
     out += "\n";
   }

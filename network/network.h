@@ -116,9 +116,9 @@ class Network {
   /// popped, so that the route's stall count is the same as if it had come at that commit.
   void destination_popped(std::size_t id) { destination_popped(id, next_cycle_ - 1); }
   void destination_popped(std::size_t id, std::uint64_t commit_cycle) {
-    DestHot& d = dest_hot_[id];
-    if (route_hot_[d.route].parked) unpark(d.route, commit_cycle + 1);
-    ++d.credit;
+    RouteRt& r = routes_[dests_[id].route];
+    if (r.parked) unpark(r, commit_cycle + 1);
+    ++dests_[id].credit;
   }
   /// Destinations of all routes (destination ids are 0 .. dest_total() - 1).
   std::size_t dest_total() const { return dests_.size(); }
@@ -133,8 +133,8 @@ class Network {
   /// With track_active_routes(): a word was committed into the source queue of the route stored
   /// at `k` (route_slot()). Only the member owning the route may call it while members run.
   void source_pushed_slot(std::uint32_t k) {
-    if (!route_hot_[k].active) {
-      route_hot_[k].active = true;
+    if (!routes_[k].active) {
+      routes_[k].active = true;
       Member& m = members_[route_owner_[k]];
       m.active[m.active_count++] = k;
     }
@@ -179,15 +179,13 @@ class Network {
   RouteStats stats(std::size_t r) const {
     const RouteRt& rt = routes_[slot_[r]];
     RouteStats s = rt.stats;
-    if (route_hot_[slot_[r]].parked) s.stall_cycles += next_cycle_ - rt.parked_since;
+    if (rt.parked) s.stall_cycles += next_cycle_ - rt.parked_since;
     return s;
   }
   /// Cycles in which destination `d` of route `r` had no credit while the source held a word.
   std::uint64_t blocked_cycles(std::size_t r, std::size_t d) const {
     const RouteRt& rt = routes_[slot_[r]];
-    const std::size_t id = rt.first_dest + d;
-    return dests_[id].blocked +
-           (route_hot_[slot_[r]].parked && dest_hot_[id].credit == 0 ? next_cycle_ - rt.parked_since : 0);
+    return dest(r, d).blocked + (rt.parked && dest(r, d).credit == 0 ? next_cycle_ - rt.parked_since : 0);
   }
   /// Words that crossed directed link `id` (each word crosses every link of its tree once).
   std::uint64_t link_words(LinkId id) const;
@@ -205,18 +203,13 @@ class Network {
     std::uint32_t dest_count = 0;
     RouteStats stats;
     TouchFlag touch;              // reported on every pop of the source
-    std::uint64_t parked_since = 0;  // see RouteHot::parked
-  };
-  // What the PE steps' reports read and write of a route (source_pushed_slot, destination_popped),
-  // apart from RouteRt in a compact array that stays in the L1 cache: in RouteRt these flags cost
-  // a cache miss per report, the rest of the route's line being used only by its send.
-  struct RouteHot {
-    bool active = true;  // in its member's active list (sparse stepping)
+    bool active = true;           // in its member's active list (sparse stepping)
     // Sparse stepping: a route whose source holds a word but lacks credit stays blocked until a
     // destination's consumer pops (destination_popped), so it is "parked": not tested each
     // cycle; its stall and blocked counters for cycles [parked_since, next_cycle_) are added
     // when it is unparked (stats() and blocked_cycles() add them meanwhile).
     bool parked = false;
+    std::uint64_t parked_since = 0;
   };
   // A destination as its route's owner sees it (credit, counters) ...
   struct Wheel;
@@ -225,11 +218,8 @@ class Network {
     Wheel* wheel = nullptr;          // where the route's owner files words for this destination
     unsigned latency = 0;
     std::uint64_t blocked = 0;
-  };
-  // A destination's route and credit, compact for the same reason as RouteHot (parallel to dests_).
-  struct DestHot {
-    std::uint32_t route = 0;   // index of the route this destination belongs to
-    std::uint32_t credit = 0;  // sparse stepping: queue->free_slots() less words in flight
+    std::uint64_t credit = 0;     // sparse stepping: queue->free_slots() less words in flight
+    std::uint32_t route = 0;      // index of the route this destination belongs to
   };
   // ... and as its receiver sees it (where deliver() pushes), apart so the two never share a line.
   struct DestSink {
@@ -247,10 +237,8 @@ class Network {
   }
   // Free slots of a destination as the route sees them: the credit with sparse stepping (the
   // queue does not know about words in flight then), else the queue's own count.
-  std::uint64_t credit_of(std::size_t id) const {
-    return sparse_ ? dest_hot_[id].credit : dests_[id].queue->free_slots();
-  }
-  bool can_send(std::size_t k) const;  // k: route slot
+  std::uint64_t credit_of(const DestRt& d) const { return sparse_ ? d.credit : d.queue->free_slots(); }
+  bool can_send(const RouteRt& r) const;
   std::uint64_t in_flight() const;
   std::uint64_t due_at(std::uint64_t cycle) const;
   /// Earliest cycle >= now at which a word in flight is due (kNever if none).
@@ -258,9 +246,7 @@ class Network {
   void account_skip(std::uint64_t from, std::uint64_t to);
 
   std::vector<RouteRt> routes_;
-  std::vector<RouteHot> route_hot_;  // parallel to routes_
   std::vector<DestRt> dests_;
-  std::vector<DestHot> dest_hot_;    // parallel to dests_
   std::vector<DestSink> sinks_;  // parallel to dests_
   // Per member: the routes that may act (sparse stepping; any order, each listed at most once,
   // see RouteRt::active; sized to the route count once, so listing a route is a plain store) and
@@ -310,8 +296,8 @@ class Network {
   // Inlined into send(): it runs once per active route per cycle, and a call costs about as much
   // as a route without a word to send.
   template <bool Sparse>
-  [[gnu::always_inline]] inline void step_route(std::uint32_t k, std::uint64_t cycle, unsigned member);
-  void unpark(std::uint32_t k, std::uint64_t now);
+  [[gnu::always_inline]] inline void step_route(RouteRt& r, std::uint64_t cycle, unsigned member);
+  void unpark(RouteRt& r, std::uint64_t now);
   std::uint64_t next_cycle_ = 0;  // smallest cycle evaluate() may be called with next
   bool started_ = false;
 };
