@@ -17,7 +17,8 @@ namespace pe_detail {
 inline std::uint64_t u(Word w) { return w.bits; }
 
 #if !defined(__FMA__) && defined(__x86_64__) && defined(__GNUC__)
-// Whether the host has the FMA instructions (read once, before main).
+// Whether the host has the FMA instructions (read once, before main; a PE stepped during static
+// initialisation, before this is set, takes the std::fma path, which gives the same result).
 inline const bool host_has_fma = [] {
   __builtin_cpu_init();
   return __builtin_cpu_supports("fma") != 0;

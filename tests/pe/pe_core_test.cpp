@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -351,6 +353,24 @@ TEST(PeScheduler, QueueStatisticsSettleToPerCycleValues) {
   EXPECT_EQ(out.max_occupancy, 1u);
   EXPECT_EQ(pe.output(3).stats().cycles, 10u);
   EXPECT_EQ(pe.stats().stalls[static_cast<unsigned>(StallReason::NoInput)], 9u);
+}
+
+// The FMAC's fused multiply-add (the FMA instruction inline where the host has it) against the C
+// library's std::fma, bit for bit, over operands of every magnitude and sign, and the specials.
+TEST(PeOps, FusedMultiplyAddEqualsStdFma) {
+  std::mt19937_64 rng(12345);
+  std::uniform_real_distribution<double> mant(-2.0, 2.0);
+  std::uniform_int_distribution<int> expo(-60, 60);
+  auto draw = [&] { return std::ldexp(mant(rng), expo(rng)); };
+  for (int k = 0; k < 100000; ++k) {
+    const double a = draw(), b = draw(), c = draw();
+    ASSERT_EQ(Word::from_double(pe_detail::fused_multiply_add(a, b, c)).bits, Word::from_double(std::fma(a, b, c)).bits)
+        << a << " * " << b << " + " << c;
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(std::isnan(pe_detail::fused_multiply_add(inf, 0.0, 1.0)));
+  EXPECT_EQ(pe_detail::fused_multiply_add(1e308, 10.0, -inf), -inf);
+  EXPECT_EQ(pe_detail::fused_multiply_add(0x1p-1074, 0.5, 0.0), 0.0);  // rounds to even: 0
 }
 
 // Integer and FP ops against independently computed values.
