@@ -66,11 +66,6 @@ void print_spread(std::vector<double> ns) {
 // it moves by a factor of several from minute to minute with the host (docs/model.md, "Threads"),
 // and the two-thread speed with it, so a figure is comparable only with figures of similar round
 // trips. A reading taken before and one after a run bracket it.
-void spin_pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
 double handoff_round_trip_ns() {
   if (cgra::WorkerTeam::available_cpus() < 2) return 0;
   constexpr int kTrips = 20000;
@@ -79,14 +74,14 @@ double handoff_round_trip_ns() {
     std::atomic<int> flag{0};
     std::thread peer([&] {
       for (int i = 0; i < kTrips; ++i) {
-        while (flag.load(std::memory_order_acquire) != 2 * i + 1) spin_pause();
+        while (flag.load(std::memory_order_acquire) != 2 * i + 1) cgra::WorkerTeam::cpu_relax();
         flag.store(2 * i + 2, std::memory_order_release);
       }
     });
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < kTrips; ++i) {
       flag.store(2 * i + 1, std::memory_order_release);
-      while (flag.load(std::memory_order_acquire) != 2 * i + 2) spin_pause();
+      while (flag.load(std::memory_order_acquire) != 2 * i + 2) cgra::WorkerTeam::cpu_relax();
     }
     const auto t1 = std::chrono::steady_clock::now();
     peer.join();

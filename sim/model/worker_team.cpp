@@ -12,14 +12,6 @@
 namespace cgra {
 namespace {
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
-
 // Waiting: first spin (a pause is ~50 ns, so ~100 us: far longer than the gap between two phases
 // of a running fabric, in which the memory module and the scheduler run), then yield the core
 // (a member that was descheduled needs it to finish), then, for helpers only, sleep.
@@ -91,7 +83,7 @@ void WorkerTeam::finish(bool own) {
   const unsigned helpers = static_cast<unsigned>(helpers_.size());
   for (unsigned spins = 0; finished_.load(std::memory_order_acquire) != helpers; ++spins) {
     if (spins < kSpins)
-      cpu_relax();
+      WorkerTeam::cpu_relax();
     else
       std::this_thread::yield();
   }
@@ -111,7 +103,7 @@ void WorkerTeam::helper_loop(unsigned member) {
     unsigned spins = 0;
     while ((g = generation_.load(std::memory_order_acquire)) == seen) {
       if (++spins < kSpins) {
-        cpu_relax();
+        WorkerTeam::cpu_relax();
         continue;
       }
       if (spins < kSpins + kYieldsBeforeSleep) {

@@ -33,6 +33,16 @@ class WorkerTeam {
 
   unsigned size() const { return static_cast<unsigned>(helpers_.size()) + 1; }
 
+  /// The CPU's spin-wait hint (x86 pause, Arm yield), as the members use it while they wait for
+  /// each other.
+  static void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+
   /// CPUs this process may run on (its affinity mask, e.g. a container's CPU set; else the
   /// hardware threads; at least 1). More members than this would wait on each other's cores.
   static unsigned available_cpus();
