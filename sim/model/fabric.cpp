@@ -69,7 +69,13 @@ std::vector<std::uint64_t> program_shape(const Program& p) {
 // it) by work, counted as 1 per PE plus 2 per route destination it sends to or receives from (the
 // weights come from measuring the paper's 2D case, docs/model.md, "Threads": counting PEs alone
 // split it at PE 270 of 537 and left the second member 28% more work; these weights split at 282
-// and leave it 6% more), member 0's PEs above included.
+// and leave it 6% more), member 0's PEs above included. Member 0's thread also runs the rest of
+// each cycle alone (the SystemC kernel, the memory module, the fabric module's moves) while the
+// helpers run ahead: that work is charged to member 0 as kSerialCostPerPort units per memory port
+// of the fabric (the memory system steps all of them, used or not), so member 0 takes fewer PEs.
+// The weight was measured (docs/model.md, "Charging the simulation thread's own work"): on two
+// threads in the host's fast phase it ran the 2D paper case 2.5% faster, the 1D paper case 9.5%
+// and the synthetic workload 10%; the optimum for each lay between 6 and 12 units per port.
 std::vector<std::uint8_t> Fabric::split_pes(unsigned members, const std::vector<int>& index_of) const {
   const std::size_t n = program_.pes.size();
   std::vector<std::uint8_t> owner(n, 0);
@@ -90,7 +96,8 @@ std::vector<std::uint8_t> Fabric::split_pes(unsigned members, const std::vector<
     if (const int i = at({program_.done->pe, program_.done->queue}); i >= 0) serial[static_cast<std::size_t>(i)] = true;
   for (const DeepChannel& d : program_.deep)
     if (const int i = at(d.consumer); i >= 0) serial[static_cast<std::size_t>(i)] = true;
-  double total = 0, sum = 0;
+  // The simulation thread's own work per cycle, in the units of `cost`, counted in member 0's.
+  double total = kSerialCostPerPort * program_.memory_ports, sum = total;
   for (std::size_t j = 0; j < n; ++j) {
     total += cost[j];
     if (serial[j]) sum += cost[j];

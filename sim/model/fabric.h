@@ -336,6 +336,8 @@ class Fabric {
   std::uint64_t pe_bit(std::size_t i) const { return std::uint64_t{1} << (i - blocks_[pe_block_[i]].base); }
   void mark_touched(std::size_t i) { blocks_[pe_block_[i]].touched |= pe_bit(i); }
   std::vector<std::uint8_t> split_pes(unsigned members, const std::vector<int>& index_of) const;
+  // What the simulation thread's own work per cycle weighs in split_pes, per memory port.
+  static constexpr double kSerialCostPerPort = 10.0;
   std::vector<std::uint32_t> watch_in_;
   std::vector<std::uint32_t> watch_out_;
   std::uint64_t cycle_ = 0;

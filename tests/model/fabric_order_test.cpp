@@ -28,6 +28,17 @@ FabricProgram small_2d(const ArchConfig& arch) {
   return lower(map_stencil(spec, arch).dfg, arch);
 }
 
+// Big enough that member 0, besides the PEs its thread touches between cycles and the charge for
+// that thread's own work (Fabric::kSerialCostPerPort), still takes a band of rows.
+FabricProgram medium_2d(const ArchConfig& arch) {
+  StencilSpec spec;
+  spec.dims = 2;
+  spec.radius = {6, 6, 0};
+  spec.grid = {96, 48, 1};
+  spec.workers = 4;
+  return lower(map_stencil(spec, arch).dfg, arch);
+}
+
 std::string text(PePos p) { return "(" + std::to_string(p.row) + "," + std::to_string(p.col) + ")"; }
 
 TEST(FabricOrder, PesOfEqualShapeAreSteppedTogether) {
@@ -62,13 +73,13 @@ TEST(FabricOrder, PesOfEqualShapeAreSteppedTogether) {
 
 // With two members: member 0 (the simulation's own thread) holds every PE that thread touches
 // between two cycles (memory ports, the done token's PE, deep-channel consumers) and a band of rows
-// at the top; member 1 the rest, a band of rows at the bottom (contiguous in placement order, so
+// at the top, less than half of the work since its thread has work of its own; member 1 the rest, a band of rows at the bottom (contiguous in placement order, so
 // that most routes stay inside a member). The stepping order takes member 0's PEs first and groups
 // the shapes inside each member.
 TEST(FabricOrder, EachMemberGroupsTheShapesOfItsOwnBand) {
   if (WorkerTeam::available_cpus() < 2) GTEST_SKIP() << "needs two CPUs";
   const ArchConfig arch = paper();
-  const FabricProgram program = small_2d(arch);
+  const FabricProgram program = medium_2d(arch);
   Fabric f(arch, program, true, 2);
   ASSERT_EQ(f.threads_used(), 2u);
   const std::size_t n = program.pes.size();
@@ -98,7 +109,10 @@ TEST(FabricOrder, EachMemberGroupsTheShapesOfItsOwnBand) {
   ASSERT_GT(serial_count, 0u);
   EXPECT_GT(band_end, 0u) << "member 0 holds a band of rows besides";
   EXPECT_GT(first, n / 4) << "members of about equal work";
-  EXPECT_LT(first, 3 * n / 4) << "members of about equal work";
+  // Member 0's thread also runs the memory module and the kernel each cycle, charged as
+  // Fabric::kSerialCostPerPort per memory port: it takes fewer PEs than an even split of the PEs'
+  // work would give it (here 113 of 291 PEs; 139 without the charge).
+  EXPECT_LT(first, n * 45 / 100) << "member 0 is charged for its thread's own work";
   // Member 0's PEs are stepped first; within each member, one run per shape.
   for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(f.member(i), i < first ? 0u : 1u) << i;
   for (const auto& [lo, hi] : {std::pair{std::size_t{0}, first}, std::pair{first, n}}) {
