@@ -94,15 +94,14 @@ void Network::build_wheels(std::span<const std::uint8_t> dest_owner) {
   std::vector<std::size_t> owned(m, 0);
   for (std::uint8_t o : dest_owner) ++owned[o];
   wheels_.assign(m * m, Wheel{});
-  const std::size_t pad = 16;  // 64 bytes of counts between two pairs' counts
-  const std::size_t per_pair = wheel_mask_ + 1 + pad;
-  wheel_counts_.assign(pad + m * m * per_pair, 0);
+  const std::size_t per_pair = round_up_to_page<std::uint32_t>(wheel_mask_ + 1);  // a pair's counts start on a page
+  wheel_counts_.assign(m * m * per_pair, 0);
   for (std::size_t s = 0; s < m; ++s)
     for (std::size_t r = 0; r < m; ++r) {
       Wheel& w = wheels_[s * m + r];
       w.stride = owned[r];
       w.entries.resize((wheel_mask_ + 1) * owned[r]);
-      w.count = wheel_counts_.data() + pad + (s * m + r) * per_pair;
+      w.count = wheel_counts_.data() + (s * m + r) * per_pair;
     }
   for (std::size_t id = 0; id < dests_.size(); ++id)
     dests_[id].wheel = &wheels_[route_owner_[dests_[id].route] * m + dest_owner[id]];

@@ -38,6 +38,7 @@
 #include "network/fabric_geometry.h"
 #include "network/network_params.h"
 #include "network/route.h"
+#include "pe/page_allocator.h"
 #include "pe/queue.h"
 
 namespace cgra {
@@ -250,9 +251,10 @@ class Network {
   std::vector<DestSink> sinks_;  // parallel to dests_
   // Per member: the routes that may act (sparse stepping; any order, each listed at most once,
   // see RouteRt::active; sized to the route count once, so listing a route is a plain store) and
-  // the words it sent and delivered. One cache line or more each: members write their own only.
-  struct alignas(64) Member {
-    std::vector<std::uint32_t> active;
+  // the words it sent and delivered. A page or more each: members write their own only (and
+  // pe/page_allocator.h says why a cache line apart is not enough).
+  struct alignas(kPageBytes) Member {
+    PageVector<std::uint32_t> active;
     std::uint32_t active_count = 0;
     std::uint64_t sent = 0;
     std::uint64_t delivered = 0;
@@ -274,13 +276,13 @@ class Network {
   // (its route sends at most one, and its latency is fixed), so a bucket never holds more entries
   // than the receiver has destinations (stride).
   struct Wheel {
-    std::vector<Delivery> entries;
+    PageVector<Delivery> entries;  // the sender writes, the receiver reads: one pair's only
     std::uint32_t* count = nullptr;  // the pair's bucket counts, in wheel_counts_
     std::size_t stride = 0;
   };
-  // Every pair's bucket counts, each pair's at least a cache line away from the next pair's (the
-  // sender of one pair and the receiver of another write theirs at the same time).
-  std::vector<std::uint32_t> wheel_counts_;
+  // Every pair's bucket counts, each pair's on pages of its own (the sender of one pair and the
+  // receiver of another write theirs at the same time).
+  PageVector<std::uint32_t> wheel_counts_;
   std::vector<Wheel> wheels_;
   std::uint64_t wheel_mask_ = 0;
   void build_wheels(std::span<const std::uint8_t> dest_owner);  // dest_owner: by destination id

@@ -162,6 +162,9 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   port_pe_.assign(program_.memory_ports, nullptr);
   port_index_.assign(program_.memory_ports, 0);
   for (const std::uint32_t j : order_) {
+    // Each member's PEs' arrays start on a page of their own (pe/page_allocator.h).
+    for (unsigned m = 1; m < members; ++m)
+      if (pes_.size() == pe_first[m]) static_cast<void>(arena_->allocate(1, kPageBytes));
     const PeConfig& c = program_.pes[j];
     std::string name = pos_text(c.pos) + "[";
     for (std::size_t k = 0; k < c.ops.size(); ++k) name += (k ? "," : "") + c.ops[k];
@@ -179,23 +182,34 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     }
   }
   std::sort(used_ports_.begin(), used_ports_.end());
-  // Sized once: the network holds pointers into touched_in_ / touched_out_.
-  touched_in_.assign(pes_.size(), 0);
-  touched_out_.assign(pes_.size(), 0);
-  touched_req_.assign(pes_.size(), 0);
+  // Sized once: the network holds pointers into touched_in_ / touched_out_. Each member's range
+  // starts on a page (see tslot_): of touched_req_ (bytes), hence of the two others too.
+  tslot_.resize(pes_.size());
+  std::size_t slots = 0;
+  for (unsigned m = 0; m < members; ++m) {
+    slots = round_up_to_page<std::uint8_t>(slots);
+    for (std::size_t i = pe_first[m]; i < pe_first[m + 1]; ++i) tslot_[i] = static_cast<std::uint32_t>(slots++);
+  }
+  touched_in_.assign(slots, 0);
+  touched_out_.assign(slots, 0);
+  touched_req_.assign(slots, 0);
   // Blocks of at most 64 PEs, never straddling two members.
   block_first_.assign(members + 1, 0);
+  block_end_.assign(members, 0);
   pe_block_.assign(pes_.size(), 0);
   for (unsigned m = 0; m < members; ++m) {
+    if (m > 0) blocks_.resize(round_up_to_page<Block>(blocks_.size()));  // unused: nothing awake
     block_first_[m] = blocks_.size();
     for (std::size_t base = pe_first[m]; base < pe_first[m + 1]; base += 64) {
       Block b;
       b.base = static_cast<std::uint32_t>(base);
+      b.tbase = tslot_[base];
       const std::size_t n = std::min<std::size_t>(64, pe_first[m + 1] - base);
       b.awake = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
       for (std::size_t i = base; i < base + n; ++i) pe_block_[i] = static_cast<std::uint32_t>(blocks_.size());
       blocks_.push_back(b);
     }
+    block_end_[m] = blocks_.size();
   }
   block_first_[members] = blocks_.size();
   auto pe_at = [&](PePos p) -> TriggeredPe* {
@@ -241,14 +255,14 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
-        return {&touched_out_[k], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
+        return {&touched_out_[tslot_[k]], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
       },
       [&](const Endpoint& e) -> Network::TouchFlag {
         if (deep_of(e) >= 0) return {};
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
-        return {&touched_in_[k], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
+        return {&touched_in_[tslot_[k]], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
       });
   if (program_.done) {
     done_queue_ = out_q({program_.done->pe, program_.done->queue});
@@ -271,7 +285,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     if (q == nullptr)
       throw LoweringError("initial token for " + endpoint_name(t.dest, false) + ": no such queue");
     q->push(t.word);  // staged: committed by the PE at the end of cycle 0
-    touched_in_[static_cast<std::size_t>(pe_index(t.dest))] |= 1u << t.dest.queue;
+    touched_in_[tslot_[static_cast<std::size_t>(pe_index(t.dest))]] |= 1u << t.dest.queue;
     mark_touched(static_cast<std::size_t>(pe_index(t.dest)));
   }
   if (skip_idle_) {
@@ -336,7 +350,7 @@ void Fabric::evaluate(std::uint64_t cycle) {
   // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
   if (done_queue_ != nullptr && !done_queue_->empty()) {
     done_queue_->pop();
-    touched_out_[done_pe_] |= done_bit_;
+    touched_out_[tslot_[done_pe_]] |= done_bit_;
     mark_touched(done_pe_);
     if (!done_) {
       done_ = true;
@@ -354,7 +368,7 @@ void Fabric::member_sends(unsigned member, std::uint64_t cycle, std::span<const 
       if (!c.is_store) deliver_reply(c.port, c.reply_queue, c.word);
   const std::size_t members = member_flag_.size();
   for (std::size_t from = 0; from < members; ++from) {
-    std::vector<std::uint32_t>& buf = report_row(cycle - 1, from)[member].ids;
+    auto& buf = report_row(cycle - 1, from)[member].ids;
     for (const std::uint32_t d : buf) network_->destination_popped(d, cycle - 1);
     buf.clear();
   }
@@ -426,19 +440,20 @@ inline void Fabric::step_block(std::size_t w, std::uint64_t cycle, Sink& sink, S
   blocks_[w].touched = 0;
   std::uint64_t next_awake = awake, ran = 0;
   const std::size_t base = blocks_[w].base;
+  const std::size_t tbase = blocks_[w].tbase;
   for (std::uint64_t m = visit; m != 0; m &= m - 1) {
     const unsigned b = static_cast<unsigned>(std::countr_zero(m));
-    const std::size_t i = base + b;
+    const std::size_t i = base + b, t = tbase + b;
     const std::uint64_t bit = std::uint64_t{1} << b;
-    const std::uint32_t tin = touched_in_[i], tout = touched_out_[i];
+    const std::uint32_t tin = touched_in_[t], tout = touched_out_[t];
     // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
-    if (!(awake & bit) && ((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[i]) continue;
+    if (!(awake & bit) && ((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[t]) continue;
     TriggeredPe& pe = pes[i];
     pe.evaluate(cycle);
     ran |= bit;
     active |= !pe.quiescent();
-    touched_in_[i] = touched_out_[i] = 0;
-    touched_req_[i] = 0;
+    touched_in_[t] = touched_out_[t] = 0;
+    touched_req_[t] = 0;
     // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
     // two modes therefore also check that the touch records are complete.
     if (skip_idle_) {
@@ -549,7 +564,7 @@ void Fabric::disable_run_ahead() {
 template <class Sink>
 void Fabric::member_steps(unsigned member, std::uint64_t cycle, Sink& sink, StepFlags& flags) {
   network_->deliver(cycle, member);
-  for (std::size_t w = block_first_[member]; w < block_first_[member + 1]; ++w) step_block(w, cycle, sink, flags);
+  for (std::size_t w = block_first_[member]; w < block_end_[member]; ++w) step_block(w, cycle, sink, flags);
 }
 
 Fabric::~Fabric() {
@@ -587,8 +602,8 @@ void Fabric::finish() {
       NetworkSink sink{*network_};
       report_to_network(i, sink);
     }
-    touched_in_[i] = touched_out_[i] = 0;
-    touched_req_[i] = 0;
+    touched_in_[tslot_[i]] = touched_out_[tslot_[i]] = 0;
+    touched_req_[tslot_[i]] = 0;
     blocks_[pe_block_[i]].ran |= bit;
   }
 }

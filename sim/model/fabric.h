@@ -62,6 +62,7 @@
 
 #include "network/fabric_geometry.h"
 #include "network/network.h"
+#include "pe/page_allocator.h"
 #include "pe/triggered_pe.h"
 #include "sim/config/arch_config.h"
 #include "sim/model/lowering.h"
@@ -108,13 +109,13 @@ class Fabric {
   /// Pops the head request of `port` (applied at commit).
   void pop_request(unsigned port) {
     port_pe_[port]->mem_requests().pop();
-    touched_req_[port_index_[port]] = 1;
+    touched_req_[tslot_[port_index_[port]]] = 1;
     mark_touched(port_index_[port]);
   }
   /// Delivers a loaded word into the reply queue the LOAD reserved on the PE of `port`.
   void deliver_reply(unsigned port, unsigned reply_queue, const Word& w) {
     port_pe_[port]->input(reply_queue).push_reserved(w);
-    touched_in_[port_index_[port]] |= 1u << reply_queue;
+    touched_in_[tslot_[port_index_[port]]] |= 1u << reply_queue;
     mark_touched(port_index_[port]);
   }
   /// Memory ports whose PE holds a program (ascending).
@@ -130,7 +131,7 @@ class Fabric {
   /// Pushes a word out of the FIFO into the consumer's input queue (space guaranteed by credits).
   void deep_deliver(std::size_t d, const Word& w) {
     deep_[d].consumer->push(w);
-    touched_in_[deep_[d].consumer_pe] |= deep_[d].consumer_bit;
+    touched_in_[tslot_[deep_[d].consumer_pe]] |= deep_[d].consumer_bit;
     mark_touched(deep_[d].consumer_pe);
   }
   /// After commit(): slots the consumer freed in its input queue since the last call (credits).
@@ -249,9 +250,12 @@ class Fabric {
   // input queue and pop of an output queue by a route, the memory side, a deep channel or the
   // done sink is recorded here, as is every pop of a memory-request queue (touched_req_). A PE
   // commits only the queues named here and those it touched itself (TriggeredPe::commit(in, out)).
-  std::vector<std::uint32_t> touched_in_;
-  std::vector<std::uint32_t> touched_out_;
-  std::vector<std::uint8_t> touched_req_;
+  // PE i's records are at tslot_[i] (Block::tbase + bit in the stepping loop): each member's PEs
+  // take a range starting on a page of its own (pe/page_allocator.h says why).
+  PageVector<std::uint32_t> touched_in_;
+  PageVector<std::uint32_t> touched_out_;
+  PageVector<std::uint8_t> touched_req_;
+  std::vector<std::uint32_t> tslot_;  // by PE: its entry in touched_in_ / touched_out_ / touched_req_
   std::vector<std::uint32_t> port_index_;  // by memory port: index of its PE (if any)
   // Slot (Network::route_slot) of the route fed by output queue q of PE i at [i * out_stride_ + q],
   // or -1: a push committed there is reported to the network (Network::source_pushed_slot), which
@@ -296,10 +300,12 @@ class Fabric {
   // Threads: a member's sends and PE steps run as one job (one barrier per cycle) when no word
   // crosses members with latency 1, else as two (sends of all members, then steps).
   bool one_job_ = false;
-  std::vector<std::size_t> block_first_;  // member m steps blocks [block_first_[m], block_first_[m+1])
-                                          // (all blocks: member 0 when there is no team)
-  struct alignas(64) Reports {  // one cache line per buffer: two members fill two of them at once
-    std::vector<std::uint32_t> ids;
+  // Member m steps blocks [block_first_[m], block_end_[m]) (all blocks: member 0 when there is no
+  // team); each member's blocks start on a page (pe/page_allocator.h), after unused blocks.
+  std::vector<std::size_t> block_first_;  // members + 1 entries, the last = blocks_.size()
+  std::vector<std::size_t> block_end_;
+  struct alignas(64) Reports {  // two members fill two of them at once: ids on pages of their own
+    PageVector<std::uint32_t> ids;
   };
   // Two sets, by the parity of the commit cycle, each at [from * members + to]: with one job per
   // cycle a member fills the set of cycle t while another may still be taking what the set of
@@ -310,7 +316,7 @@ class Fabric {
     return pop_reports_.data() + (commit_cycle & 1) * m * m + from * m;
   }
   void flush_reports();  // applies every pending credit report (one thread)
-  struct alignas(64) MemberFlag {  // one cache line per member: no false sharing
+  struct alignas(kPageBytes) MemberFlag {  // one page per member (pe/page_allocator.h)
     StepFlags value;
   };
   std::vector<MemberFlag> member_flag_;
@@ -323,15 +329,17 @@ class Fabric {
   // touched from outside this cycle, i.e. a non-zero touched_in_/touched_out_/touched_req_
   // entry), ran (stepped in the current cycle).
   // One cache line per block of 64 PEs: with threads, a block's words are written only by the
-  // member that owns the block (a shared line would move between cores at every touch).
+  // member that owns the block (a shared line would move between cores at every touch), and each
+  // member's blocks start on a page (block_first_).
   // A block is PEs base .. base + 63 (fewer at the end of a member's range), bit k = PE base + k.
   struct alignas(64) Block {
     std::uint64_t awake = 0;
     std::uint64_t touched = 0;
     std::uint64_t ran = 0;
     std::uint32_t base = 0;
+    std::uint32_t tbase = 0;  // tslot_[base]
   };
-  std::vector<Block> blocks_;
+  PageVector<Block> blocks_;
   std::vector<std::uint32_t> pe_block_;  // by PE: its block
   std::uint64_t pe_bit(std::size_t i) const { return std::uint64_t{1} << (i - blocks_[pe_block_[i]].base); }
   void mark_touched(std::size_t i) { blocks_[pe_block_[i]].touched |= pe_bit(i); }
