@@ -19,25 +19,20 @@
 namespace cgra {
 namespace {
 
-FabricProgram small_2d(const ArchConfig& arch) {
+FabricProgram stencil_2d(const ArchConfig& arch, unsigned radius, unsigned nx, unsigned ny, unsigned workers) {
   StencilSpec spec;
   spec.dims = 2;
-  spec.radius = {2, 2, 0};
-  spec.grid = {64, 32, 1};
-  spec.workers = 2;
+  spec.radius = {radius, radius, 0};
+  spec.grid = {nx, ny, 1};
+  spec.workers = workers;
   return lower(map_stencil(spec, arch).dfg, arch);
 }
 
+FabricProgram small_2d(const ArchConfig& arch) { return stencil_2d(arch, 2, 64, 32, 2); }
+
 // Big enough that member 0, besides the PEs its thread touches between cycles and the charge for
 // that thread's own work (Fabric::kSerialCostPerPort), still takes a band of rows.
-FabricProgram medium_2d(const ArchConfig& arch) {
-  StencilSpec spec;
-  spec.dims = 2;
-  spec.radius = {6, 6, 0};
-  spec.grid = {96, 48, 1};
-  spec.workers = 4;
-  return lower(map_stencil(spec, arch).dfg, arch);
-}
+FabricProgram medium_2d(const ArchConfig& arch) { return stencil_2d(arch, 6, 96, 48, 4); }
 
 std::string text(PePos p) { return "(" + std::to_string(p.row) + "," + std::to_string(p.col) + ")"; }
 
