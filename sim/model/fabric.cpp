@@ -183,36 +183,32 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     }
   }
   std::sort(used_ports_.begin(), used_ports_.end());
-  // Sized once: the network holds pointers into touched_in_ / touched_out_. Each member's range
-  // starts on a page (see tslot_): of touched_req_ (bytes), hence of the two others too.
-  tslot_.resize(pes_.size());
-  std::size_t slots = 0;
-  for (unsigned m = 0; m < members; ++m) {
-    slots = round_up_to_page<std::uint8_t>(slots);
-    for (std::size_t i = pe_first[m]; i < pe_first[m + 1]; ++i) tslot_[i] = static_cast<std::uint32_t>(slots++);
-  }
-  touched_in_.assign(slots, 0);
-  touched_out_.assign(slots, 0);
-  touched_req_.assign(slots, 0);
-  // Blocks of at most 64 PEs, never straddling two members.
-  block_first_.assign(members + 1, 0);
+  // Blocks of at most 64 PEs, never straddling two members; each member's touch records start on a
+  // page (see tslot()): of touched_req_ (bytes), hence of the two others too.
+  block_first_.assign(members, 0);
   block_end_.assign(members, 0);
   pe_block_.assign(pes_.size(), 0);
+  std::size_t slots = 0;  // touch records
   for (unsigned m = 0; m < members; ++m) {
     if (m > 0) blocks_.resize(round_up_to_page<Block>(blocks_.size()));  // unused: nothing awake
+    slots = round_up_to_page<std::uint8_t>(slots);
     block_first_[m] = blocks_.size();
     for (std::size_t base = pe_first[m]; base < pe_first[m + 1]; base += 64) {
       Block b;
       b.base = static_cast<std::uint32_t>(base);
-      b.tbase = tslot_[base];
+      b.tbase = static_cast<std::uint32_t>(slots + (base - pe_first[m]));
       const std::size_t n = std::min<std::size_t>(64, pe_first[m + 1] - base);
       b.awake = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
       for (std::size_t i = base; i < base + n; ++i) pe_block_[i] = static_cast<std::uint32_t>(blocks_.size());
       blocks_.push_back(b);
     }
     block_end_[m] = blocks_.size();
+    slots += pe_first[m + 1] - pe_first[m];
   }
-  block_first_[members] = blocks_.size();
+  // Sized once: the network holds pointers into touched_in_ / touched_out_.
+  touched_in_.assign(slots, 0);
+  touched_out_.assign(slots, 0);
+  touched_req_.assign(slots, 0);
   auto pe_at = [&](PePos p) -> TriggeredPe* {
     if (!geometry_.contains(p)) return nullptr;
     const int i = index_of[geometry_.index(p)];
@@ -256,14 +252,14 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
-        return {&touched_out_[tslot_[k]], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
+        return {&touched_out_[tslot(k)], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
       },
       [&](const Endpoint& e) -> Network::TouchFlag {
         if (deep_of(e) >= 0) return {};
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
-        return {&touched_in_[tslot_[k]], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
+        return {&touched_in_[tslot(k)], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
       });
   if (program_.done) {
     done_queue_ = out_q({program_.done->pe, program_.done->queue});
@@ -286,7 +282,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     if (q == nullptr)
       throw LoweringError("initial token for " + endpoint_name(t.dest, false) + ": no such queue");
     q->push(t.word);  // staged: committed by the PE at the end of cycle 0
-    touched_in_[tslot_[static_cast<std::size_t>(pe_index(t.dest))]] |= 1u << t.dest.queue;
+    touched_in_[tslot(static_cast<std::size_t>(pe_index(t.dest)))] |= 1u << t.dest.queue;
     mark_touched(static_cast<std::size_t>(pe_index(t.dest)));
   }
   if (skip_idle_) {
@@ -351,7 +347,7 @@ void Fabric::evaluate(std::uint64_t cycle) {
   // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
   if (done_queue_ != nullptr && !done_queue_->empty()) {
     done_queue_->pop();
-    touched_out_[tslot_[done_pe_]] |= done_bit_;
+    touched_out_[tslot(done_pe_)] |= done_bit_;
     mark_touched(done_pe_);
     if (!done_) {
       done_ = true;
@@ -603,8 +599,9 @@ void Fabric::finish() {
       NetworkSink sink{*network_};
       report_to_network(i, sink);
     }
-    touched_in_[tslot_[i]] = touched_out_[tslot_[i]] = 0;
-    touched_req_[tslot_[i]] = 0;
+    const std::size_t t = tslot(i);
+    touched_in_[t] = touched_out_[t] = 0;
+    touched_req_[t] = 0;
     blocks_[pe_block_[i]].ran |= bit;
   }
 }

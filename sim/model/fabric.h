@@ -109,13 +109,13 @@ class Fabric {
   /// Pops the head request of `port` (applied at commit).
   void pop_request(unsigned port) {
     port_pe_[port]->mem_requests().pop();
-    touched_req_[tslot_[port_index_[port]]] = 1;
+    touched_req_[tslot(port_index_[port])] = 1;
     mark_touched(port_index_[port]);
   }
   /// Delivers a loaded word into the reply queue the LOAD reserved on the PE of `port`.
   void deliver_reply(unsigned port, unsigned reply_queue, const Word& w) {
     port_pe_[port]->input(reply_queue).push_reserved(w);
-    touched_in_[tslot_[port_index_[port]]] |= 1u << reply_queue;
+    touched_in_[tslot(port_index_[port])] |= 1u << reply_queue;
     mark_touched(port_index_[port]);
   }
   /// Memory ports whose PE holds a program (ascending).
@@ -131,7 +131,7 @@ class Fabric {
   /// Pushes a word out of the FIFO into the consumer's input queue (space guaranteed by credits).
   void deep_deliver(std::size_t d, const Word& w) {
     deep_[d].consumer->push(w);
-    touched_in_[tslot_[deep_[d].consumer_pe]] |= deep_[d].consumer_bit;
+    touched_in_[tslot(deep_[d].consumer_pe)] |= deep_[d].consumer_bit;
     mark_touched(deep_[d].consumer_pe);
   }
   /// After commit(): slots the consumer freed in its input queue since the last call (credits).
@@ -195,7 +195,7 @@ class Fabric {
   /// contiguous range of stepping indices, member 0's first.
   unsigned member(std::size_t i) const {
     unsigned m = 0;  // blocks never straddle two members
-    while (pe_block_[i] >= block_first_[m + 1]) ++m;
+    while (pe_block_[i] >= block_end_[m]) ++m;
     return m;
   }
   /// Position of PE `i` (stepping order).
@@ -250,12 +250,11 @@ class Fabric {
   // input queue and pop of an output queue by a route, the memory side, a deep channel or the
   // done sink is recorded here, as is every pop of a memory-request queue (touched_req_). A PE
   // commits only the queues named here and those it touched itself (TriggeredPe::commit(in, out)).
-  // PE i's records are at tslot_[i] (Block::tbase + bit in the stepping loop): each member's PEs
+  // PE i's records are at tslot(i) (Block::tbase + bit in the stepping loop): each member's PEs
   // take a range starting on a page of its own (pe/page_allocator.h says why).
   PageVector<std::uint32_t> touched_in_;
   PageVector<std::uint32_t> touched_out_;
   PageVector<std::uint8_t> touched_req_;
-  std::vector<std::uint32_t> tslot_;  // by PE: its entry in touched_in_ / touched_out_ / touched_req_
   std::vector<std::uint32_t> port_index_;  // by memory port: index of its PE (if any)
   // Slot (Network::route_slot) of the route fed by output queue q of PE i at [i * out_stride_ + q],
   // or -1: a push committed there is reported to the network (Network::source_pushed_slot), which
@@ -302,7 +301,7 @@ class Fabric {
   bool one_job_ = false;
   // Member m steps blocks [block_first_[m], block_end_[m]) (all blocks: member 0 when there is no
   // team); each member's blocks start on a page (pe/page_allocator.h), after unused blocks.
-  std::vector<std::size_t> block_first_;  // members + 1 entries, the last = blocks_.size()
+  std::vector<std::size_t> block_first_;
   std::vector<std::size_t> block_end_;
   struct alignas(64) Reports {  // two members fill two of them at once: ids on pages of their own
     PageVector<std::uint32_t> ids;
@@ -337,12 +336,17 @@ class Fabric {
     std::uint64_t touched = 0;
     std::uint64_t ran = 0;
     std::uint32_t base = 0;
-    std::uint32_t tbase = 0;  // tslot_[base]
+    std::uint32_t tbase = 0;  // tslot(base): PE base + k's touch records are at tbase + k
   };
   PageVector<Block> blocks_;
   std::vector<std::uint32_t> pe_block_;  // by PE: its block
   std::uint64_t pe_bit(std::size_t i) const { return std::uint64_t{1} << (i - blocks_[pe_block_[i]].base); }
   void mark_touched(std::size_t i) { blocks_[pe_block_[i]].touched |= pe_bit(i); }
+  // Index of PE i's entries in touched_in_ / touched_out_ / touched_req_.
+  std::size_t tslot(std::size_t i) const {
+    const Block& b = blocks_[pe_block_[i]];
+    return b.tbase + (i - b.base);
+  }
   std::vector<std::uint8_t> split_pes(unsigned members, const std::vector<int>& index_of) const;
   // What the simulation thread's own work per cycle weighs in split_pes, per memory port.
   static constexpr double kSerialCostPerPort = 10.0;

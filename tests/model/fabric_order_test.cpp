@@ -68,9 +68,9 @@ TEST(FabricOrder, PesOfEqualShapeAreSteppedTogether) {
 
 // With two members: member 0 (the simulation's own thread) holds every PE that thread touches
 // between two cycles (memory ports, the done token's PE, deep-channel consumers) and a band of rows
-// at the top, less than half of the work since its thread has work of its own; member 1 the rest, a band of rows at the bottom (contiguous in placement order, so
-// that most routes stay inside a member). The stepping order takes member 0's PEs first and groups
-// the shapes inside each member.
+// at the top, less than half of the work since its thread has work of its own; member 1 the rest,
+// a band of rows at the bottom (contiguous in placement order, so that most routes stay inside a
+// member). The stepping order takes member 0's PEs first and groups the shapes inside each member.
 TEST(FabricOrder, EachMemberGroupsTheShapesOfItsOwnBand) {
   if (WorkerTeam::available_cpus() < 2) GTEST_SKIP() << "needs two CPUs";
   const ArchConfig arch = paper();
