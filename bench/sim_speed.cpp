@@ -93,6 +93,13 @@ double handoff_round_trip_ns() {
 
 // With `before` > 0 (taken before the run or runs named by `what`), prints it with a reading taken
 // now, after them.
+// With threads: how many route destinations lie between two threads' PEs (Fabric::split_pes).
+void print_cross_thread(const cgra::SimResult& res) {
+  if (res.threads > 1)
+    std::printf("route destinations between threads: %zu of %zu\n", res.cross_thread_destinations,
+                res.route_destinations);
+}
+
 void print_handoff(double before, const char* what) {
   if (before > 0)
     std::printf("thread handoff round trip: %.0f ns before the %s, %.0f ns after\n", before, what,
@@ -222,6 +229,7 @@ int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
                 wall, cpu, static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
                 cpu * 1e9 / pe_cycles, res.threads, res.threads == 1 ? "" : "s");
     print_handoff(handoff, "run");
+    if (k == 0) print_cross_thread(res);
     ns.push_back(wall * 1e9 / pe_cycles);
   }
   print_spread(ns);
@@ -255,6 +263,7 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
   int rc = 0;
   std::vector<double> ns;
   std::uint64_t first_cycles = 0;  // every run, with or without skip-ahead, takes the same cycles
+  SimResult last;                  // threads and the route destinations between them
   std::vector<bool> modes(repeats, true);
   modes.push_back(false);
   for (bool skip : modes) {
@@ -296,8 +305,12 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
                 static_cast<unsigned long long>(res.ticks), wall, cpu,
                 static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
                 cpu * 1e9 / pe_cycles, res.threads);
+    last.threads = res.threads;
+    last.cross_thread_destinations = res.cross_thread_destinations;
+    last.route_destinations = res.route_destinations;
   }
   print_handoff(handoff, "runs");
+  print_cross_thread(last);
   print_spread(ns);
   return rc;
 }

@@ -132,6 +132,7 @@ void Network::set_members(unsigned members, std::span<const std::uint8_t> route_
   credit_owner_.clear();
   route_owner_.clear();
   min_cross_latency_ = std::numeric_limits<unsigned>::max();
+  cross_destinations_ = 0;
   for (std::uint32_t k = 0; k < order.size(); ++k) {
     const std::uint32_t ext = order[k];
     RouteRt rt = routes_[slot_[ext]];
@@ -145,7 +146,10 @@ void Network::set_members(unsigned members, std::span<const std::uint8_t> route_
       dest_endpoint.push_back(dest_endpoint_[first + d]);
       receiver.push_back(dest_owner[first + d]);
       credit_owner_.push_back(route_owner[ext]);
-      if (dest_owner[first + d] != route_owner[ext]) min_cross_latency_ = std::min(min_cross_latency_, x.latency);
+      if (dest_owner[first + d] != route_owner[ext]) {
+        min_cross_latency_ = std::min(min_cross_latency_, x.latency);
+        ++cross_destinations_;
+      }
     }
     routes.push_back(rt);
     route_owner_.push_back(route_owner[ext]);

@@ -99,6 +99,8 @@ class Network {
   /// another member's delivery of t, so a member may deliver right after its own sends without
   /// waiting for the other members' sends of the same cycle.
   unsigned min_cross_member_latency() const { return min_cross_latency_; }
+  /// Destinations whose receiver is not their route's owner (0 with one member).
+  std::size_t cross_member_destinations() const { return cross_destinations_; }
 
   /// Sparse stepping (optional): from now on evaluate() visits only routes that may act — a
   /// route whose source is empty and which has no word in flight is dropped until its source
@@ -270,6 +272,7 @@ class Network {
   std::vector<std::uint8_t> route_owner_;  // by route
   std::vector<std::uint8_t> credit_owner_; // by destination: the member owning its route
   unsigned min_cross_latency_ = std::numeric_limits<unsigned>::max();
+  std::size_t cross_destinations_ = 0;
   // Timing wheels, one per (sender, receiver) member pair, at [sender * members + receiver]:
   // bucket b holds the deliveries due at the commit of a cycle c with (c & wheel_mask_) == b, in
   // entries[b * stride ...] (count[b] of them). A destination receives at most one word per cycle

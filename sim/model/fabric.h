@@ -37,15 +37,15 @@
 ///
 /// Threads (`threads` > 1, `run.threads`): a WorkerTeam shares both phases. Each member owns PEs
 /// for the whole run (split_pes: member 0, the caller's thread, every PE the caller touches between
-/// cycles — memory ports, the done token's PE, deep-channel consumers — and each member a band of
-/// rows), the routes whose source is one of them and the deliveries into their queues
-/// (Network::set_members). Member 0 delivers the memory ports' replies; each member sends on its
-/// routes, takes its deliveries and steps its PEs: one job per cycle (one barrier) when no route
-/// between members has latency 1, else two (all sends, then the rest). A pop that returns credit
-/// to another member's route is buffered and applied by that route's owner at the start of its
-/// next cycle. With one job per cycle the helpers may run ahead (enable_run_ahead): they start
-/// cycle t + 1 as soon as every member finished cycle t, while the caller's thread still runs the
-/// memory module and the kernel. Results are identical for any number of threads (tested).
+/// cycles — memory ports, the done token's PE, deep-channel consumers — and each member about an
+/// even share of the work, split to cut few routes between members), the routes whose source is
+/// one of them and the deliveries into their queues (Network::set_members). Member 0 delivers the
+/// memory ports' replies; each member sends on its routes, takes its deliveries and steps its PEs:
+/// one job per cycle (one barrier) when no route between members has latency 1, else two (all
+/// sends, then the rest). A pop that returns credit to another member's route is buffered and
+/// applied by that route's owner at the start of its next cycle. With one job per cycle the
+/// helpers may run ahead (enable_run_ahead): they start cycle t + 1 as soon as every member
+/// finished cycle t, while the caller's thread still runs the memory module and the kernel. Results are identical for any number of threads (tested).
 
 #include <atomic>
 #include <cstdint>
@@ -183,6 +183,11 @@ class Fabric {
 
   /// Members of the team stepping the PEs (1: no team).
   unsigned threads_used() const { return team_ ? team_->size() : 1; }
+  /// Route destinations whose consumer PE is another member's than the route's source (0 with
+  /// one thread): each word on them, and the credit it returns, crosses between threads.
+  std::size_t cross_member_destinations() const { return network_->cross_member_destinations(); }
+  /// Route destinations of the whole fabric.
+  std::size_t route_destinations() const { return network_->dest_total(); }
   /// The placed PEs, in stepping order (see the class comment): PE `i` here is placed as
   /// config(i); PE `j` of FabricProgram::pes is pes()[step_index(j)].
   std::vector<TriggeredPe>& pes() { return pes_; }
@@ -350,6 +355,8 @@ class Fabric {
   std::vector<std::uint8_t> split_pes(unsigned members, const std::vector<int>& index_of) const;
   // What the simulation thread's own work per cycle weighs in split_pes, per memory port.
   static constexpr double kSerialCostPerPort = 10.0;
+  // How far above an even share of the work the refinement of split_pes may load a member.
+  static constexpr double kSplitTolerance = 0.02;
   std::vector<std::uint32_t> watch_in_;
   std::vector<std::uint32_t> watch_out_;
   std::uint64_t cycle_ = 0;

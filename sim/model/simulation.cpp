@@ -187,6 +187,8 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
       res.placed_pes = f.pes().size();
       res.threads = f.threads_used();
       res.cycles_run_ahead = f.cycles_run_ahead();
+      res.cross_thread_destinations = f.cross_member_destinations();
+      res.route_destinations = f.route_destinations();
       res.outputs = m.host.results();
       if (res.status != RunStatus::Done) {
         res.report = f.blocked_report();

@@ -45,6 +45,10 @@ struct SimResult {
   /// Cycles the helper threads started before the simulation's thread had finished the cycle
   /// before (Fabric::enable_run_ahead; 0 with one thread). Host information, like `threads`.
   std::uint64_t cycles_run_ahead = 0;
+  /// Route destinations between two threads' PEs, of `route_destinations` (Fabric::
+  /// cross_member_destinations; 0 with one thread). Host information, like `threads`.
+  std::size_t cross_thread_destinations = 0;
+  std::size_t route_destinations = 0;
   /// Status Done: the cycle by which the results are in DRAM, i.e. `cycles` plus the DRAM bus
   /// time of writing back every line still dirty (or write-combining) in the caches when the run
   /// ended (MemorySystem::writeback_drain; the run itself does not write them back).
