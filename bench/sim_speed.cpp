@@ -91,8 +91,6 @@ double handoff_round_trip_ns() {
   return rounds[rounds.size() / 2];
 }
 
-// With `before` > 0 (taken before the run or runs named by `what`), prints it with a reading taken
-// now, after them.
 // With threads: how many route destinations lie between two threads' PEs (Fabric::split_pes).
 void print_cross_thread(const cgra::SimResult& res) {
   if (res.threads > 1)
@@ -100,6 +98,8 @@ void print_cross_thread(const cgra::SimResult& res) {
                 res.route_destinations);
 }
 
+// With `before` > 0 (taken before the run or runs named by `what`), prints it with a reading taken
+// now, after them.
 void print_handoff(double before, const char* what) {
   if (before > 0)
     std::printf("thread handoff round trip: %.0f ns before the %s, %.0f ns after\n", before, what,
