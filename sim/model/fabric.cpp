@@ -118,7 +118,8 @@ std::vector<std::uint8_t> Fabric::split_pes(unsigned members, const std::vector<
   // leaves every worker's PEs in both members (the placer interleaves the workers): 178 of the 2D
   // paper case's 888 destinations between them, 114 refined; 1D 61 of 306, 36 refined. Measured
   // (docs/model.md, "Refining the split"): the 1D case 2% faster in the host's fast phase and 10%
-  // in its slow one, the 2D case unchanged in the fast phase and 2-4% faster in the slow one.
+  // in its slow one; the 2D case unchanged in the fast phase and 4% faster in the slow one; the
+  // synthetic workload 2-5% slower in the fast phase and 6% faster in the slow one.
   PartitionGraph g;
   g.cost = std::move(cost);
   g.fixed = std::move(serial);
