@@ -84,24 +84,38 @@ std::vector<std::uint8_t> Fabric::split_pes(unsigned members, const std::vector<
   const std::size_t n = program_.pes.size();
   std::vector<std::uint8_t> owner(n, 0);
   if (members == 1) return owner;
-  std::vector<double> cost(n, 1.0);
   auto at = [&](const Endpoint& e) -> int {
     return geometry_.contains(e.pe) ? index_of[geometry_.index(e.pe)] : -1;
   };
+  // One walk over the routes gives each PE's work (`cost`) and the edges the refinement below
+  // cuts (`adj`: a route destination between two distinct PEs).
+  PartitionGraph g;
+  std::vector<double>& cost = g.cost;
+  cost.assign(n, 1.0);
+  g.adj.resize(n);
   for (const Route& r : program_.routes) {
-    if (const int i = at(r.source); i >= 0)
-      cost[static_cast<std::size_t>(i)] += 2.0 * static_cast<double>(r.destinations.size());
-    for (const RouteDestination& d : r.destinations)
-      if (const int i = at(d.endpoint); i >= 0) cost[static_cast<std::size_t>(i)] += 2.0;
+    const int s = at(r.source);
+    if (s >= 0) cost[static_cast<std::size_t>(s)] += 2.0 * static_cast<double>(r.destinations.size());
+    for (const RouteDestination& d : r.destinations) {
+      const int t = at(d.endpoint);
+      if (t < 0) continue;
+      cost[static_cast<std::size_t>(t)] += 2.0;
+      if (s < 0 || t == s) continue;
+      g.adj[static_cast<std::size_t>(s)].push_back(static_cast<std::uint32_t>(t));
+      g.adj[static_cast<std::size_t>(t)].push_back(static_cast<std::uint32_t>(s));
+    }
   }
-  std::vector<bool> serial(n, false);  // touched by the simulation's thread between cycles
+  std::vector<bool>& serial = g.fixed;  // touched by the simulation's thread between cycles
+  serial.assign(n, false);
   for (std::size_t j = 0; j < n; ++j) serial[j] = program_.pes[j].mem_port >= 0;
   if (program_.done)
     if (const int i = at({program_.done->pe, program_.done->queue}); i >= 0) serial[static_cast<std::size_t>(i)] = true;
   for (const DeepChannel& d : program_.deep)
     if (const int i = at(d.consumer); i >= 0) serial[static_cast<std::size_t>(i)] = true;
   // The simulation thread's own work per cycle, in the units of `cost`, counted in member 0's.
-  double total = kSerialCostPerPort * program_.memory_ports, sum = total;
+  std::vector<double> base(members, 0.0);
+  base[0] = kSerialCostPerPort * program_.memory_ports;
+  double total = base[0], sum = total;
   for (std::size_t j = 0; j < n; ++j) {
     total += cost[j];
     if (serial[j]) sum += cost[j];
@@ -120,22 +134,6 @@ std::vector<std::uint8_t> Fabric::split_pes(unsigned members, const std::vector<
   // (docs/model.md, "Refining the split"): the 1D case 2% faster in the host's fast phase and 10%
   // in its slow one; the 2D case unchanged in the fast phase and 4% faster in the slow one; the
   // synthetic workload 2-5% slower in the fast phase and 6% faster in the slow one.
-  PartitionGraph g;
-  g.cost = std::move(cost);
-  g.fixed = std::move(serial);
-  g.adj.resize(n);
-  for (const Route& r : program_.routes) {
-    const int s = at(r.source);
-    if (s < 0) continue;
-    for (const RouteDestination& d : r.destinations) {
-      const int t = at(d.endpoint);
-      if (t < 0 || t == s) continue;
-      g.adj[static_cast<std::size_t>(s)].push_back(static_cast<std::uint32_t>(t));
-      g.adj[static_cast<std::size_t>(t)].push_back(static_cast<std::uint32_t>(s));
-    }
-  }
-  std::vector<double> base(members, 0.0);
-  base[0] = kSerialCostPerPort * program_.memory_ports;
   refine_partition(g, members, base, total / members * (1.0 + kSplitTolerance), owner);
   return owner;
 }

@@ -45,7 +45,8 @@
 /// sends, then the rest). A pop that returns credit to another member's route is buffered and
 /// applied by that route's owner at the start of its next cycle. With one job per cycle the
 /// helpers may run ahead (enable_run_ahead): they start cycle t + 1 as soon as every member
-/// finished cycle t, while the caller's thread still runs the memory module and the kernel. Results are identical for any number of threads (tested).
+/// finished cycle t, while the caller's thread still runs the memory module and the kernel.
+/// Results are identical for any number of threads (tested).
 
 #include <atomic>
 #include <cstdint>

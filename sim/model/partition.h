@@ -24,8 +24,8 @@ std::size_t cut_edges(const PartitionGraph& g, const std::vector<std::uint8_t>& 
 /// the fewest) among those that keep the target member's load, `base_load[m]` plus its vertices'
 /// costs, within `limit`. The pass is then undone back to its best point. Passes repeat while one
 /// gains, at most `max_passes` of them. A `limit` below the heaviest load of `owner` is raised to
-/// it, so a split at the limit is never rejected. Deterministic: ties go to the lowest vertex, then member.
-/// Returns the edges cut afterwards.
+/// it, so a split at the limit is never rejected. Deterministic: ties go to the lowest vertex,
+/// then member. Returns the edges cut afterwards.
 std::size_t refine_partition(const PartitionGraph& g, unsigned members, const std::vector<double>& base_load,
                              double limit, std::vector<std::uint8_t>& owner, int max_passes = 16);
 
