@@ -256,7 +256,12 @@ void TriggeredPe::refresh_masks() {
 
 const PeStats& TriggeredPe::stats() const {
   stats_.issued_per_op.fill(0);
-  for (const Decoded& d : decoded_) stats_.issued_per_op[static_cast<unsigned>(d.op)] += d.issued;
+  stats_.issued = 0;
+  for (const Decoded& d : decoded_) {
+    stats_.issued_per_op[static_cast<unsigned>(d.op)] += d.issued;
+    stats_.issued += d.issued;
+  }
+  stats_.cycles = started_ ? cycle_ - first_cycle_ + 1 : 0;
   return stats_;
 }
 

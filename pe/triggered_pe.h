@@ -59,8 +59,10 @@ inline constexpr unsigned kStallReasonCount = 6;
 /// Name of a stall reason ("output_full").
 std::string_view stall_reason_name(StallReason r);
 
-/// Per-PE statistics, accumulated in evaluate (plain counters; derived figures at report time).
-/// (The counters every cycle updates come first: they share one cache line.)
+/// Per-PE statistics (plain counters; derived figures at report time). The stall counters are
+/// accumulated in evaluate; `cycles`, `issued` and `issued_per_op` are derived by
+/// TriggeredPe::stats() from the first and last cycles evaluated and the instructions' own issue
+/// counters, so that a cycle in which the PE issues writes no statistics line.
 struct PeStats {
   std::uint64_t cycles = 0;   ///< cycles evaluated (including skipped idle cycles)
   std::uint64_t issued = 0;   ///< instructions issued
@@ -305,8 +307,8 @@ class alignas(64) TriggeredPe {
   std::uint32_t* wcount_ = nullptr;
   Word* regs_p_ = nullptr;
   std::uint64_t wheel_mask_ = 0;
-  // issued_per_op is filled from the instructions' counters (Decoded::issued) by stats(); the
-  // counters every cycle updates (cycles, issued, stalls) fill the first line.
+  // The stall counters, written in stalled cycles only, in a line of their own (stats() fills in
+  // cycles, issued and issued_per_op).
   alignas(64) mutable PeStats stats_;
   std::pmr::memory_resource* mem_;  // PeOptions::arena, or the heap; every array below comes from it
   std::pmr::vector<PredPattern> patterns_{mem_};  // parallel to decoded_
@@ -332,6 +334,7 @@ class alignas(64) TriggeredPe {
   PeParams params_;
   PeOptions options_;
   Program program_;
+  std::uint64_t first_cycle_ = 0;  // the first cycle evaluated (stats().cycles counts from it)
 };
 
 }  // namespace cgra

@@ -108,14 +108,14 @@ template <bool kStream>
       // Skip-ahead: nothing can have changed, so every skipped cycle stalls like the last one.
       if (!quiescent()) fail_cycle(cycle);
       const std::uint64_t gap = cycle - cycle_ - 1;
-      stats_.cycles += gap;
       stats_.stalls[static_cast<unsigned>(last_stall_.reason)] += gap;
       commits_ += gap;  // queue statistics catch up lazily (settle_statistics)
     }
+  } else {
+    first_cycle_ = cycle;
   }
   started_ = true;
   cycle_ = cycle;
-  ++stats_.cycles;
 
   // Fast path: nothing this PE can observe changed since a cycle in which nothing issued and no
   // result was in flight, so the same instructions are blocked for the same reasons.
@@ -250,7 +250,6 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
   }
 
   issued_ = true;
-  ++stats_.issued;
   ++dec_[index].issued;
   last_stall_ = {StallReason::None, static_cast<int>(index), -1};
 }

@@ -297,6 +297,34 @@ TEST(PeScheduler, NoTriggerStallAndSkipAhead) {
   EXPECT_THROW(pe.evaluate(100), std::logic_error);
 }
 
+// The cycle count starts at the first evaluated cycle, whatever its number, and restarts when a
+// program is loaded again; the issue count is the sum of the per-opcode counts.
+TEST(PeScheduler, CyclesCountFromTheFirstEvaluatedCycle) {
+  TriggeredPe pe("late", test_params());
+  pe.load_program(parse_listing("do mov #5 -> o0"));
+  EXPECT_EQ(pe.stats().cycles, 0u);
+  for (std::uint64_t c = 7; c <= 9; ++c) {
+    pe.evaluate(c);
+    pe.commit();
+  }
+  EXPECT_EQ(pe.stats().cycles, 3u);
+  EXPECT_EQ(pe.stats().issued, 3u);
+  EXPECT_EQ(pe.stats().issued_per_op[static_cast<unsigned>(Opcode::Mov)], 3u);
+  for (std::uint64_t c = 10; c <= 14; ++c) {  // stalls once the output queue is full count too
+    pe.evaluate(c);
+    pe.commit();
+  }
+  EXPECT_EQ(pe.stats().cycles, 8u);
+  EXPECT_EQ(pe.stats().issued + pe.stats().stalls[static_cast<unsigned>(StallReason::OutputFull)], 8u);
+  pe.load_program(parse_listing("do mov #6 -> o1"));
+  EXPECT_EQ(pe.stats().cycles, 0u);
+  EXPECT_EQ(pe.stats().issued, 0u);
+  pe.evaluate(20);
+  pe.commit();
+  EXPECT_EQ(pe.stats().cycles, 1u);
+  EXPECT_EQ(pe.stats().issued, 1u);
+}
+
 // A quiescent PE need not be stepped until someone touches its queues: stepped at 0 only, then
 // woken in cycle 50 by a push (evaluate(50) with a gap, commit), it issues at 51 (visible at 52).
 TEST(PeScheduler, QuiescentPeWokenByAPushAfterSkippedCycles) {
