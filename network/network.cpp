@@ -81,7 +81,13 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
 
 void Network::set_touch_flags(const TouchLookup& source, const TouchLookup& destination) {
   for (std::size_t k = 0; k < routes_.size(); ++k) {
-    routes_[k].touch = source(source_endpoint_[ext_[k]]);
+    const TouchFlag f = source(source_endpoint_[ext_[k]]);
+    if (f.mask != nullptr && !std::has_single_bit(f.word_bit))
+      throw std::invalid_argument("network: a source's touch flag needs a one-bit word_bit");
+    routes_[k].touch_mask = f.mask;
+    routes_[k].touch_word = f.word;
+    routes_[k].touch_bit = f.bit;
+    routes_[k].touch_shift = static_cast<std::uint8_t>(f.mask != nullptr ? std::countr_zero(f.word_bit) : 0);
     for (std::uint32_t d = 0; d < routes_[k].dest_count; ++d)
       sinks_[routes_[k].first_dest + d].touch = destination(dest_endpoint_[routes_[k].first_dest + d]);
   }
@@ -225,9 +231,9 @@ inline void Network::step_route(RouteRt& r, std::uint64_t cycle, unsigned member
   }
   const Word word = r.source->head();
   r.source->pop();
-  if (r.touch.mask) {
-    *r.touch.mask |= r.touch.bit;
-    *r.touch.word |= r.touch.word_bit;
+  if (r.touch_mask) {
+    *r.touch_mask |= r.touch_bit;
+    *r.touch_word |= std::uint64_t{1} << r.touch_shift;
   }
   // The word reaches destination d's queue at the commit of cycle t + L_d - 1, delivered by the
   // member that owns d from the wheel of (this member, that member).

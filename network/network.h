@@ -74,7 +74,9 @@ class Network {
   /// Where the network reports that it popped a source or pushed into a destination queue: bit
   /// `bit` is OR-ed into `*mask` and (the fabric's per-PE record of queues touched from outside this
   /// cycle, which lets a PE commit only those and lets idle PEs sleep). `mask == nullptr`: none.
-  /// `*word |= word_bit` is done too (the fabric's bit set of PEs touched this cycle).
+  /// `*word |= word_bit` is done too (the fabric's bit set of PEs touched this cycle); a route
+  /// source's `word_bit` must be a single bit (set_touch_flags throws std::invalid_argument
+  /// otherwise).
   struct TouchFlag {
     std::uint32_t* mask = nullptr;
     std::uint32_t bit = 0;
@@ -200,20 +202,26 @@ class Network {
   std::string blocked_report() const;
 
  private:
-  struct RouteRt {
+  // One cache line per route (a send reads and writes most of it): the touch flag is kept with
+  // its word bit as a shift so that everything fits.
+  struct alignas(64) RouteRt {
     TwoPhaseQueue* source = nullptr;
-    std::uint32_t first_dest = 0;
-    std::uint32_t dest_count = 0;
     RouteStats stats;
-    TouchFlag touch;              // reported on every pop of the source
-    bool active = true;           // in its member's active list (sparse stepping)
+    std::uint32_t* touch_mask = nullptr;  // TouchFlag::mask, reported on every pop of the source
+    std::uint64_t* touch_word = nullptr;  // TouchFlag::word
     // Sparse stepping: a route whose source holds a word but lacks credit stays blocked until a
     // destination's consumer pops (destination_popped), so it is "parked": not tested each
     // cycle; its stall and blocked counters for cycles [parked_since, next_cycle_) are added
     // when it is unparked (stats() and blocked_cycles() add them meanwhile).
-    bool parked = false;
     std::uint64_t parked_since = 0;
+    std::uint32_t first_dest = 0;
+    std::uint32_t dest_count = 0;
+    std::uint32_t touch_bit = 0;          // TouchFlag::bit
+    std::uint8_t touch_shift = 0;         // TouchFlag::word_bit == 1 << touch_shift
+    bool active = true;                   // in its member's active list (sparse stepping)
+    bool parked = false;
   };
+  static_assert(sizeof(RouteRt) == 64, "a route's state is one cache line");
   // A destination as its route's owner sees it (credit, counters) ...
   struct Wheel;
   struct DestRt {
