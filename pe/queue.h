@@ -142,35 +142,42 @@ class alignas(64) BasicTwoPhaseQueue {
   }
 
   /// Applies this cycle's pop and pushes (in that order) and accumulates statistics.
-  void commit() { commit_at(cycles_); }
-  /// Same as account_idle_cycles(now - stats().cycles) followed by commit(), in one step: for an
-  /// owner that commits the queue only in cycles in which it changes and counts its commits
-  /// (`now` = the owner's commits before this one; at least stats().cycles). Committing a queue
-  /// that is not dirty() is allowed and only accounts the cycles. Returns whether it was dirty().
+  void commit() {
+    commit_at(cycles_);
+    ++cycles_;
+  }
+  /// Applies this cycle's pop and pushes as the commit of cycle number `now`, for an owner that
+  /// commits the queue only in cycles in which it changes and counts its commits (`now` = the
+  /// owner's commits before this one, increasing from call to call). The statistics then cover
+  /// the cycles the owner accounts with account_idle_cycles (the committed ones included), which
+  /// it does before reading them: commits and idle cycles count alike, so the owner need not tell
+  /// them apart. Committing a queue that is not dirty() is allowed. Returns whether it was dirty().
   bool commit_at(std::uint64_t now) {
-    const std::uint64_t before = pushes_ - pops_;
     const bool was_dirty = pop_pending_ | (staged_ != 0);  // no branches: often either
+    // Each pop adds its cycle number to event_sum_ and each push subtracts it (see stats()).
+    event_sum_ -= now * (std::uint64_t{staged_} - std::uint64_t{pop_pending_});
     pops_ += pop_pending_;
     pop_pending_ = false;
     pushes_ += staged_;
     staged_ = 0;
     const std::uint64_t held = pushes_ - pops_;
     if (held > max_occupancy_) max_occupancy_ = static_cast<std::uint32_t>(held);
-    // The idle cycles since the last commit held `before` entries; this one holds `held`.
-    occupancy_sum_ += before * (now - cycles_) + held;
-    cycles_ = now + 1;
     return was_dirty;
   }
   /// True when commit() has something to apply this cycle.
   bool dirty() const { return pop_pending_ | (staged_ != 0); }
-  /// Accounts `n` idle cycles (no push, no pop) in the statistics, for skip-ahead.
-  void account_idle_cycles(std::uint64_t n) {
-    occupancy_sum_ += (pushes_ - pops_) * n;
-    cycles_ += n;
-  }
+  /// Accounts `n` more cycles in the statistics: idle ones (skip-ahead) after commit(), or, after
+  /// commit_at(), every cycle since the last account, committed or not.
+  void account_idle_cycles(std::uint64_t n) { cycles_ += n; }
 
-  /// Statistics as of the last commit (or account_idle_cycles).
-  QueueStats stats() const { return {pushes_, pops_, max_occupancy_, occupancy_sum_, cycles_}; }
+  /// Statistics of the cycles accounted so far (see commit() and commit_at()).
+  QueueStats stats() const {
+    // The entries held at the end of each of the cycles 0 .. T-1 sum to T x (entries held now)
+    // less, per push, the cycle it was committed in and, per pop, plus it: modulo 2^64, so exact
+    // whenever the sum itself fits.
+    const std::uint64_t occupancy = cycles_ * (pushes_ - pops_) + event_sum_;
+    return {pushes_, pops_, max_occupancy_, occupancy, cycles_};
+  }
 
  private:
   // The misuse checks' one way out, out of line: the operations above stay small enough to be
@@ -195,7 +202,7 @@ class alignas(64) BasicTwoPhaseQueue {
   void copy_state(const BasicTwoPhaseQueue& o) {
     pushes_ = o.pushes_;
     pops_ = o.pops_;
-    occupancy_sum_ = o.occupancy_sum_;
+    event_sum_ = o.event_sum_;
     cycles_ = o.cycles_;
     mask_ = o.mask_;
     capacity_ = o.capacity_;
@@ -207,8 +214,8 @@ class alignas(64) BasicTwoPhaseQueue {
   T* ring_ = nullptr;
   std::uint64_t pushes_ = 0;
   std::uint64_t pops_ = 0;
-  std::uint64_t occupancy_sum_ = 0;
-  std::uint64_t cycles_ = 0;
+  std::uint64_t event_sum_ = 0;  // per pop + its commit cycle, per push - it (modulo 2^64)
+  std::uint64_t cycles_ = 0;     // cycles accounted
   std::uint32_t mask_ = 0;
   std::uint32_t capacity_ = 0;
   std::uint32_t reserved_ = 0;

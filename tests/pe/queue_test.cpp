@@ -6,6 +6,8 @@
 #include <array>
 #include <cstddef>
 #include <memory_resource>
+#include <random>
+#include <algorithm>
 
 namespace cgra {
 namespace {
@@ -140,6 +142,63 @@ TEST(TwoPhaseQueue, FirstRingFromAnArenaThenTheHeap) {
   small = copy;
   EXPECT_EQ(small.size(), 12u);
   EXPECT_EQ(small.at(11).as_int(), 11);
+}
+
+// Occupancy statistics against a plain per-cycle count, committed two ways: every cycle
+// (commit()), and only in some cycles by an owner counting its cycles (commit_at() and
+// account_idle_cycles() before reading), over random pushes and pops.
+TEST(TwoPhaseQueue, OccupancyStatisticsMatchAPerCycleCount) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    TwoPhaseQueue every(6), sparse(6);
+    std::uint64_t held = 0, sum = 0, max = 0, pushes = 0;
+    const std::uint64_t cycles = 200 + rng() % 200;
+    for (std::uint64_t c = 0; c < cycles; ++c) {
+      if (held > 0 && rng() % 3 == 0) {
+        every.pop();
+        sparse.pop();
+        --held;
+      }
+      const unsigned n = rng() % 3;
+      for (unsigned k = 0; k < n && every.can_push(); ++k) {
+        every.push(Word::from_int(static_cast<std::int64_t>(c)));
+        sparse.push(Word::from_int(static_cast<std::int64_t>(c)));
+        ++held;
+        ++pushes;
+      }
+      every.commit();
+      if (sparse.dirty() || rng() % 4 == 0) sparse.commit_at(c);  // clean commits are allowed
+      sum += held;
+      max = std::max(max, held);
+    }
+    sparse.account_idle_cycles(cycles - sparse.stats().cycles);
+    for (const TwoPhaseQueue* q : {&every, &sparse}) {
+      const QueueStats st = q->stats();
+      EXPECT_EQ(st.cycles, cycles);
+      EXPECT_EQ(st.occupancy_sum, sum);
+      EXPECT_EQ(st.max_occupancy, max);
+      EXPECT_EQ(st.pushes, pushes);
+      EXPECT_EQ(st.pops, pushes - held);
+    }
+  }
+}
+
+// The sums behind the occupancy statistics wrap modulo 2^64 in between, yet the result is exact:
+// a word held from cycle 2^62 + 3 to the end of a run of 2^62 + 10 cycles.
+TEST(TwoPhaseQueue, OccupancyIsExactAtLargeCycleNumbers) {
+  TwoPhaseQueue q(4);
+  const std::uint64_t t0 = std::uint64_t{1} << 62;
+  q.push(Word::from_int(1));
+  q.commit_at(t0 + 3);
+  q.push(Word::from_int(2));
+  q.commit_at(t0 + 5);
+  q.pop();
+  q.commit_at(t0 + 8);
+  q.account_idle_cycles(t0 + 10 - q.stats().cycles);
+  // Held 1 at the end of cycles t0+3, t0+4; 2 at t0+5 .. t0+7; 1 at t0+8, t0+9.
+  EXPECT_EQ(q.stats().occupancy_sum, 2u + 6u + 2u);
+  EXPECT_EQ(q.stats().cycles, t0 + 10);
+  EXPECT_EQ(q.stats().max_occupancy, 2u);
 }
 
 TEST(TwoPhaseQueue, MisuseThrows) {
