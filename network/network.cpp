@@ -230,7 +230,7 @@ inline void Network::step_route(RouteRt& r, std::uint64_t cycle, unsigned member
     return;
   }
   const Word word = r.source->head();
-  r.source->pop();
+  r.source->pop_checked_by_caller();  // not empty (above); the route is its only popper
   if (r.touch_mask) {
     *r.touch_mask |= r.touch_bit;
     *r.touch_word |= std::uint64_t{1} << r.touch_shift;
@@ -297,7 +297,7 @@ void Network::deliver_from(std::uint64_t cycle, unsigned member) {
     for (std::uint32_t k = 0; k < n; ++k) {
       const DestSink& d = sinks_[entries[k].dest];
       if constexpr (Sparse)
-        d.queue->push(entries[k].word);
+        d.queue->push_checked_by_caller(entries[k].word);  // the route's credit kept the slot
       else
         d.queue->push_reserved(entries[k].word);
       if (d.touch.mask) {

@@ -16,6 +16,7 @@
 /// Nothing is ever dropped: pushing without space is a programming error and throws.
 
 #include <algorithm>
+#include <cassert>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -115,6 +116,12 @@ class alignas(64) BasicTwoPhaseQueue {
     pop_pending_ = true;
   }
   bool pop_pending() const { return pop_pending_; }
+  /// pop() for a caller that has just checked !empty() and is the queue's only popper, so that
+  /// neither check can fail (checked in debug builds only).
+  void pop_checked_by_caller() {
+    assert(!empty() && !pop_pending_);
+    pop_pending_ = true;
+  }
 
   // --- writer side ---
   /// Slots a writer may still claim this cycle (pops of this cycle are not counted).
@@ -126,6 +133,12 @@ class alignas(64) BasicTwoPhaseQueue {
   /// Appends `w` at commit; readable from the next cycle on.
   void push(const T& w) {
     if (!can_push()) [[unlikely]] fail("queue push: no free slot");
+    stage(w);
+  }
+  /// push() for a caller that knows a slot is free (a route's credit; checked in debug builds
+  /// only).
+  void push_checked_by_caller(const T& w) {
+    assert(can_push());
     stage(w);
   }
   /// Claims one slot now for a word that arrives later through push_reserved().
