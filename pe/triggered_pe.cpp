@@ -93,7 +93,8 @@ void TriggeredPe::load_program(const Program& program) {
   for (unsigned q = 0; q < inputs_.size(); ++q) pushes_base_[q] = inputs_[q].stats().pushes;
   stats_ = PeStats{};
   last_stall_ = StallInfo{};
-  started_ = false;
+  cycle_ = kNotStarted;
+  first_cycle_ = 0;
   issued_ = false;
   changed_ = true;
   bind_arrays();
@@ -230,8 +231,23 @@ void TriggeredPe::decode(const Program& program) {
   stream_ = stream_ && !order_check_;
 }
 
+void TriggeredPe::enter_cycle(std::uint64_t cycle) {
+  if (!started()) {  // the first cycle evaluated since the program was loaded
+    if (cycle == kNotStarted) fail_cycle(cycle);
+    first_cycle_ = cycle;
+    return;
+  }
+  if (cycle <= cycle_) fail_cycle(cycle);
+  // Skip-ahead: nothing can have changed, so every skipped cycle stalls like the last one.
+  if (!quiescent()) fail_cycle(cycle);
+  const std::uint64_t gap = cycle - cycle_ - 1;
+  stats_.stalls[static_cast<unsigned>(last_stall_.reason)] += gap;
+  commits_ += gap;  // queue statistics catch up lazily (settle_statistics)
+}
+
 void TriggeredPe::fail_cycle(std::uint64_t cycle) const {
-  if (started_ && cycle <= cycle_)
+  if (!started()) throw std::logic_error("pe '" + name_ + "': evaluate(" + std::to_string(cycle) + "): no such cycle");
+  if (cycle <= cycle_)
     throw std::logic_error("pe '" + name_ + "': evaluate(" + std::to_string(cycle) + ") after cycle " + std::to_string(cycle_));
   throw std::logic_error("pe '" + name_ + "': cycles skipped while not quiescent");
 }
@@ -261,7 +277,7 @@ const PeStats& TriggeredPe::stats() const {
     stats_.issued_per_op[static_cast<unsigned>(d.op)] += d.issued;
     stats_.issued += d.issued;
   }
-  stats_.cycles = started_ ? cycle_ - first_cycle_ + 1 : 0;
+  stats_.cycles = started() ? cycle_ - first_cycle_ + 1 : 0;
   return stats_;
 }
 

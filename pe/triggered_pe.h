@@ -240,6 +240,12 @@ class alignas(64) TriggeredPe {
 
   void decode(const Program& program);
   [[noreturn, gnu::cold, gnu::noinline]] void fail_cycle(std::uint64_t cycle) const;
+  // cycle_ before the first cycle evaluated (so that cycle 0 first is "the next cycle").
+  static constexpr std::uint64_t kNotStarted = std::numeric_limits<std::uint64_t>::max();
+  bool started() const { return cycle_ != kNotStarted; }
+  // evaluate's entry when `cycle` is not the one after the last: the first cycle, a skip-ahead
+  // gap, or a misuse (which throws).
+  [[gnu::cold, gnu::noinline]] void enter_cycle(std::uint64_t cycle);
   void bind_arrays();
   void refresh_masks();
   // The per-cycle steps of evaluate() and commit(), defined in triggered_pe_step.h and always
@@ -261,7 +267,7 @@ class alignas(64) TriggeredPe {
 
   // Hot state first: what evaluate() and commit() read or write every stepped cycle, kept in a
   // few adjacent cache lines (the fabric steps hundreds of PEs per cycle).
-  std::uint64_t cycle_ = 0;
+  std::uint64_t cycle_ = kNotStarted;
   std::uint64_t commits_ = 0;        // cycles committed (incl. skipped); queue stats catch up to it
   std::uint64_t preds_ = 0;
   std::uint64_t staged_set_ = 0;
@@ -279,7 +285,6 @@ class alignas(64) TriggeredPe {
   std::uint32_t reply_queues_ = 0; // input queues some LOAD names as its reply queue
   std::uint32_t in_all_ = 0;       // all input queues (bit i = queue i)
   std::uint32_t out_all_ = 0;      // all output queues
-  bool started_ = false;
   bool issued_ = false;
   bool changed_ = true;            // state visible to triggers changed at the last commit
   bool memory_port_ = false;       // options_.memory_port: only then can mem_requests_ change

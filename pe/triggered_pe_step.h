@@ -100,21 +100,9 @@ inline Word TriggeredPe::fetch(const Operand& o) const {
 // queue, no instruction is a LOAD or STORE, and results land in issue order (no order_check_).
 template <bool kStream>
 [[gnu::always_inline]] inline void TriggeredPe::evaluate_as(std::uint64_t cycle) {
-  if (started_) {
-    if (cycle <= cycle_) {
-      fail_cycle(cycle);
-    }
-    if (cycle > cycle_ + 1) {
-      // Skip-ahead: nothing can have changed, so every skipped cycle stalls like the last one.
-      if (!quiescent()) fail_cycle(cycle);
-      const std::uint64_t gap = cycle - cycle_ - 1;
-      stats_.stalls[static_cast<unsigned>(last_stall_.reason)] += gap;
-      commits_ += gap;  // queue statistics catch up lazily (settle_statistics)
-    }
-  } else {
-    first_cycle_ = cycle;
-  }
-  started_ = true;
+  // One test for the common case, the cycle after the last (or cycle 0 first: kNotStarted + 1).
+  if (cycle != cycle_ + 1) [[unlikely]]
+    enter_cycle(cycle);
   cycle_ = cycle;
 
   // Fast path: nothing this PE can observe changed since a cycle in which nothing issued and no
