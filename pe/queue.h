@@ -146,10 +146,22 @@ class alignas(64) BasicTwoPhaseQueue {
     if (!can_push()) [[unlikely]] fail("queue reserve: no free slot");
     ++reserved_;
   }
+  /// reserve() for a caller that knows a slot is free (checked in debug builds only).
+  void reserve_checked_by_caller() {
+    assert(can_push());
+    ++reserved_;
+  }
   std::size_t reserved() const { return reserved_; }
   /// Delivers a word whose slot was claimed by reserve(); appended at commit.
   void push_reserved(const T& w) {
     if (reserved_ == 0) [[unlikely]] fail("queue push_reserved: nothing reserved");
+    --reserved_;
+    stage(w);
+  }
+
+  /// push_reserved() for a caller that knows it reserved the slot (checked in debug builds only).
+  void push_reserved_checked_by_caller(const T& w) {
+    assert(reserved_ != 0);
     --reserved_;
     stage(w);
   }

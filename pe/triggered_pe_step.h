@@ -181,7 +181,9 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
   const Word b = fetch<kStream>(d.src[1]);
   const Word c = fetch<kStream>(d.src[2]);
   TwoPhaseQueue* const in = in_;
-  for (std::uint32_t m = d.deq; m != 0; m &= m - 1) in[std::countr_zero(m)].pop();
+  // Every dequeued queue is in in_need (decode), so it holds a word, and only this PE pops it,
+  // once per cycle at most: pop()'s checks cannot fail.
+  for (std::uint32_t m = d.deq; m != 0; m &= m - 1) in[std::countr_zero(m)].pop_checked_by_caller();
   own_in_ |= d.deq;
   if constexpr (!kStream) {  // a stream program sets and clears no predicate and has no LOAD/STORE
     staged_set_ = d.pred_set;
@@ -228,7 +230,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
     TwoPhaseQueue* const out = out_;
     for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
       const int q = std::countr_zero(m);
-      out[q].reserve();
+      out[q].reserve_checked_by_caller();  // its bit of outfree_ was set, and only landing fills it
       if (!kStream && order_check_) out_last_land_[q] = land;
       touched_out_ |= 1u << q;
     }
@@ -262,7 +264,8 @@ inline bool TriggeredPe::land_results() {
     for (std::uint32_t k = 0; k < n; ++k) {
       const InFlight& f = due[k];
       own_out_ |= f.out_mask;
-      for (std::uint32_t m = f.out_mask; m != 0; m &= m - 1) out[std::countr_zero(m)].push_reserved(f.value);
+      for (std::uint32_t m = f.out_mask; m != 0; m &= m - 1)
+        out[std::countr_zero(m)].push_reserved_checked_by_caller(f.value);  // reserved at issue
       if constexpr (kStream) continue;
       if (f.reg >= 0) {
         regs_p_[f.reg] = f.value;
