@@ -16,8 +16,8 @@
 /// Nothing is ever dropped: pushing without space is a programming error and throws.
 
 #include <algorithm>
-#include <cassert>
 #include <bit>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <memory>

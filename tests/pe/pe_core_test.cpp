@@ -323,6 +323,11 @@ TEST(PeScheduler, CyclesCountFromTheFirstEvaluatedCycle) {
   pe.commit();
   EXPECT_EQ(pe.stats().cycles, 1u);
   EXPECT_EQ(pe.stats().issued, 1u);
+  EXPECT_THROW(pe.evaluate(20), std::logic_error);  // the same cycle again
+  EXPECT_THROW(pe.evaluate(19), std::logic_error);  // an earlier one
+  TriggeredPe fresh("fresh", test_params());
+  fresh.load_program(parse_listing("do mov #5 -> o0"));
+  EXPECT_THROW(fresh.evaluate(std::numeric_limits<std::uint64_t>::max()), std::logic_error);
 }
 
 // A quiescent PE need not be stepped until someone touches its queues: stepped at 0 only, then
