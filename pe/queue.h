@@ -13,7 +13,9 @@
 ///
 /// Reservations model space claimed ahead of a delayed write (a function-unit result in flight,
 /// a word travelling on a route): `reserve()` at issue, `push_reserved()` when it lands.
-/// Nothing is ever dropped: pushing without space is a programming error and throws.
+/// Nothing is ever dropped: pushing without space is a programming error and throws. (The
+/// `*_checked_by_caller` variants are for callers whose own state rules the misuse out, on the
+/// simulator's hot path; they check it by assert, in debug builds only.)
 
 #include <algorithm>
 #include <bit>
@@ -113,7 +115,7 @@ class alignas(64) BasicTwoPhaseQueue {
   void pop() {
     if (empty() || pop_pending_) [[unlikely]]
       fail("queue pop: empty or already popped this cycle");
-    pop_pending_ = true;
+    pop_checked_by_caller();
   }
   bool pop_pending() const { return pop_pending_; }
   /// pop() for a caller that has just checked !empty() and is the queue's only popper, so that
@@ -133,7 +135,7 @@ class alignas(64) BasicTwoPhaseQueue {
   /// Appends `w` at commit; readable from the next cycle on.
   void push(const T& w) {
     if (!can_push()) [[unlikely]] fail("queue push: no free slot");
-    stage(w);
+    push_checked_by_caller(w);
   }
   /// push() for a caller that knows a slot is free (a route's credit; checked in debug builds
   /// only).
@@ -144,7 +146,7 @@ class alignas(64) BasicTwoPhaseQueue {
   /// Claims one slot now for a word that arrives later through push_reserved().
   void reserve() {
     if (!can_push()) [[unlikely]] fail("queue reserve: no free slot");
-    ++reserved_;
+    reserve_checked_by_caller();
   }
   /// reserve() for a caller that knows a slot is free (checked in debug builds only).
   void reserve_checked_by_caller() {
@@ -155,10 +157,8 @@ class alignas(64) BasicTwoPhaseQueue {
   /// Delivers a word whose slot was claimed by reserve(); appended at commit.
   void push_reserved(const T& w) {
     if (reserved_ == 0) [[unlikely]] fail("queue push_reserved: nothing reserved");
-    --reserved_;
-    stage(w);
+    push_reserved_checked_by_caller(w);
   }
-
   /// push_reserved() for a caller that knows it reserved the slot (checked in debug builds only).
   void push_reserved_checked_by_caller(const T& w) {
     assert(reserved_ != 0);
