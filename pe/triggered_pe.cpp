@@ -232,8 +232,8 @@ void TriggeredPe::decode(const Program& program) {
 }
 
 void TriggeredPe::enter_cycle(std::uint64_t cycle) {
+  if (cycle == kNotStarted) fail_cycle(cycle);  // the value that marks "not started"
   if (!started()) {  // the first cycle evaluated since the program was loaded
-    if (cycle == kNotStarted) fail_cycle(cycle);
     first_cycle_ = cycle;
     return;
   }
@@ -246,7 +246,7 @@ void TriggeredPe::enter_cycle(std::uint64_t cycle) {
 }
 
 void TriggeredPe::fail_cycle(std::uint64_t cycle) const {
-  if (!started()) throw std::logic_error("pe '" + name_ + "': evaluate(" + std::to_string(cycle) + "): no such cycle");
+  if (cycle == kNotStarted) throw std::logic_error("pe '" + name_ + "': evaluate(" + std::to_string(cycle) + "): no such cycle");
   if (cycle <= cycle_)
     throw std::logic_error("pe '" + name_ + "': evaluate(" + std::to_string(cycle) + ") after cycle " + std::to_string(cycle_));
   throw std::logic_error("pe '" + name_ + "': cycles skipped while not quiescent");

@@ -328,6 +328,12 @@ TEST(PeScheduler, CyclesCountFromTheFirstEvaluatedCycle) {
   TriggeredPe fresh("fresh", test_params());
   fresh.load_program(parse_listing("do mov #5 -> o0"));
   EXPECT_THROW(fresh.evaluate(std::numeric_limits<std::uint64_t>::max()), std::logic_error);
+  TriggeredPe idle("idle", test_params());  // quiescent, so a gap would otherwise be accepted
+  idle.load_program(parse_listing("when p0 do mov #1 -> o0"));
+  idle.evaluate(0);
+  idle.commit();
+  EXPECT_THROW(idle.evaluate(std::numeric_limits<std::uint64_t>::max()), std::logic_error);
+  EXPECT_EQ(idle.stats().cycles, 1u);
 }
 
 // A quiescent PE need not be stepped until someone touches its queues: stepped at 0 only, then
