@@ -3,11 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <memory_resource>
 #include <random>
-#include <algorithm>
 
 namespace cgra {
 namespace {
@@ -183,8 +183,9 @@ TEST(TwoPhaseQueue, OccupancyStatisticsMatchAPerCycleCount) {
   }
 }
 
-// The sums behind the occupancy statistics wrap modulo 2^64 in between, yet the result is exact:
-// a word held from cycle 2^62 + 3 to the end of a run of 2^62 + 10 cycles.
+// The sums behind the occupancy statistics wrap modulo 2^64 in between (each push subtracts a
+// cycle number near 2^62), yet the result is exact: two words pushed at cycles 2^62 + 3 and
+// 2^62 + 5, one popped at 2^62 + 8, in a run of 2^62 + 10 cycles.
 TEST(TwoPhaseQueue, OccupancyIsExactAtLargeCycleNumbers) {
   TwoPhaseQueue q(4);
   const std::uint64_t t0 = std::uint64_t{1} << 62;
