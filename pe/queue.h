@@ -176,9 +176,9 @@ class alignas(64) BasicTwoPhaseQueue {
   /// owner's commits before this one, increasing from call to call). The statistics then cover
   /// the cycles the owner accounts with account_idle_cycles (the committed ones included), which
   /// it does before reading them: commits and idle cycles count alike, so the owner need not tell
-  /// them apart. Committing a queue that is not dirty() is allowed. Returns whether it was dirty().
-  bool commit_at(std::uint64_t now) {
-    const bool was_dirty = pop_pending_ | (staged_ != 0);  // no branches: often either
+  /// them apart. Committing a queue that is not dirty() is allowed. Returns the entries it holds
+  /// now (size()), which the owner's commit wants next and has at hand here.
+  std::uint64_t commit_at(std::uint64_t now) {
     // Each pop adds its cycle number to event_sum_ and each push subtracts it (see stats()).
     event_sum_ -= now * (std::uint64_t{staged_} - std::uint64_t{pop_pending_});
     pops_ += pop_pending_;
@@ -187,7 +187,7 @@ class alignas(64) BasicTwoPhaseQueue {
     staged_ = 0;
     const std::uint64_t held = pushes_ - pops_;
     if (held > max_occupancy_) max_occupancy_ = static_cast<std::uint32_t>(held);
-    return was_dirty;
+    return held;
   }
   /// True when commit() has something to apply this cycle.
   bool dirty() const { return pop_pending_ | (staged_ != 0); }

@@ -209,11 +209,15 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
 
   if (d.writes) {
     Word result = pe_detail::compute(d.op, a, b, c);
-    switch (d.tag_mode) {
-      case TagMode::Const: result.tag = d.tag; break;
-      case TagMode::FromA: result.tag = a.tag; break;
-      case TagMode::FromB: result.tag = b.tag; break;
-      case TagMode::FromResult: result.tag = static_cast<std::uint8_t>(result.bits); break;
+    if (d.tag_mode == TagMode::Const) [[likely]] {  // the common case, without the switch's jump
+      result.tag = d.tag;
+    } else {
+      switch (d.tag_mode) {
+        case TagMode::Const: break;
+        case TagMode::FromA: result.tag = a.tag; break;
+        case TagMode::FromB: result.tag = b.tag; break;
+        case TagMode::FromResult: result.tag = static_cast<std::uint8_t>(result.bits); break;
+      }
     }
     const std::uint64_t land = cycle_ + d.latency - 1;
     InFlight f;
@@ -302,7 +306,8 @@ inline void TriggeredPe::commit() {
   const bool changed = land();
   // Only queues someone touched can be dirty. They are committed without testing dirty() first:
   // committing a clean queue only brings its statistics up to date, which gives the same figures
-  // as accounting its idle cycles later (so a superset of touched queues is fine).
+  // as accounting its idle cycles later (so a superset of touched queues is fine; it costs at
+  // most one full evaluation next cycle, see commit_queues).
   commit_queues((inputs_touched | own_in_) & in_all_, (outputs_touched | own_out_) & out_all_, changed);
 }
 
@@ -317,24 +322,28 @@ inline void TriggeredPe::commit_queues(std::uint32_t cand_in, std::uint32_t cand
   TwoPhaseQueue* const in = in_;
   TwoPhaseQueue* const out = out_;
   const std::uint64_t now = commits_;
-  std::uint32_t nonempty = nonempty_;
+  // Every candidate was touched this cycle, by a pop or a push (a reservation only comes with an
+  // issue), so something changed if there is one: no need to ask each queue whether it was dirty.
+  // (A clean candidate would only cost a full evaluation next cycle, which finds the same stall.)
+  changed |= (cand_in | cand_out) != 0;
+  // The candidates' bits of nonempty_ / outfree_ are gathered anew and merged once at the end.
+  std::uint32_t nonempty = 0;
   for (std::uint32_t m = cand_in; m != 0; m &= m - 1) {
     const unsigned i = static_cast<unsigned>(std::countr_zero(m));
-    TwoPhaseQueue& q = in[i];
-    changed |= q.commit_at(now);
-    nonempty = (nonempty & ~(1u << i)) | (static_cast<std::uint32_t>(!q.empty()) << i);
+    nonempty |= static_cast<std::uint32_t>(in[i].commit_at(now) != 0) << i;
   }
-  nonempty_ = nonempty;
+  nonempty_ = (nonempty_ & ~cand_in) | nonempty;
   // Output queues reserved this cycle (touched_out_) changed their free space: their bit of
   // outfree_ is recomputed too (committing them as well costs nothing in statistics).
-  std::uint32_t outfree = outfree_;
-  for (std::uint32_t m = cand_out | touched_out_; m != 0; m &= m - 1) {
+  const std::uint32_t out_cand = cand_out | touched_out_;
+  std::uint32_t outfree = 0;
+  for (std::uint32_t m = out_cand; m != 0; m &= m - 1) {
     const unsigned i = static_cast<unsigned>(std::countr_zero(m));
     TwoPhaseQueue& q = out[i];
-    changed |= q.commit_at(now);
-    outfree = (outfree & ~(1u << i)) | (static_cast<std::uint32_t>(q.can_push()) << i);
+    q.commit_at(now);
+    outfree |= static_cast<std::uint32_t>(q.can_push()) << i;
   }
-  outfree_ = outfree;
+  outfree_ = (outfree_ & ~out_cand) | outfree;
   touched_out_ = 0;
   // Without a memory port no LOAD/STORE loads (decode rejects them), so nothing enters the request
   // queue and nobody pops it.
