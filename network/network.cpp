@@ -210,8 +210,8 @@ void Network::begin_cycle(std::uint64_t cycle) {
 // Sparse: credit from DestRt::credit (the queue's free slots less the words in flight to it, see
 // track_active_routes()), which avoids touching every destination queue.
 template <bool Sparse>
-inline void Network::step_route(RouteRt& r, std::uint64_t cycle, unsigned member) {
-  if ((Sparse && r.parked) || r.source->empty()) return;
+inline std::uint32_t Network::step_route(RouteRt& r, std::uint64_t cycle) {
+  if ((Sparse && r.parked) || r.source->empty()) return 0;
   DestRt* const dests = dests_.data() + r.first_dest;
   // Send: all destinations must have credit, else the whole multicast waits.
   bool credit = true;
@@ -227,7 +227,7 @@ inline void Network::step_route(RouteRt& r, std::uint64_t cycle, unsigned member
       r.parked = true;
       r.parked_since = cycle + 1;
     }
-    return;
+    return 0;
   }
   const Word word = r.source->head();
   r.source->pop_checked_by_caller();  // not empty (above); the route is its only popper
@@ -246,14 +246,16 @@ inline void Network::step_route(RouteRt& r, std::uint64_t cycle, unsigned member
     const std::uint64_t b = (cycle + dests[d].latency - 1) & wheel_mask_;
     w.entries[b * w.stride + w.count[b]++] = {r.first_dest + d, word};
   }
-  members_[member].sent += r.dest_count;
   ++r.stats.busy_cycles;
+  return r.dest_count;
 }
 
 void Network::send(std::uint64_t cycle, unsigned member) {
   if (!sparse_) {
+    std::uint64_t sent = 0;
     for (std::size_t i = 0; i < routes_.size(); ++i)
-      if (route_owner_[i] == member) step_route<false>(routes_[i], cycle, member);
+      if (route_owner_[i] == member) sent += step_route<false>(routes_[i], cycle);
+    members_[member].sent += sent;
     return;
   }
   // Routes own disjoint queue ends, so the order in which they are stepped does not matter.
@@ -261,9 +263,10 @@ void Network::send(std::uint64_t cycle, unsigned member) {
   std::uint32_t keep = 0;
   std::uint32_t* const active = mb.active.data();
   const std::uint32_t n = mb.active_count;
+  std::uint64_t sent = 0;  // summed here, stored once: a store per send to mb.sent costs more
   for (std::uint32_t k = 0; k < n; ++k) {
     RouteRt& r = routes_[active[k]];
-    step_route<true>(r, cycle, member);
+    sent += step_route<true>(r, cycle);
     // After this cycle's commit the source holds its committed words minus this cycle's pop,
     // plus whatever its PE pushes at that commit (reported through source_pushed_slot()).
     if (r.parked || r.source->size() == (r.source->pop_pending() ? 1u : 0u)) {
@@ -273,6 +276,7 @@ void Network::send(std::uint64_t cycle, unsigned member) {
     active[keep++] = active[k];
   }
   mb.active_count = keep;
+  mb.sent += sent;
 }
 
 // The deliveries due at the commit of `cycle` into `member`'s destinations: with sparse stepping

@@ -309,7 +309,8 @@ class Network {
   // Inlined into send(): it runs once per active route per cycle, and a call costs about as much
   // as a route without a word to send.
   template <bool Sparse>
-  [[gnu::always_inline]] inline void step_route(RouteRt& r, std::uint64_t cycle, unsigned member);
+  // Returns the deliveries it filed (the route's destinations if it sent, else 0).
+  [[gnu::always_inline]] inline std::uint32_t step_route(RouteRt& r, std::uint64_t cycle);
   void unpark(RouteRt& r, std::uint64_t now);
   std::uint64_t next_cycle_ = 0;  // smallest cycle evaluate() may be called with next
   bool started_ = false;
