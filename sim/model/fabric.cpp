@@ -209,14 +209,14 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   }
   std::sort(used_ports_.begin(), used_ports_.end());
   // Blocks of at most 64 PEs, never straddling two members; each member's touch records start on a
-  // page (see tslot()): of touched_req_ (bytes), hence of the two others too.
+  // page (see tslot()).
   block_first_.assign(members, 0);
   block_end_.assign(members, 0);
   pe_block_.assign(pes_.size(), 0);
   std::size_t slots = 0;  // touch records
   for (unsigned m = 0; m < members; ++m) {
     if (m > 0) blocks_.resize(round_up_to_page<Block>(blocks_.size()));  // unused: nothing awake
-    slots = round_up_to_page<std::uint8_t>(slots);
+    slots = round_up_to_page<TouchRec>(slots);
     block_first_[m] = blocks_.size();
     for (std::size_t base = pe_first[m]; base < pe_first[m + 1]; base += 64) {
       Block b;
@@ -230,10 +230,8 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     block_end_[m] = blocks_.size();
     slots += pe_first[m + 1] - pe_first[m];
   }
-  // Sized once: the network holds pointers into touched_in_ / touched_out_.
-  touched_in_.assign(slots, 0);
-  touched_out_.assign(slots, 0);
-  touched_req_.assign(slots, 0);
+  // Sized once: the network holds pointers into touched_.
+  touched_.assign(slots, TouchRec{});
   auto pe_at = [&](PePos p) -> TriggeredPe* {
     if (!geometry_.contains(p)) return nullptr;
     const int i = index_of[geometry_.index(p)];
@@ -270,21 +268,21 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   auto pe_index = [&](const Endpoint& e) -> int {
     return geometry_.contains(e.pe) ? index_of[geometry_.index(e.pe)] : -1;
   };
-  // Every queue end a route touches is reported in touched_in_ / touched_out_ (a deep channel's
+  // Every queue end a route touches is reported in touched_ (a deep channel's
   // ingress queue belongs to the fabric, not to a PE: nothing to report).
   network_->set_touch_flags(
       [&](const Endpoint& e) -> Network::TouchFlag {
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
-        return {&touched_out_[tslot(k)], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
+        return {&touched_[tslot(k)].out, 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
       },
       [&](const Endpoint& e) -> Network::TouchFlag {
         if (deep_of(e) >= 0) return {};
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
-        return {&touched_in_[tslot(k)], 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
+        return {&touched_[tslot(k)].in, 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
       });
   if (program_.done) {
     done_queue_ = out_q({program_.done->pe, program_.done->queue});
@@ -307,7 +305,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     if (q == nullptr)
       throw LoweringError("initial token for " + endpoint_name(t.dest, false) + ": no such queue");
     q->push(t.word);  // staged: committed by the PE at the end of cycle 0
-    touched_in_[tslot(static_cast<std::size_t>(pe_index(t.dest)))] |= 1u << t.dest.queue;
+    touched_[tslot(static_cast<std::size_t>(pe_index(t.dest)))].in |= 1u << t.dest.queue;
     mark_touched(static_cast<std::size_t>(pe_index(t.dest)));
   }
   if (skip_idle_) {
@@ -372,7 +370,7 @@ void Fabric::evaluate(std::uint64_t cycle) {
   // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
   if (done_queue_ != nullptr && !done_queue_->empty()) {
     done_queue_->pop();
-    touched_out_[tslot(done_pe_)] |= done_bit_;
+    touched_[tslot(done_pe_)].out |= done_bit_;
     mark_touched(done_pe_);
     if (!done_) {
       done_ = true;
@@ -467,15 +465,14 @@ inline void Fabric::step_block(std::size_t w, std::uint64_t cycle, Sink& sink, S
     const unsigned b = static_cast<unsigned>(std::countr_zero(m));
     const std::size_t i = base + b, t = tbase + b;
     const std::uint64_t bit = std::uint64_t{1} << b;
-    const std::uint32_t tin = touched_in_[t], tout = touched_out_[t];
+    const std::uint32_t tin = touched_[t].in, tout = touched_[t].out;
     // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
-    if (!(awake & bit) && ((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_req_[t]) continue;
+    if (!(awake & bit) && ((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_[t].req) continue;
     TriggeredPe& pe = pes[i];
     pe.evaluate(cycle);
     ran |= bit;
     active |= !pe.quiescent();
-    touched_in_[t] = touched_out_[t] = 0;
-    touched_req_[t] = 0;
+    touched_[t] = TouchRec{};
     // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
     // two modes therefore also check that the touch records are complete.
     if (skip_idle_) {
@@ -625,8 +622,7 @@ void Fabric::finish() {
       report_to_network(i, sink);
     }
     const std::size_t t = tslot(i);
-    touched_in_[t] = touched_out_[t] = 0;
-    touched_req_[t] = 0;
+    touched_[t] = TouchRec{};
     blocks_[pe_block_[i]].ran |= bit;
   }
 }

@@ -110,13 +110,13 @@ class Fabric {
   /// Pops the head request of `port` (applied at commit).
   void pop_request(unsigned port) {
     port_pe_[port]->mem_requests().pop();
-    touched_req_[tslot(port_index_[port])] = 1;
+    touched_[tslot(port_index_[port])].req = 1;
     mark_touched(port_index_[port]);
   }
   /// Delivers a loaded word into the reply queue the LOAD reserved on the PE of `port`.
   void deliver_reply(unsigned port, unsigned reply_queue, const Word& w) {
     port_pe_[port]->input(reply_queue).push_reserved(w);
-    touched_in_[tslot(port_index_[port])] |= 1u << reply_queue;
+    touched_[tslot(port_index_[port])].in |= 1u << reply_queue;
     mark_touched(port_index_[port]);
   }
   /// Memory ports whose PE holds a program (ascending).
@@ -132,7 +132,7 @@ class Fabric {
   /// Pushes a word out of the FIFO into the consumer's input queue (space guaranteed by credits).
   void deep_deliver(std::size_t d, const Word& w) {
     deep_[d].consumer->push(w);
-    touched_in_[tslot(deep_[d].consumer_pe)] |= deep_[d].consumer_bit;
+    touched_[tslot(deep_[d].consumer_pe)].in |= deep_[d].consumer_bit;
     mark_touched(deep_[d].consumer_pe);
   }
   /// After commit(): slots the consumer freed in its input queue since the last call (credits).
@@ -254,13 +254,18 @@ class Fabric {
   bool busy_ = true;  // after commit: some PE not quiescent or changed
   // Queues touched from outside the PE this cycle, per PE (bit i = queue i): every push into an
   // input queue and pop of an output queue by a route, the memory side, a deep channel or the
-  // done sink is recorded here, as is every pop of a memory-request queue (touched_req_). A PE
+  // done sink is recorded here, as is every pop of a memory-request queue (TouchRec::req). A PE
   // commits only the queues named here and those it touched itself (TriggeredPe::commit(in, out)).
   // PE i's records are at tslot(i) (Block::tbase + bit in the stepping loop): each member's PEs
   // take a range starting on a page of its own (pe/page_allocator.h says why).
-  PageVector<std::uint32_t> touched_in_;
-  PageVector<std::uint32_t> touched_out_;
-  PageVector<std::uint8_t> touched_req_;
+  // One record per PE, so that the stepping loop reads and clears one place.
+  struct TouchRec {
+    std::uint32_t in = 0;   // input queues (bit i = queue i)
+    std::uint32_t out = 0;  // output queues
+    std::uint32_t req = 0;  // non-zero: its memory-request queue was popped
+    std::uint32_t unused = 0;  // 16 bytes: records tile a page
+  };
+  PageVector<TouchRec> touched_;
   std::vector<std::uint32_t> port_index_;  // by memory port: index of its PE (if any)
   // Slot (Network::route_slot) of the route fed by output queue q of PE i at [i * out_stride_ + q],
   // or -1: a push committed there is reported to the network (Network::source_pushed_slot), which
@@ -331,8 +336,7 @@ class Fabric {
   bool skip_idle_ = true;
   // Bit sets over PE indices (bit i of word i / 64), so that the per-cycle loops visit only the
   // PEs that may act rather than test every PE: awake (not sleeping), touched (some queue
-  // touched from outside this cycle, i.e. a non-zero touched_in_/touched_out_/touched_req_
-  // entry), ran (stepped in the current cycle).
+  // touched from outside this cycle, i.e. a non-zero touched_ record), ran (stepped in the current cycle).
   // One cache line per block of 64 PEs: with threads, a block's words are written only by the
   // member that owns the block (a shared line would move between cores at every touch), and each
   // member's blocks start on a page (block_first_).
@@ -348,7 +352,7 @@ class Fabric {
   std::vector<std::uint32_t> pe_block_;  // by PE: its block
   std::uint64_t pe_bit(std::size_t i) const { return std::uint64_t{1} << (i - blocks_[pe_block_[i]].base); }
   void mark_touched(std::size_t i) { blocks_[pe_block_[i]].touched |= pe_bit(i); }
-  // Index of PE i's entries in touched_in_ / touched_out_ / touched_req_.
+  // Index of PE i's record in touched_.
   std::size_t tslot(std::size_t i) const {
     const Block& b = blocks_[pe_block_[i]];
     return b.tbase + (i - b.base);
