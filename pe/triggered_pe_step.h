@@ -223,8 +223,10 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
     InFlight f;
     f.value = result;
     f.out_mask = d.out_need;
-    f.reg = d.reg;
-    f.pred = d.pred;
+    if constexpr (!kStream) {  // a stream program's results only go to output queues
+      f.reg = d.reg;
+      f.pred = d.pred;
+    }
     if (!kStream && d.pred >= 0) {
       const bool equal = result.bits == fetch<false>(d.pred_ref).bits;
       f.pred_value = d.pred_cmp == PredCompare::Equal ? equal : !equal;
@@ -239,7 +241,13 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
       touched_out_ |= 1u << q;
     }
     const std::size_t b = land & wheel_mask_;
-    wheel_p_[b * wheel_slots_ + wcount_[b]++] = f;  // slots sized at load (see load_program)
+    InFlight& slot = wheel_p_[b * wheel_slots_ + wcount_[b]++];  // slots sized at load (see load_program)
+    if constexpr (kStream) {  // landing reads only these (land_results<true>)
+      slot.value = f.value;
+      slot.out_mask = f.out_mask;
+    } else {
+      slot = f;
+    }
     ++inflight_count_;
   }
 
