@@ -68,6 +68,7 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
   for (std::uint32_t r = 0; r < routes_.size(); ++r) slot_[r] = ext_[r] = r;
   members_.resize(1);
   build_wheels(std::vector<std::uint8_t>(dests_.size(), 0));
+  bind_sinks();
   // One owner per queue end (see the file comment of network.h).
   std::vector<std::size_t> order(bound.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -168,6 +169,11 @@ void Network::set_members(unsigned members, std::span<const std::uint8_t> route_
   dest_endpoint_ = std::move(dest_endpoint);
   members_.assign(members, Member{});
   build_wheels(receiver);
+  bind_sinks();
+}
+
+void Network::bind_sinks() {
+  for (std::size_t i = 0; i < dests_.size(); ++i) dests_[i].sink = &sinks_[i];
 }
 
 std::uint64_t Network::in_flight() const {
@@ -226,6 +232,7 @@ inline std::uint32_t Network::step_route(RouteRt& r, std::uint64_t cycle) {
     if constexpr (Sparse) {  // blocked until a destination pops: see RouteRt::parked
       r.parked = true;
       r.parked_since = cycle + 1;
+      for (std::uint32_t d = 0; d < r.dest_count; ++d) dests[d].route_parked = 1;
     }
     return 0;
   }
@@ -244,7 +251,7 @@ inline std::uint32_t Network::step_route(RouteRt& r, std::uint64_t cycle) {
       dests[d].queue->reserve();
     Wheel& w = *dests[d].wheel;
     const std::uint64_t b = (cycle + dests[d].latency - 1) & wheel_mask_;
-    w.entries[b * w.stride + w.count[b]++] = {r.first_dest + d, word};
+    w.entries[b * w.stride + w.count[b]++] = {dests[d].sink, word};
   }
   ++r.stats.busy_cycles;
   return r.dest_count;
@@ -299,7 +306,7 @@ void Network::deliver_from(std::uint64_t cycle, unsigned member) {
     if (n == 0) continue;
     const Delivery* const entries = w.entries.data() + b * w.stride;
     for (std::uint32_t k = 0; k < n; ++k) {
-      const DestSink& d = sinks_[entries[k].dest];
+      const DestSink& d = *entries[k].sink;
       if constexpr (Sparse)
         d.queue->push_checked_by_caller(entries[k].word);  // the route's credit kept the slot
       else
@@ -323,6 +330,7 @@ void Network::unpark(RouteRt& r, std::uint64_t now) {
   for (std::uint32_t d = 0; d < r.dest_count; ++d)
     if (dests_[r.first_dest + d].credit == 0) dests_[r.first_dest + d].blocked += n;
   r.parked = false;
+  for (std::uint32_t d = 0; d < r.dest_count; ++d) dests_[r.first_dest + d].route_parked = 0;
   if (!r.active) {
     r.active = true;
     const auto i = static_cast<std::size_t>(&r - routes_.data());
@@ -342,7 +350,7 @@ void Network::track_active_routes() {
     m.active[m.active_count++] = static_cast<std::uint32_t>(r);
   }
   // Reservations made before (by dense stepping) are words in flight: the credit excludes them.
-  for (DestRt& d : dests_) d.credit = d.queue->free_slots();
+  for (DestRt& d : dests_) d.credit = static_cast<std::uint32_t>(d.queue->free_slots());
   sparse_ = true;
 }
 

@@ -65,7 +65,8 @@ class Network {
   Network(const FabricGeometry& geometry, const NetworkParams& params,
           std::span<const Route> routes, const QueueLookup& output_queue,
           const QueueLookup& input_queue);
-  // Movable, not copyable (the wheels point into wheel_counts_; a move keeps its buffer).
+  // Movable, not copyable (the wheels point into wheel_counts_ and the destinations into sinks_;
+  // a move keeps their buffers).
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
   Network(Network&&) = default;
@@ -121,9 +122,9 @@ class Network {
   /// popped, so that the route's stall count is the same as if it had come at that commit.
   void destination_popped(std::size_t id) { destination_popped(id, next_cycle_ - 1); }
   void destination_popped(std::size_t id, std::uint64_t commit_cycle) {
-    RouteRt& r = routes_[dests_[id].route];
-    if (r.parked) unpark(r, commit_cycle + 1);
-    ++dests_[id].credit;
+    DestRt& d = dests_[id];
+    if (d.route_parked) unpark(routes_[d.route], commit_cycle + 1);  // a copy of RouteRt::parked, at hand
+    ++d.credit;
   }
   /// Destinations of all routes (destination ids are 0 .. dest_total() - 1).
   std::size_t dest_total() const { return dests_.size(); }
@@ -224,24 +225,30 @@ class Network {
   static_assert(sizeof(RouteRt) == 64, "a route's state is one cache line");
   // A destination as its route's owner sees it (credit, counters) ...
   struct Wheel;
+  struct DestSink;
   struct DestRt {
     TwoPhaseQueue* queue = nullptr;  // read by the owner only in dense stepping (one member)
     Wheel* wheel = nullptr;          // where the route's owner files words for this destination
-    unsigned latency = 0;
+    const DestSink* sink = nullptr;  // its receiver's side (sinks_, same index; see bind_sinks)
     std::uint64_t blocked = 0;
-    std::uint64_t credit = 0;     // sparse stepping: queue->free_slots() less words in flight
+    std::uint32_t credit = 0;     // sparse stepping: queue->free_slots() less words in flight
+    std::uint32_t route_parked = 0;  // non-zero while its route is parked (RouteRt::parked)
+    unsigned latency = 0;
     std::uint32_t route = 0;      // index of the route this destination belongs to
   };
+  static_assert(sizeof(DestRt) == 48);
   // ... and as its receiver sees it (where deliver() pushes), apart so the two never share a line.
   struct DestSink {
     TwoPhaseQueue* queue = nullptr;
     TouchFlag touch;              // reported on every push into the destination
   };
-  // A word on its way to one destination, filed in the wheel bucket of the cycle it is due.
+  // A word on its way to one destination, filed in the wheel bucket of the cycle it is due. The
+  // destination is named by its sink, so that a delivery does not look it up.
   struct Delivery {
-    std::uint32_t dest = 0;  // index into dests_
+    const DestSink* sink = nullptr;
     Word word;
   };
+  void bind_sinks();  // sets every DestRt::sink (after sinks_ took its final place)
 
   const DestRt& dest(std::size_t r, std::size_t d) const {
     return dests_[routes_[slot_[r]].first_dest + d];
