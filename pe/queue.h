@@ -45,9 +45,11 @@ struct QueueStats {
 /// A bounded two-phase FIFO of `T` (see the file comment for the timing contract).
 ///
 /// Representation (the fabric commits a few queues per PE per cycle, so this is hot): two running
-/// counters, `pops_` (entries ever popped) and `pushes_` (entries ever committed), plus the count
-/// of this cycle's staged pushes, index a ring whose size is a power of two, so a position is
-/// `counter & mask_`. The counters double as the pushes/pops statistics. Everything but the ring
+/// counters, `pops_` (entries ever popped, as of the last commit) and `pushes_` (entries ever
+/// pushed, this cycle's included), index a ring whose size is a power of two, so a position is
+/// `counter & mask_`. A push goes straight into the ring behind the committed entries; what the
+/// reader may see is `held_`, the entries held at the last commit, so a commit only moves the
+/// pending pop and records the new count. The counters give the pushes/pops statistics. Everything but the ring
 /// fits one cache line, and the object is aligned to one: a queue operation touches that line and
 /// the ring slot, nothing else (the fabric steps thousands of queues per cycle, far more than the
 /// L1 cache holds).
@@ -105,8 +107,8 @@ class alignas(64) BasicTwoPhaseQueue {
   std::size_t capacity() const { return capacity_; }
 
   // --- reader side (committed state only) ---
-  bool empty() const { return pushes_ == pops_; }
-  std::size_t size() const { return static_cast<std::size_t>(pushes_ - pops_); }
+  bool empty() const { return held_ == 0; }
+  std::size_t size() const { return held_; }
   /// Head entry as committed at the end of the previous cycle. Precondition: !empty().
   const T& head() const { return ring_[pops_ & mask_]; }
   /// Entry `i` places behind the head (0 = head). Precondition: i < size().
@@ -128,8 +130,8 @@ class alignas(64) BasicTwoPhaseQueue {
   // --- writer side ---
   /// Slots a writer may still claim this cycle (pops of this cycle are not counted).
   std::size_t free_slots() const {
-    // pushes_ - pops_ + staged_ = committed entries + this cycle's pushes.
-    return capacity_ - static_cast<std::uint32_t>(pushes_ - pops_) - staged_ - reserved_;
+    // pushes_ - pops_ = committed entries (this cycle's pop not applied) + this cycle's pushes.
+    return capacity_ - static_cast<std::uint32_t>(pushes_ - pops_) - reserved_;
   }
   bool can_push() const { return free_slots() > 0; }
   /// Appends `w` at commit; readable from the next cycle on.
@@ -179,18 +181,18 @@ class alignas(64) BasicTwoPhaseQueue {
   /// them apart. Committing a queue that is not dirty() is allowed. Returns the entries it holds
   /// now (size()), which the owner's commit wants next and has at hand here.
   std::uint64_t commit_at(std::uint64_t now) {
-    // Each pop adds its cycle number to event_sum_ and each push subtracts it (see stats()).
-    event_sum_ -= now * (std::uint64_t{staged_} - std::uint64_t{pop_pending_});
     pops_ += pop_pending_;
     pop_pending_ = false;
-    pushes_ += staged_;
-    staged_ = 0;
-    const std::uint64_t held = pushes_ - pops_;
-    if (held > max_occupancy_) max_occupancy_ = static_cast<std::uint32_t>(held);
+    const auto held = static_cast<std::uint32_t>(pushes_ - pops_);
+    // Each pop adds its cycle number to event_sum_ and each push subtracts it (see stats()): the
+    // pushes less the pops of this cycle are the change of held_.
+    event_sum_ -= now * (std::uint64_t{held} - held_);
+    held_ = held;
+    if (held > max_occupancy_) max_occupancy_ = held;
     return held;
   }
   /// True when commit() has something to apply this cycle.
-  bool dirty() const { return pop_pending_ | (staged_ != 0); }
+  bool dirty() const { return pop_pending_ | (pushes_ - pops_ != held_); }
   /// Accounts `n` more cycles in the statistics: idle ones (skip-ahead) after commit(), or, after
   /// commit_at(), every cycle since the last account, committed or not.
   void account_idle_cycles(std::uint64_t n) { cycles_ += n; }
@@ -200,8 +202,8 @@ class alignas(64) BasicTwoPhaseQueue {
     // The entries held at the end of each of the cycles 0 .. T-1 sum to T x (entries held now)
     // less, per push, the cycle it was committed in and, per pop, plus it: modulo 2^64, so exact
     // whenever the sum itself fits.
-    const std::uint64_t occupancy = cycles_ * (pushes_ - pops_) + event_sum_;
-    return {pushes_, pops_, max_occupancy_, occupancy, cycles_};
+    const std::uint64_t occupancy = cycles_ * held_ + event_sum_;
+    return {pops_ + held_, pops_, max_occupancy_, occupancy, cycles_};  // committed pushes
   }
 
  private:
@@ -233,7 +235,7 @@ class alignas(64) BasicTwoPhaseQueue {
     capacity_ = o.capacity_;
     reserved_ = o.reserved_;
     max_occupancy_ = o.max_occupancy_;
-    staged_ = o.staged_;
+    held_ = o.held_;
     pop_pending_ = o.pop_pending_;
   }
   T* ring_ = nullptr;
@@ -245,27 +247,28 @@ class alignas(64) BasicTwoPhaseQueue {
   std::uint32_t capacity_ = 0;
   std::uint32_t reserved_ = 0;
   std::uint32_t max_occupancy_ = 0;
-  // Pushes of this cycle are written straight into the ring behind the committed entries, where
-  // the reader cannot see them (it sees pushes_ - pops_ entries) and where space is guaranteed
-  // (entries + staged + reserved_ <= capacity_); commit() only makes them count.
-  std::uint32_t staged_ = 0;
+  // Entries held at the last commit: what the reader sees. Pushes of this cycle are written
+  // straight into the ring behind them (pushes_ counts them), where the reader cannot see them and
+  // where space is guaranteed (pushes_ - pops_ + reserved_ <= capacity_); commit() makes them count.
+  std::uint32_t held_ = 0;
   bool pop_pending_ = false;
   bool owned_ = false;  // ring_ came from the heap (make_ring), not from an arena
 
   void stage(const T& w) {
-    const std::uint64_t tail = pushes_ + staged_;
+    const std::uint64_t tail = pushes_;
     if (tail - pops_ > mask_) [[unlikely]] grow();
     ring_[tail & mask_] = w;
-    ++staged_;
+    pushes_ = tail + 1;
   }
-  // Doubles the ring (it holds mask_ + 1 live entries, committed and staged, and one more is
-  // coming; the capacity check before guarantees the doubled size is within bit_ceil(capacity)).
+  // Doubles the ring (it holds mask_ + 1 live entries, committed and pushed this cycle, and one
+  // more is coming; the capacity check before guarantees the doubled size is within
+  // bit_ceil(capacity)).
   // Entry `counter` moves from counter & old mask to counter & new mask, so nothing else changes.
   [[gnu::noinline]] void grow() {
     const std::size_t slots = (std::size_t{mask_} + 1) * 2;
     T* bigger = make_ring(slots);
     const std::uint64_t new_mask = slots - 1;
-    for (std::uint64_t c = pops_; c != pushes_ + staged_; ++c) bigger[c & new_mask] = ring_[c & mask_];
+    for (std::uint64_t c = pops_; c != pushes_; ++c) bigger[c & new_mask] = ring_[c & mask_];
     release();
     ring_ = bigger;
     owned_ = true;
