@@ -219,36 +219,49 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
         case TagMode::FromResult: result.tag = static_cast<std::uint8_t>(result.bits); break;
       }
     }
-    const std::uint64_t land = cycle_ + d.latency - 1;
-    InFlight f;
-    f.value = result;
-    f.out_mask = d.out_need;
-    if constexpr (!kStream) {  // a stream program's results only go to output queues
-      f.reg = d.reg;
-      f.pred = d.pred;
-    }
-    if (!kStream && d.pred >= 0) {
-      const bool equal = result.bits == fetch<false>(d.pred_ref).bits;
-      f.pred_value = d.pred_cmp == PredCompare::Equal ? equal : !equal;
-      pending_preds_ |= std::uint64_t{1} << d.pred;
-    }
-    if (!kStream && d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
-    TwoPhaseQueue* const out = out_;
-    for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
-      const int q = std::countr_zero(m);
-      out[q].reserve_checked_by_caller();  // its bit of outfree_ was set, and only landing fills it
-      if (!kStream && order_check_) out_last_land_[q] = land;
-      touched_out_ |= 1u << q;
-    }
-    const std::size_t b = land & wheel_mask_;
-    InFlight& slot = wheel_p_[b * wheel_slots_ + wcount_[b]++];  // slots sized at load (see load_program)
-    if constexpr (kStream) {  // landing reads only these (land_results<true>)
-      slot.value = f.value;
-      slot.out_mask = f.out_mask;
+    if (kStream && d.latency == 1) {
+      // Lands at this cycle's commit. A push is invisible to readers until its commit, and a
+      // stream program's results land in issue order (every instruction feeding one output queue
+      // has the same latency), so pushing now equals landing at the commit: no reservation, no
+      // wheel entry. (The output's bit of outfree_ was set and only this PE pushes into it.)
+      TwoPhaseQueue* const out = out_;
+      for (std::uint32_t m = d.out_need; m != 0; m &= m - 1)
+        out[std::countr_zero(m)].push_checked_by_caller(result);
+      own_out_ |= d.out_need;
     } else {
-      slot = f;
+      const std::uint64_t land = cycle_ + d.latency - 1;
+      InFlight f;
+      f.value = result;
+      f.out_mask = d.out_need;
+      if constexpr (!kStream) {  // a stream program's results only go to output queues
+        f.reg = d.reg;
+        f.pred = d.pred;
+      }
+      if (!kStream && d.pred >= 0) {
+        const bool equal = result.bits == fetch<false>(d.pred_ref).bits;
+        f.pred_value = d.pred_cmp == PredCompare::Equal ? equal : !equal;
+        pending_preds_ |= std::uint64_t{1} << d.pred;
+      }
+      if (!kStream && d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
+      TwoPhaseQueue* const out = out_;
+      for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
+        const int q = std::countr_zero(m);
+        // Its bit of outfree_ was set, and only landing fills it.
+        out[q].reserve_checked_by_caller();
+        if (!kStream && order_check_) out_last_land_[q] = land;
+        touched_out_ |= 1u << q;
+      }
+      const std::size_t b = land & wheel_mask_;
+      // The bucket's slots were sized at load (see load_program).
+      InFlight& slot = wheel_p_[b * wheel_slots_ + wcount_[b]++];
+      if constexpr (kStream) {  // landing reads only these (land_results<true>)
+        slot.value = f.value;
+        slot.out_mask = f.out_mask;
+      } else {
+        slot = f;
+      }
+      ++inflight_count_;
     }
-    ++inflight_count_;
   }
 
   issued_ = true;

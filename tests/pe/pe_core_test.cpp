@@ -168,6 +168,7 @@ TEST(PeScheduler, StreamProgramsStepAsTheGeneralSchedulerDoes) {
     std::vector<std::uint64_t> cycles;
     PeStats filter, mac, stuck;
     StallInfo filter_last, mac_last, stuck_last;
+    QueueStats filter_out, mac_out;  // a stream program's MOV (latency 1) lands without the wheel
   };
   auto run = [](bool stream) {
     const std::string init = stream ? "" : ".pred p0\n";
@@ -197,8 +198,11 @@ TEST(PeScheduler, StreamProgramsStepAsTheGeneralSchedulerDoes) {
     h.links = {{&filter, 0, &mac, 0}};
     h.sinks = {{&mac, 0, {}, {}}, {&stuck, 0, {}, {}}};
     h.run(60);
+    filter.settle_statistics();
+    mac.settle_statistics();
     return Run{h.sinks[0].words, h.sinks[1].words, h.sinks[0].cycles, filter.stats(), mac.stats(),
-               stuck.stats(), filter.last_stall(), mac.last_stall(), stuck.last_stall()};
+               stuck.stats(), filter.last_stall(), mac.last_stall(), stuck.last_stall(),
+               filter.output(0).stats(), mac.output(0).stats()};
   };
   const Run a = run(true), b = run(false);
   ASSERT_EQ(a.words.size(), 12u);
@@ -222,6 +226,14 @@ TEST(PeScheduler, StreamProgramsStepAsTheGeneralSchedulerDoes) {
     EXPECT_EQ(x.instruction, y.instruction);
     EXPECT_EQ(x.queue, y.queue);
   }
+  for (const auto& [x, y] : {std::pair{a.filter_out, b.filter_out}, std::pair{a.mac_out, b.mac_out}}) {
+    EXPECT_EQ(x.pushes, y.pushes);
+    EXPECT_EQ(x.pops, y.pops);
+    EXPECT_EQ(x.max_occupancy, y.max_occupancy);
+    EXPECT_EQ(x.occupancy_sum, y.occupancy_sum);
+    EXPECT_EQ(x.cycles, y.cycles);
+  }
+  EXPECT_EQ(a.filter_out.max_occupancy, 2u) << "the filter's output fills up (depth 2)";
   EXPECT_EQ(a.stuck_last.reason, StallReason::NoInput);
   EXPECT_EQ(a.stuck_last.queue, 1);
   // Host reference: the filter passes value 1 + k for every k with (7k) % 3 != 0 (tag 1) and
