@@ -123,7 +123,8 @@ class Network {
   void destination_popped(std::size_t id) { destination_popped(id, next_cycle_ - 1); }
   void destination_popped(std::size_t id, std::uint64_t commit_cycle) {
     DestRt& d = dests_[id];
-    if (d.route_parked) unpark(routes_[d.route], commit_cycle + 1);  // a copy of RouteRt::parked, at hand
+    // route_parked is RouteRt::parked, copied where the credit is: one line read per report.
+    if (d.route_parked) unpark(routes_[d.route], commit_cycle + 1);
     ++d.credit;
   }
   /// Destinations of all routes (destination ids are 0 .. dest_total() - 1).

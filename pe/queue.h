@@ -49,8 +49,8 @@ struct QueueStats {
 /// pushed, this cycle's included), index a ring whose size is a power of two, so a position is
 /// `counter & mask_`. A push goes straight into the ring behind the committed entries; what the
 /// reader may see is `held_`, the entries held at the last commit, so a commit only moves the
-/// pending pop and records the new count. The counters give the pushes/pops statistics. Everything but the ring
-/// fits one cache line, and the object is aligned to one: a queue operation touches that line and
+/// pending pop and records the new count. The counters give the pushes/pops statistics.
+/// Everything but the ring fits one cache line, and the object is aligned to one: a queue operation touches that line and
 /// the ring slot, nothing else (the fabric steps thousands of queues per cycle, far more than the
 /// L1 cache holds).
 ///
@@ -248,8 +248,9 @@ class alignas(64) BasicTwoPhaseQueue {
   std::uint32_t reserved_ = 0;
   std::uint32_t max_occupancy_ = 0;
   // Entries held at the last commit: what the reader sees. Pushes of this cycle are written
-  // straight into the ring behind them (pushes_ counts them), where the reader cannot see them and
-  // where space is guaranteed (pushes_ - pops_ + reserved_ <= capacity_); commit() makes them count.
+  // straight into the ring behind them (pushes_ counts them), where the reader cannot see them
+  // and where space is guaranteed (pushes_ - pops_ + reserved_ <= capacity_); commit() makes
+  // them count.
   std::uint32_t held_ = 0;
   bool pop_pending_ = false;
   bool owned_ = false;  // ring_ came from the heap (make_ring), not from an arena

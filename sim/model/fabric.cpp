@@ -467,7 +467,8 @@ inline void Fabric::step_block(std::size_t w, std::uint64_t cycle, Sink& sink, S
     const std::uint64_t bit = std::uint64_t{1} << b;
     const std::uint32_t tin = touched_[t].in, tout = touched_[t].out;
     // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
-    if (!(awake & bit) && ((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_[t].req) continue;
+    if (!(awake & bit) && ((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_[t].req)
+      continue;
     TriggeredPe& pe = pes[i];
     pe.evaluate(cycle);
     ran |= bit;

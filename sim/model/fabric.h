@@ -336,7 +336,8 @@ class Fabric {
   bool skip_idle_ = true;
   // Bit sets over PE indices (bit i of word i / 64), so that the per-cycle loops visit only the
   // PEs that may act rather than test every PE: awake (not sleeping), touched (some queue
-  // touched from outside this cycle, i.e. a non-zero touched_ record), ran (stepped in the current cycle).
+  // touched from outside this cycle, i.e. a non-zero touched_ record), ran (stepped in the
+  // current cycle).
   // One cache line per block of 64 PEs: with threads, a block's words are written only by the
   // member that owns the block (a shared line would move between cores at every touch), and each
   // member's blocks start on a page (block_first_).
