@@ -453,37 +453,41 @@ inline void Fabric::report_to_network(std::size_t i, Sink& sink) {
 template <class Sink>
 inline void Fabric::step_block(std::size_t w, std::uint64_t cycle, Sink& sink, StepFlags& flags) {
   bool busy = false, active = false;
-  TriggeredPe* const pes = pes_.data();
   // Only awake PEs and PEs touched from outside can have anything to do.
   const std::uint64_t awake = blocks_[w].awake;
   const std::uint64_t visit = awake | blocks_[w].touched;
   blocks_[w].touched = 0;
   std::uint64_t next_awake = awake, ran = 0;
   const std::size_t base = blocks_[w].base;
-  const std::size_t tbase = blocks_[w].tbase;
+  // The block's PEs and touch records, and the mode, in locals: the stores of a PE's step could
+  // alias the members, which the compiler would then load again for every PE.
+  TriggeredPe* const pes = pes_.data() + base;
+  TouchRec* const touched = touched_.data() + blocks_[w].tbase;
+  const bool skip_idle = skip_idle_;
   for (std::uint64_t m = visit; m != 0; m &= m - 1) {
     const unsigned b = static_cast<unsigned>(std::countr_zero(m));
-    const std::size_t i = base + b, t = tbase + b;
     const std::uint64_t bit = std::uint64_t{1} << b;
-    const std::uint32_t tin = touched_[t].in, tout = touched_[t].out;
+    TouchRec& tr = touched[b];
+    const std::uint32_t tin = tr.in, tout = tr.out;
     // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
-    if (!(awake & bit) && ((tin & watch_in_[i]) | (tout & watch_out_[i])) == 0 && !touched_[t].req)
+    if (!(awake & bit) && ((tin & watch_in_[base + b]) | (tout & watch_out_[base + b])) == 0 &&
+        !tr.req)
       continue;
-    TriggeredPe& pe = pes[i];
+    TriggeredPe& pe = pes[b];
     pe.evaluate(cycle);
     ran |= bit;
     active |= !pe.quiescent();
-    touched_[t] = TouchRec{};
+    tr = TouchRec{};
     // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
     // two modes therefore also check that the touch records are complete.
-    if (skip_idle_) {
+    if (skip_idle) {
       pe.commit(tin, tout);
-      report_to_network(i, sink);
+      report_to_network(base + b, sink);
     } else {
       pe.commit();
     }
     const bool idle = pe.quiescent() && !pe.state_changed();
-    if (skip_idle_ && idle)
+    if (skip_idle && idle)
       next_awake &= ~bit;
     else
       next_awake |= bit;
