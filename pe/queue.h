@@ -180,8 +180,12 @@ class alignas(64) BasicTwoPhaseQueue {
   /// it does before reading them: commits and idle cycles count alike, so the owner need not tell
   /// them apart. Committing a queue that is not dirty() is allowed. Returns the entries it holds
   /// now (size()), which the owner's commit wants next and has at hand here.
-  std::uint64_t commit_at(std::uint64_t now) {
-    pops_ += pop_pending_;
+  /// `popped` (0 or 1): a pop the reader passes here instead of calling pop() during the cycle
+  /// (the PE's input queues: the PE is their only reader and knows what it popped). The queue
+  /// then sees nothing of it before the commit, which is what pop() shows the writer anyway.
+  std::uint64_t commit_at(std::uint64_t now, std::uint32_t popped = 0) {
+    assert(popped + pop_pending_ <= 1);
+    pops_ += pop_pending_ + popped;
     pop_pending_ = false;
     const auto held = static_cast<std::uint32_t>(pushes_ - pops_);
     // Each pop adds its cycle number to event_sum_ and each push subtracts it (see stats()): the

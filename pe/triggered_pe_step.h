@@ -106,8 +106,10 @@ template <bool kStream>
   cycle_ = cycle;
 
   // Fast path: nothing this PE can observe changed since a cycle in which nothing issued and no
-  // result was in flight, so the same instructions are blocked for the same reasons.
-  if (!changed_ && !issued_ && inflight_count_ == 0) {
+  // result was in flight, so the same instructions are blocked for the same reasons. A stream
+  // program's results in flight change nothing it observes (see land_results), so for it only
+  // changed_ counts.
+  if (!changed_ && !issued_ && (kStream || inflight_count_ == 0)) {
     ++stats_.stalls[static_cast<unsigned>(last_stall_.reason)];
     return;
   }
@@ -180,10 +182,9 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
   const Word a = fetch<kStream>(d.src[0]);
   const Word b = fetch<kStream>(d.src[1]);
   const Word c = fetch<kStream>(d.src[2]);
-  TwoPhaseQueue* const in = in_;
   // Every dequeued queue is in in_need (decode), so it holds a word, and only this PE pops it,
-  // once per cycle at most: pop()'s checks cannot fail.
-  for (std::uint32_t m = d.deq; m != 0; m &= m - 1) in[std::countr_zero(m)].pop_checked_by_caller();
+  // once per cycle at most. The pops are applied by this cycle's commit (commit_queues passes
+  // them to commit_at), so nothing is written to the queues here.
   own_in_ |= d.deq;
   if constexpr (!kStream) {  // a stream program sets and clears no predicate and has no LOAD/STORE
     staged_set_ = d.pred_set;
@@ -271,7 +272,9 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
 
 // Applies predicate updates and the results whose latency ends this cycle; returns whether
 // anything in flight (hence state visible to triggers) changed. Records the output queues pushed
-// into in own_out_.
+// into in own_out_. A stream program's results go only into output-queue slots reserved at issue,
+// which leaves every queue's free space as it was, and a stream program's triggers see nothing
+// else of its output queues: its landings change nothing it observes.
 template <bool kStream>
 inline bool TriggeredPe::land_results() {
   bool changed = issued_;
@@ -280,7 +283,7 @@ inline bool TriggeredPe::land_results() {
     staged_set_ = staged_clear_ = 0;
   }
   if (inflight_count_ != 0) {
-    changed = true;
+    if constexpr (!kStream) changed = true;
     // The results due now, in issue order (see load_program for the wheel's layout).
     const std::size_t b = cycle_ & wheel_mask_;
     const std::uint32_t n = wcount_[b];
@@ -319,8 +322,9 @@ inline void TriggeredPe::commit() {
   const unsigned no = static_cast<unsigned>(outputs_.size());
   std::uint32_t dirty_in = 0, dirty_out = 0;
   for (unsigned i = 0; i < ni; ++i) dirty_in |= static_cast<std::uint32_t>(in[i].dirty()) << i;
+  dirty_in |= own_in_;  // the pops of this cycle's issue (see issue)
   for (unsigned i = 0; i < no; ++i) dirty_out |= static_cast<std::uint32_t>(out[i].dirty()) << i;
-  commit_queues(dirty_in, dirty_out, changed);
+  commit_queues(dirty_in, dirty_out, changed || (dirty_in | dirty_out) != 0);
 }
 
 [[gnu::always_inline]] inline void TriggeredPe::commit(std::uint32_t inputs_touched, std::uint32_t outputs_touched) {
@@ -328,30 +332,36 @@ inline void TriggeredPe::commit() {
   // Only queues someone touched can be dirty. They are committed without testing dirty() first:
   // committing a clean queue only brings its statistics up to date, which gives the same figures
   // as accounting its idle cycles later (so a superset of touched queues is fine; it costs at
-  // most one full evaluation next cycle, see commit_queues).
-  commit_queues((inputs_touched | own_in_) & in_all_, (outputs_touched | own_out_) & out_all_, changed);
+  // most one full evaluation next cycle).
+  const std::uint32_t cand_in = (inputs_touched | own_in_) & in_all_;
+  const std::uint32_t cand_out = (outputs_touched | own_out_) & out_all_;
+  // Every candidate was touched this cycle by a pop or a push (a reservation only comes with an
+  // issue), so there is a change if there is a candidate: no need to ask each queue whether it
+  // was dirty. Except, for a stream program, an output queue only its own landing pushed into:
+  // that changes nothing it observes (see land_results). Its own issue pushes only when it issued.
+  const std::uint32_t seen_out = stream_ ? outputs_touched & out_all_ : cand_out;
+  commit_queues(cand_in, cand_out, changed || (cand_in | seen_out) != 0);
 }
 
 // Commits the candidate queues (cand_in / cand_out: a superset of the input / output queues with
 // something to apply) and the request queue, and recomputes their bits of nonempty_ / outfree_.
+// `changed`: whether something the scheduler observes changed (the caller knows from the
+// candidates; the request queue is added here).
 // The idle cycles of the other queues are accounted when they are next committed (or in
 // settle_statistics), which gives identical statistics.
 inline void TriggeredPe::commit_queues(std::uint32_t cand_in, std::uint32_t cand_out, bool changed) {
+  const std::uint32_t popped = own_in_;  // a subset of cand_in
   pushed_out_ = own_out_;
-  popped_in_ = own_in_;
+  popped_in_ = popped;
   own_in_ = own_out_ = 0;
   TwoPhaseQueue* const in = in_;
   TwoPhaseQueue* const out = out_;
   const std::uint64_t now = commits_;
-  // Every candidate was touched this cycle, by a pop or a push (a reservation only comes with an
-  // issue), so something changed if there is one: no need to ask each queue whether it was dirty.
-  // (A clean candidate would only cost a full evaluation next cycle, which finds the same stall.)
-  changed |= (cand_in | cand_out) != 0;
   // The candidates' bits of nonempty_ / outfree_ are gathered anew and merged once at the end.
   std::uint32_t nonempty = 0;
   for (std::uint32_t m = cand_in; m != 0; m &= m - 1) {
     const unsigned i = static_cast<unsigned>(std::countr_zero(m));
-    nonempty |= static_cast<std::uint32_t>(in[i].commit_at(now) != 0) << i;
+    nonempty |= static_cast<std::uint32_t>(in[i].commit_at(now, (popped >> i) & 1u) != 0) << i;
   }
   nonempty_ = (nonempty_ & ~cand_in) | nonempty;
   // Output queues reserved this cycle (touched_out_) changed their free space: their bit of
