@@ -110,8 +110,12 @@ void Network::build_wheels(std::span<const std::uint8_t> dest_owner) {
       w.entries.resize((wheel_mask_ + 1) * owned[r]);
       w.count = wheel_counts_.data() + (s * m + r) * per_pair;
     }
-  for (std::size_t id = 0; id < dests_.size(); ++id)
-    dests_[id].wheel = &wheels_[route_owner_[dests_[id].route] * m + dest_owner[id]];
+  for (std::size_t id = 0; id < dests_.size(); ++id) {
+    Wheel& w = wheels_[route_owner_[dests_[id].route] * m + dest_owner[id]];
+    dests_[id].entries = w.entries.data();
+    dests_[id].count = w.count;
+    dests_[id].stride = static_cast<std::uint32_t>(w.stride);
+  }
 }
 
 void Network::set_members(unsigned members, std::span<const std::uint8_t> route_owner,
@@ -218,13 +222,16 @@ void Network::begin_cycle(std::uint64_t cycle) {
 template <bool Sparse>
 inline std::uint32_t Network::step_route(RouteRt& r, std::uint64_t cycle) {
   if ((Sparse && r.parked) || r.source->empty()) return 0;
+  // The route's fields in locals: the stores below could alias them, so the compiler would load
+  // them again for every destination.
   DestRt* const dests = dests_.data() + r.first_dest;
+  DestRt* const end = dests + r.dest_count;
   // Send: all destinations must have credit, else the whole multicast waits.
   bool credit = true;
-  for (std::uint32_t d = 0; d < r.dest_count; ++d) {
-    if ((Sparse ? dests[d].credit : dests[d].queue->free_slots()) == 0) {
+  for (DestRt* d = dests; d != end; ++d) {
+    if ((Sparse ? d->credit : d->queue->free_slots()) == 0) {
       credit = false;
-      ++dests[d].blocked;
+      ++d->blocked;
     }
   }
   if (!credit) {
@@ -232,7 +239,7 @@ inline std::uint32_t Network::step_route(RouteRt& r, std::uint64_t cycle) {
     if constexpr (Sparse) {  // blocked until a destination pops: see RouteRt::parked
       r.parked = true;
       r.parked_since = cycle + 1;
-      for (std::uint32_t d = 0; d < r.dest_count; ++d) dests[d].route_parked = 1;
+      for (DestRt* d = dests; d != end; ++d) d->route_parked = 1;
     }
     return 0;
   }
@@ -244,17 +251,17 @@ inline std::uint32_t Network::step_route(RouteRt& r, std::uint64_t cycle) {
   }
   // The word reaches destination d's queue at the commit of cycle t + L_d - 1, delivered by the
   // member that owns d from the wheel of (this member, that member).
-  for (std::uint32_t d = 0; d < r.dest_count; ++d) {
+  const std::uint64_t before = cycle - 1, mask = wheel_mask_;
+  for (DestRt* d = dests; d != end; ++d) {
     if constexpr (Sparse)
-      --dests[d].credit;
+      --d->credit;
     else
-      dests[d].queue->reserve();
-    Wheel& w = *dests[d].wheel;
-    const std::uint64_t b = (cycle + dests[d].latency - 1) & wheel_mask_;
-    w.entries[b * w.stride + w.count[b]++] = {dests[d].sink, word};
+      d->queue->reserve();
+    const std::uint64_t b = (before + d->latency) & mask;
+    d->entries[b * d->stride + d->count[b]++] = {d->sink, word};
   }
   ++r.stats.busy_cycles;
-  return r.dest_count;
+  return static_cast<std::uint32_t>(end - dests);
 }
 
 void Network::send(std::uint64_t cycle, unsigned member) {

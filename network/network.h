@@ -65,8 +65,8 @@ class Network {
   Network(const FabricGeometry& geometry, const NetworkParams& params,
           std::span<const Route> routes, const QueueLookup& output_queue,
           const QueueLookup& input_queue);
-  // Movable, not copyable (the wheels point into wheel_counts_ and the destinations into sinks_;
-  // a move keeps their buffers).
+  // Movable, not copyable (the wheels point into wheel_counts_, the destinations into sinks_ and
+  // the wheels' buffers; a move keeps all of them).
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
   Network(Network&&) = default;
@@ -227,27 +227,31 @@ class Network {
   // A destination as its route's owner sees it (credit, counters) ...
   struct Wheel;
   struct DestSink;
+  // A word on its way to one destination, filed in the wheel bucket of the cycle it is due. The
+  // destination is named by its sink, so that a delivery does not look it up.
+  struct Delivery {
+    const DestSink* sink = nullptr;
+    Word word;
+  };
   struct DestRt {
     TwoPhaseQueue* queue = nullptr;  // read by the owner only in dense stepping (one member)
-    Wheel* wheel = nullptr;          // where the route's owner files words for this destination
+    // Where the route's owner files words for this destination: the entries, bucket counts and
+    // stride of the wheel of (route owner, receiver), copied here so that a send reads one line.
+    Delivery* entries = nullptr;
+    std::uint32_t* count = nullptr;
     const DestSink* sink = nullptr;  // its receiver's side (sinks_, same index; see bind_sinks)
     std::uint64_t blocked = 0;
     std::uint32_t credit = 0;     // sparse stepping: queue->free_slots() less words in flight
     std::uint32_t route_parked = 0;  // non-zero while its route is parked (RouteRt::parked)
     unsigned latency = 0;
     std::uint32_t route = 0;      // index of the route this destination belongs to
+    std::uint32_t stride = 0;     // the wheel's
   };
-  static_assert(sizeof(DestRt) == 48);
+  static_assert(sizeof(DestRt) == 64);
   // ... and as its receiver sees it (where deliver() pushes), apart so the two never share a line.
   struct DestSink {
     TwoPhaseQueue* queue = nullptr;
     TouchFlag touch;              // reported on every push into the destination
-  };
-  // A word on its way to one destination, filed in the wheel bucket of the cycle it is due. The
-  // destination is named by its sink, so that a delivery does not look it up.
-  struct Delivery {
-    const DestSink* sink = nullptr;
-    Word word;
   };
   void bind_sinks();  // sets every DestRt::sink (after sinks_ took its final place)
 
