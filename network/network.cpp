@@ -278,8 +278,9 @@ void Network::send(std::uint64_t cycle, unsigned member) {
   std::uint32_t* const active = mb.active.data();
   const std::uint32_t n = mb.active_count;
   std::uint64_t sent = 0;  // summed here, stored once: a store per send to mb.sent costs more
+  RouteRt* const routes = routes_.data();  // a local: the sends' stores could alias the member
   for (std::uint32_t k = 0; k < n; ++k) {
-    RouteRt& r = routes_[active[k]];
+    RouteRt& r = routes[active[k]];
     sent += step_route<true>(r, cycle);
     // After this cycle's commit the source holds its committed words minus this cycle's pop,
     // plus whatever its PE pushes at that commit (reported through source_pushed_slot()).

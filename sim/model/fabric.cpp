@@ -431,8 +431,7 @@ struct Fabric::MemberSink {
 // of its destinations PE i just popped (see Network::track_active_routes). Inline: called for
 // every committed PE, most of which pushed into or popped only a queue or two.
 template <class Sink>
-inline void Fabric::report_to_network(std::size_t i, Sink& sink) {
-  const TriggeredPe& pe = pes_[i];
+inline void Fabric::report_to_network(const TriggeredPe& pe, std::size_t i, Sink& sink) {
   const std::uint32_t pushed = pe.outputs_pushed(), popped = pe.inputs_popped();
   if ((pushed | popped) == 0) return;
   const std::int32_t* const routes = out_route_.data() + i * out_stride_;
@@ -482,7 +481,7 @@ inline void Fabric::step_block(std::size_t w, std::uint64_t cycle, Sink& sink, S
     // two modes therefore also check that the touch records are complete.
     if (skip_idle) {
       pe.commit(tin, tout);
-      report_to_network(base + b, sink);
+      report_to_network(pe, base + b, sink);
     } else {
       pe.commit();
     }
@@ -624,7 +623,7 @@ void Fabric::finish() {
     pes_[i].commit();  // scans every queue: no touch record needed
     if (skip_idle_) {  // nothing to report from a sleeper; keep the contract
       NetworkSink sink{*network_};
-      report_to_network(i, sink);
+      report_to_network(pes_[i], i, sink);
     }
     const std::size_t t = tslot(i);
     touched_[t] = TouchRec{};

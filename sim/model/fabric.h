@@ -280,7 +280,8 @@ class Fabric {
   struct NetworkSink;
   struct MemberSink;
   template <class Sink>
-  [[gnu::always_inline]] inline void report_to_network(std::size_t i, Sink& sink);
+  [[gnu::always_inline]] inline void report_to_network(const TriggeredPe& pe, std::size_t i,
+                                                       Sink& sink);
   // What the PE steps of one member found: some PE was not quiescent after evaluating (active),
   // some PE is not idle after committing (busy).
   struct StepFlags {
