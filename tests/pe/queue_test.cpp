@@ -144,35 +144,46 @@ TEST(TwoPhaseQueue, FirstRingFromAnArenaThenTheHeap) {
   EXPECT_EQ(small.at(11).as_int(), 11);
 }
 
-// Occupancy statistics against a plain per-cycle count, committed two ways: every cycle
-// (commit()), and only in some cycles by an owner counting its cycles (commit_at() and
-// account_idle_cycles() before reading), over random pushes and pops.
+// Occupancy statistics against a plain per-cycle count, committed three ways: every cycle
+// (commit()); only in some cycles by an owner counting its cycles (commit_at() and
+// account_idle_cycles() before reading); and so with the reader's pops passed to commit_at()
+// instead of pop(). Random pushes and pops; the contents seen are the same too.
 TEST(TwoPhaseQueue, OccupancyStatisticsMatchAPerCycleCount) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 20; ++trial) {
-    TwoPhaseQueue every(6), sparse(6);
+    // `passed`: its reader passes its pops to commit_at instead of calling pop() (as a PE does).
+    TwoPhaseQueue every(6), sparse(6), passed(6);
     std::uint64_t held = 0, sum = 0, max = 0, pushes = 0;
     const std::uint64_t cycles = 200 + rng() % 200;
     for (std::uint64_t c = 0; c < cycles; ++c) {
+      ASSERT_EQ(passed.size(), every.size());
+      if (!every.empty()) {
+        ASSERT_EQ(passed.head().as_int(), every.head().as_int());
+      }
+      std::uint32_t popped = 0;
       if (held > 0 && rng() % 3 == 0) {
         every.pop();
         sparse.pop();
+        popped = 1;
         --held;
       }
       const unsigned n = rng() % 3;
       for (unsigned k = 0; k < n && every.can_push(); ++k) {
         every.push(Word::from_int(static_cast<std::int64_t>(c)));
         sparse.push(Word::from_int(static_cast<std::int64_t>(c)));
+        passed.push(Word::from_int(static_cast<std::int64_t>(c)));
         ++held;
         ++pushes;
       }
       every.commit();
       if (sparse.dirty() || rng() % 4 == 0) sparse.commit_at(c);  // clean commits are allowed
+      if (popped || passed.dirty() || rng() % 4 == 0) passed.commit_at(c, popped);
       sum += held;
       max = std::max(max, held);
     }
     sparse.account_idle_cycles(cycles - sparse.stats().cycles);
-    for (const TwoPhaseQueue* q : {&every, &sparse}) {
+    passed.account_idle_cycles(cycles - passed.stats().cycles);
+    for (const TwoPhaseQueue* q : {&every, &sparse, &passed}) {
       const QueueStats st = q->stats();
       EXPECT_EQ(st.cycles, cycles);
       EXPECT_EQ(st.occupancy_sum, sum);
