@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <stdexcept>
 #include <thread>
 
@@ -353,8 +354,11 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
         const int i = pe_index(e);
         if (const int k = deep_of(e); k >= 0)
           deep_[static_cast<std::size_t>(k)].dest_id = id;
-        else if (i >= 0 && e.queue < in_stride_)
-          in_dest_[static_cast<std::size_t>(i) * in_stride_ + e.queue] = id;
+        else if (i >= 0 && e.queue < in_stride_) {
+          const bool own = network_->credit_owner(static_cast<std::size_t>(id)) ==
+                           member(static_cast<std::size_t>(i));
+          in_dest_[static_cast<std::size_t>(i) * in_stride_ + e.queue] = own ? id : -2 - id;
+        }
       }
     network_->track_active_routes();  // after the initial tokens: it reads the credit once
   }
@@ -409,6 +413,7 @@ struct Fabric::NetworkSink {
   Network& net;
   void pushed(std::int32_t slot) { net.source_pushed_slot(static_cast<std::uint32_t>(slot)); }
   void popped(std::int32_t dest) { net.destination_popped(static_cast<std::size_t>(dest)); }
+  void popped_remote(std::int32_t dest) { popped(dest); }  // one thread applies every report
 };
 struct Fabric::MemberSink {
   Network& net;
@@ -418,12 +423,13 @@ struct Fabric::MemberSink {
                         // network's begin_cycle, see Fabric::enable_run_ahead)
   // The route a PE feeds has its source in the PE's block: always this member's.
   void pushed(std::int32_t slot) { net.source_pushed_slot(static_cast<std::uint32_t>(slot)); }
-  void popped(std::int32_t dest) {
-    const unsigned owner = net.credit_owner(static_cast<std::size_t>(dest));
-    if (owner == self)
-      net.destination_popped(static_cast<std::size_t>(dest), cycle);
-    else
-      to[owner].ids.push_back(static_cast<std::uint32_t>(dest));
+  // A destination whose route this member owns (in_dest_ says which).
+  void popped(std::int32_t dest) { net.destination_popped(static_cast<std::size_t>(dest), cycle); }
+  // One whose route another member owns: its owner applies the report.
+  void popped_remote(std::int32_t dest) {
+    const auto id = static_cast<std::size_t>(dest);
+    assert(net.credit_owner(id) != self);
+    to[net.credit_owner(id)].ids.push_back(static_cast<std::uint32_t>(id));
   }
 };
 
@@ -442,7 +448,10 @@ inline void Fabric::report_to_network(const TriggeredPe& pe, std::size_t i, Sink
   const std::int32_t* const dests = in_dest_.data() + i * in_stride_;
   for (std::uint32_t m = popped; m != 0; m &= m - 1) {
     const std::int32_t d = dests[std::countr_zero(m)];
-    if (d >= 0) sink.popped(d);
+    if (d >= 0)
+      sink.popped(d);
+    else if (d != -1)
+      sink.popped_remote(-2 - d);
   }
 }
 

@@ -273,7 +273,9 @@ class Fabric {
   std::vector<std::int32_t> out_route_;
   std::uint32_t out_stride_ = 0;
   // Route destination id (Network::destination_id) fed into input queue q of PE i at
-  // [i * in_stride_ + q], or -1: pops committed there are reported as returned credit.
+  // [i * in_stride_ + q], or -1: pops committed there are reported as returned credit. With
+  // threads, a destination whose route another member owns is stored as -2 - id, so that the
+  // report knows without a look-up that the credit goes through that member's buffer.
   std::vector<std::int32_t> in_dest_;
   std::uint32_t in_stride_ = 0;
   // Sinks for report_to_network: straight to the network (one thread), or into a block's buffer.
