@@ -224,7 +224,6 @@ class Network {
     bool parked = false;
   };
   static_assert(sizeof(RouteRt) == 64, "a route's state is one cache line");
-  // A destination as its route's owner sees it (credit, counters) ...
   struct Wheel;
   struct DestSink;
   // A word on its way to one destination, filed in the wheel bucket of the cycle it is due. The
@@ -233,7 +232,8 @@ class Network {
     const DestSink* sink = nullptr;
     Word word;
   };
-  struct DestRt {
+  // A destination as its route's owner sees it (credit, counters), one cache line each ...
+  struct alignas(64) DestRt {
     TwoPhaseQueue* queue = nullptr;  // read by the owner only in dense stepping (one member)
     // Where the route's owner files words for this destination: the entries, bucket counts and
     // stride of the wheel of (route owner, receiver), copied here so that a send reads one line.

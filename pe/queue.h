@@ -50,9 +50,9 @@ struct QueueStats {
 /// `counter & mask_`. A push goes straight into the ring behind the committed entries; what the
 /// reader may see is `held_`, the entries held at the last commit, so a commit only moves the
 /// pending pop and records the new count. The counters give the pushes/pops statistics.
-/// Everything but the ring fits one cache line, and the object is aligned to one: a queue operation touches that line and
-/// the ring slot, nothing else (the fabric steps thousands of queues per cycle, far more than the
-/// L1 cache holds).
+/// Everything but the ring fits one cache line, and the object is aligned to one: a queue
+/// operation touches that line and the ring slot, nothing else (the fabric steps thousands of
+/// queues per cycle, far more than the L1 cache holds).
 ///
 /// The ring grows with the entries it holds, not with the capacity: it starts at one cache line
 /// (or the capacity, if smaller) and doubles, in order, when a push finds it full, up to the
