@@ -371,8 +371,9 @@ inline void TriggeredPe::commit_queues(std::uint32_t cand_in, std::uint32_t cand
   for (std::uint32_t m = out_cand; m != 0; m &= m - 1) {
     const unsigned i = static_cast<unsigned>(std::countr_zero(m));
     TwoPhaseQueue& q = out[i];
-    q.commit_at(now);
-    outfree |= static_cast<std::uint32_t>(q.can_push()) << i;
+    // After the commit the queue holds `held` and nothing is pushed yet: can_push() is this.
+    const std::uint64_t held = q.commit_at(now);
+    outfree |= static_cast<std::uint32_t>(held + q.reserved() < q.capacity()) << i;
   }
   outfree_ = (outfree_ & ~out_cand) | outfree;
   touched_out_ = 0;
