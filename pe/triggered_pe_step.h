@@ -231,19 +231,22 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
       own_out_ |= d.out_need;
     } else {
       const std::uint64_t land = cycle_ + d.latency - 1;
-      InFlight f;
+      const std::size_t b = land & wheel_mask_;
+      // The bucket's slots were sized at load (see load_program). A stream program's results go
+      // only to output queues, and its landing reads nothing else (land_results<true>).
+      InFlight& f = wheel_p_[b * wheel_slots_ + wcount_[b]++];
       f.value = result;
       f.out_mask = d.out_need;
-      if constexpr (!kStream) {  // a stream program's results only go to output queues
+      if constexpr (!kStream) {
         f.reg = d.reg;
         f.pred = d.pred;
+        if (d.pred >= 0) {
+          const bool equal = result.bits == fetch<false>(d.pred_ref).bits;
+          f.pred_value = d.pred_cmp == PredCompare::Equal ? equal : !equal;
+          pending_preds_ |= std::uint64_t{1} << d.pred;
+        }
+        if (d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
       }
-      if (!kStream && d.pred >= 0) {
-        const bool equal = result.bits == fetch<false>(d.pred_ref).bits;
-        f.pred_value = d.pred_cmp == PredCompare::Equal ? equal : !equal;
-        pending_preds_ |= std::uint64_t{1} << d.pred;
-      }
-      if (!kStream && d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
       TwoPhaseQueue* const out = out_;
       for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
         const int q = std::countr_zero(m);
@@ -251,15 +254,6 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
         out[q].reserve_checked_by_caller();
         if (!kStream && order_check_) out_last_land_[q] = land;
         touched_out_ |= 1u << q;
-      }
-      const std::size_t b = land & wheel_mask_;
-      // The bucket's slots were sized at load (see load_program).
-      InFlight& slot = wheel_p_[b * wheel_slots_ + wcount_[b]++];
-      if constexpr (kStream) {  // landing reads only these (land_results<true>)
-        slot.value = f.value;
-        slot.out_mask = f.out_mask;
-      } else {
-        slot = f;
       }
       ++inflight_count_;
     }
@@ -371,9 +365,8 @@ inline void TriggeredPe::commit_queues(std::uint32_t cand_in, std::uint32_t cand
   for (std::uint32_t m = out_cand; m != 0; m &= m - 1) {
     const unsigned i = static_cast<unsigned>(std::countr_zero(m));
     TwoPhaseQueue& q = out[i];
-    // After the commit the queue holds `held` and nothing is pushed yet: can_push() is this.
-    const std::uint64_t held = q.commit_at(now);
-    outfree |= static_cast<std::uint32_t>(held + q.reserved() < q.capacity()) << i;
+    q.commit_at(now);
+    outfree |= static_cast<std::uint32_t>(q.can_push()) << i;
   }
   outfree_ = (outfree_ & ~out_cand) | outfree;
   touched_out_ = 0;
