@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <deque>
 #include <memory_resource>
 #include <random>
+#include <vector>
 
 namespace cgra {
 namespace {
@@ -147,19 +149,25 @@ TEST(TwoPhaseQueue, FirstRingFromAnArenaThenTheHeap) {
 // Occupancy statistics against a plain per-cycle count, committed three ways: every cycle
 // (commit()); only in some cycles by an owner counting its cycles (commit_at() and
 // account_idle_cycles() before reading); and so with the reader's pops passed to commit_at()
-// instead of pop(). Random pushes and pops; the contents seen are the same too.
+// instead of pop(). Random pushes and pops; the contents each shows are checked against a plain
+// FIFO updated at the end of every cycle.
 TEST(TwoPhaseQueue, OccupancyStatisticsMatchAPerCycleCount) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 20; ++trial) {
     // `passed`: its reader passes its pops to commit_at instead of calling pop() (as a PE does).
     TwoPhaseQueue every(6), sparse(6), passed(6);
+    std::deque<std::int64_t> model;  // committed contents, oldest first
     std::uint64_t held = 0, sum = 0, max = 0, pushes = 0;
     const std::uint64_t cycles = 200 + rng() % 200;
-    for (std::uint64_t c = 0; c < cycles; ++c) {
-      ASSERT_EQ(passed.size(), every.size());
-      if (!every.empty()) {
-        ASSERT_EQ(passed.head().as_int(), every.head().as_int());
+    // What a reader sees, at any point of a cycle: the contents committed at the last commit.
+    auto check_view = [&] {
+      for (const TwoPhaseQueue* q : {&every, &sparse, &passed}) {
+        ASSERT_EQ(q->size(), model.size());
+        for (std::size_t i = 0; i < model.size(); ++i) ASSERT_EQ(q->at(i).as_int(), model[i]);
       }
+    };
+    for (std::uint64_t c = 0; c < cycles; ++c) {
+      check_view();
       std::uint32_t popped = 0;
       if (held > 0 && rng() % 3 == 0) {
         every.pop();
@@ -168,16 +176,22 @@ TEST(TwoPhaseQueue, OccupancyStatisticsMatchAPerCycleCount) {
         --held;
       }
       const unsigned n = rng() % 3;
+      std::vector<std::int64_t> pushed;
       for (unsigned k = 0; k < n && every.can_push(); ++k) {
-        every.push(Word::from_int(static_cast<std::int64_t>(c)));
-        sparse.push(Word::from_int(static_cast<std::int64_t>(c)));
-        passed.push(Word::from_int(static_cast<std::int64_t>(c)));
+        const auto v = static_cast<std::int64_t>(c * 4 + k);
+        every.push(Word::from_int(v));
+        sparse.push(Word::from_int(v));
+        passed.push(Word::from_int(v));
+        pushed.push_back(v);
         ++held;
         ++pushes;
       }
+      check_view();  // this cycle's pop and pushes are not visible yet
       every.commit();
       if (sparse.dirty() || rng() % 4 == 0) sparse.commit_at(c);  // clean commits are allowed
       if (popped || passed.dirty() || rng() % 4 == 0) passed.commit_at(c, popped);
+      if (popped) model.pop_front();
+      model.insert(model.end(), pushed.begin(), pushed.end());
       sum += held;
       max = std::max(max, held);
     }
