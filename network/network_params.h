@@ -51,6 +51,10 @@ struct NetworkParams {
   unsigned injection_latency = 0;  ///< cycles from a producer's output queue onto the first link
   unsigned ejection_latency = 0;   ///< cycles from the last link into a consumer's input queue
   unsigned routes_per_link = 0;    ///< static routes one directed mesh link can carry
+  /// Words each pipeline stage of a route holds (elastic links): a destination reached in L cycles
+  /// has L x this many words of credit beyond its input queue, held by the route in flight. 0: a
+  /// route holds nothing, and every word in flight reserves a slot of its destination queue.
+  unsigned stage_buffer_words = 0;
 
   friend bool operator==(const NetworkParams&, const NetworkParams&) = default;
 };

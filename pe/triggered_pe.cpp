@@ -36,7 +36,9 @@ TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions opt
   if (params.registers == 0 || params.registers > 64) fail("registers must be 1..64");
   // In place, each queue's first ring right after the queues (see PeOptions::arena).
   inputs_.reserve(params.input_queues);
-  for (unsigned q = 0; q < params.input_queues; ++q) inputs_.emplace_back(params.input_queue_depth, options.arena);
+  for (unsigned q = 0; q < params.input_queues; ++q)
+    inputs_.emplace_back(params.input_queue_depth + (q < options.input_extra.size() ? options.input_extra[q] : 0),
+                         options.arena);
   outputs_.reserve(params.output_queues);
   for (unsigned q = 0; q < params.output_queues; ++q) outputs_.emplace_back(params.output_queue_depth, options.arena);
   regs_.assign(params.registers, Word{});

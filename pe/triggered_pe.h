@@ -90,6 +90,10 @@ struct PeOptions {
   /// and loaded, instead of scattered over the heap: the fabric steps its PEs in that order every
   /// cycle. The arena must outlive the PE and is never asked to give memory back.
   std::pmr::memory_resource* arena = nullptr;
+  /// Entries added to input queue q's depth (index q; missing = 0): the words a route's pipeline
+  /// stages hold in flight towards that queue (network.stage_buffer_words), which the model keeps
+  /// in the queue itself. The PE reads only a queue's head, so this changes nothing but credit.
+  std::vector<unsigned> input_extra;
 };
 
 /// One triggered-instruction PE (see the file comment for the phase contract).

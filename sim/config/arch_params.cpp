@@ -231,6 +231,9 @@ std::vector<ParamSpec> declare() {
                          "cycles from the last link into a consumer's input queue"));
   p.push_back(uint_param("network.routes_per_link", FIELD(network.routes_per_link), "routes", 8, 1, 1024,
                          "static routes one directed mesh link can carry"));
+  p.push_back(uint_param("network.stage_buffer_words", FIELD(network.stage_buffer_words), "words", 1, 0, 64,
+                         "words each pipeline stage of a route holds in flight (elastic links; 0: a word in "
+                         "flight reserves a slot of its destination queue instead)"));
   // --- memory: scratchpad ---
   p.push_back(bytes_param("memory.scratchpad.size_bytes", FIELD(memory.scratchpad.size_bytes), 256u << 10,
                           8, std::uint64_t(1) << 34, "scratchpad capacity"));

@@ -182,6 +182,23 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   for (std::size_t i = 0; i < placed; ++i) step_of_[order_[i]] = static_cast<std::uint32_t>(i);
   for (int& k : index_of)
     if (k >= 0) k = static_cast<int>(step_of_[static_cast<std::size_t>(k)]);  // now: stepping index
+  // Words the routes' pipeline stages hold in flight towards each input queue (elastic links,
+  // network.stage_buffer_words): kept in the queue itself, as extra credit.
+  std::vector<std::vector<unsigned>> stage_words(placed);
+  std::vector<unsigned> deep_stage_words(program_.deep.size(), 0);
+  if (arch.network.stage_buffer_words > 0)
+    for (const Route& r : program_.routes)
+      for (const RouteDestination& d : r.destinations) {
+        const unsigned words = route_latency(arch.network, d.hops) * arch.network.stage_buffer_words;
+        for (std::size_t k = 0; k < program_.deep.size(); ++k)
+          if (program_.deep[k].consumer == d.endpoint) deep_stage_words[k] = words;
+        if (!geometry_.contains(d.endpoint.pe)) continue;
+        const int i = index_of[geometry_.index(d.endpoint.pe)];  // a stepping index by now
+        if (i < 0) continue;
+        std::vector<unsigned>& v = stage_words[order_[static_cast<std::size_t>(i)]];
+        if (v.size() <= d.endpoint.queue) v.resize(d.endpoint.queue + 1, 0);
+        v[d.endpoint.queue] = words;
+      }
   // One stretch of memory for the PEs' arrays, in stepping order (the initial buffer is a guess;
   // the arena takes more from the heap when it runs out).
   arena_ = std::make_unique<std::pmr::monotonic_buffer_resource>(placed * 4096);
@@ -196,7 +213,9 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     std::string name = pos_text(c.pos) + "[";
     for (std::size_t k = 0; k < c.ops.size(); ++k) name += (k ? "," : "") + c.ops[k];
     name += "]";
-    pes_.emplace_back(std::move(name), c.kind == PeKind::Memory ? mem_pp : pp, options_for(c.kind, arena_.get()));
+    PeOptions opts = options_for(c.kind, arena_.get());
+    opts.input_extra = std::move(stage_words[j]);
+    pes_.emplace_back(std::move(name), c.kind == PeKind::Memory ? mem_pp : pp, std::move(opts));
     try {
       pes_.back().load_program(c.program);
     } catch (const std::exception& e) {
@@ -250,7 +269,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   for (const DeepChannel& d : program_.deep) {
     TwoPhaseQueue* consumer = in_q(d.consumer);
     if (consumer == nullptr) throw LoweringError("deep channel " + d.name + ": no consumer queue");
-    deep_.push_back({TwoPhaseQueue(pp.input_queue_depth), consumer, 0,
+    deep_.push_back({TwoPhaseQueue(pp.input_queue_depth + deep_stage_words[deep_.size()]), consumer, 0,
                      static_cast<std::uint32_t>(index_of[geometry_.index(d.consumer.pe)]),
                      1u << d.consumer.queue});
   }

@@ -562,7 +562,7 @@ TEST(PeProgram, OversizedOrInvalidProgramsThrowNamingThePe) {
   EXPECT_THROW(pe.load_program(parse_listing("do drop -> o0")), PeError);           // no result
   EXPECT_THROW(pe.load_program(parse_listing("do load i0")), PeError);              // no reply queue
   EXPECT_THROW(pe.load_program(parse_listing("do mov #1 -> p1 set p1")), PeError);  // p1 twice
-  TriggeredPe int_pe("int_pe", test_params(), PeOptions{0, false, false});
+  TriggeredPe int_pe("int_pe", test_params(), PeOptions{0, false, false, nullptr, {}});
   EXPECT_THROW(int_pe.load_program(parse_listing("do fadd i0, i1 -> o0")), PeError);
   EXPECT_THROW(int_pe.load_program(parse_listing("do store i0, i1")), PeError);
   PeParams zero = test_params();
