@@ -29,6 +29,10 @@ struct RouteRequest {
   std::string name;                    ///< used in every message and report about this route
   Endpoint source;                     ///< producer PE + output queue index
   std::vector<Endpoint> destinations;  ///< consumer PEs + input queue indices, at least one
+  /// A chain: each destination branches from the previous one's PE (the first from the source),
+  /// so the tree is a path through the destinations in order and each is reached no earlier than
+  /// the one before (a stream that travels beside a pipeline through its stages).
+  bool chain = false;
 };
 
 /// One destination of a placed route.

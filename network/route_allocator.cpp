@@ -175,8 +175,14 @@ bool RouteAllocator::place(const RouteRequest& req, Route& out, RouteFailure& fa
     return false;
   };
 
+  // A chain's path to one destination must not pass a later one's PE (that one would then be
+  // reached before the destinations it follows).
+  std::vector<unsigned> later(req.chain ? n : 0, 0);
+  for (const Endpoint& dest : req.destinations)
+    if (req.chain) ++later[geometry_.index(dest.pe)];
   for (const Endpoint& dest : req.destinations) {
     const unsigned t = geometry_.index(dest.pe);
+    if (req.chain) --later[t];
     if (!in_tree[t]) {
       // 1. Backward BFS from t.
       std::fill(dist_.begin(), dist_.end(), kUnreached);
@@ -192,14 +198,18 @@ bool RouteAllocator::place(const RouteRequest& req, Route& out, RouteFailure& fa
           const unsigned v = geometry_.index(links[out_l].to);
           const LinkId in_l = geometry_.link_from(v, (d + 2) % kDirections);  // v -> u
           if (usage_[in_l] >= cap || dist_[v] != kUnreached) continue;
+          if (req.chain && later[v] > 0 && !in_tree[v]) continue;  // never a waypoint
           dist_[v] = dist_[u] + 1;
           queue_.push_back(v);
         }
       }
-      // 2. Branch point.
+      // 2. Branch point (a chain: the previous destination's PE, or the source).
       unsigned root = kUnreached;
+      const unsigned chain_root = out.destinations.empty()
+                                      ? src
+                                      : geometry_.index(out.destinations.back().endpoint.pe);
       for (unsigned v : tree_nodes) {
-        if (dist_[v] == kUnreached) continue;
+        if (dist_[v] == kUnreached || (req.chain && v != chain_root)) continue;
         if (root == kUnreached || dist_[v] < dist_[root] ||
             (dist_[v] == dist_[root] && depth[v] < depth[root]))
           root = v;

@@ -119,6 +119,26 @@ TEST(NetworkRouteAllocator, BranchPointIsNearestTreeNodeThenShallowest) {
   EXPECT_EQ(s.destinations[1].hops, 4u);
 }
 
+// A chain passes its destinations in order. Unchained, the path E,E,N,N to (0,2) passes (2,2) and
+// (1,2), which are then nearer the source than (0,2). Chained, the first path avoids the later
+// destinations' PEs (E, N, N, E: 4 hops) and each later one branches from the one before.
+TEST(NetworkRouteAllocator, ChainReachesItsDestinationsInOrder) {
+  const FabricGeometry g(fabric(4, 4));
+  const std::vector<std::pair<PePos, unsigned>> taps = {{{0, 2}, 0}, {{1, 2}, 0}, {{2, 2}, 0}, {{3, 2}, 0}};
+  RouteAllocator plain(g, net(1));
+  const Route& p = plain.allocate(req("p", {2, 0}, 0, taps));
+  EXPECT_EQ(p.destinations[0].hops, 4u);
+  EXPECT_EQ(p.destinations[1].hops, 3u);
+  EXPECT_EQ(p.destinations[2].hops, 2u);
+  RouteAllocator a(g, net(1));
+  RouteRequest chained = req("c", {2, 0}, 0, taps);
+  chained.chain = true;
+  const Route& r = a.allocate(chained);
+  EXPECT_EQ(names(g, r.destinations[0].path), (Names{"(2,0)->(2,1)", "(2,1)->(1,1)", "(1,1)->(0,1)", "(0,1)->(0,2)"}));
+  for (unsigned d = 0; d < 4; ++d) EXPECT_EQ(r.destinations[d].hops, 4u + d) << d;
+  EXPECT_EQ(names(g, r.destinations[3].path).back(), "(2,2)->(3,2)");
+}
+
 TEST(NetworkRouteAllocator, RoutesDetourAroundAFullLinkOntoAnotherShortestPath) {
   const FabricGeometry g(fabric(2, 2));
   RouteAllocator a(g, net(1));
