@@ -1,5 +1,6 @@
 #include "pe/programs.h"
 
+#include <bit>
 #include <string>
 
 namespace cgra {
@@ -356,6 +357,43 @@ Program addr_gen_2d_program(unsigned out, std::uint64_t base_addr, std::int64_t 
   p.pred_init = bit(in_row) | bit(live);
   p.reg_init.push_back({addr, imm(wrap(base_addr - s))});
   p.reg_init.push_back({row_end, imm(wrap(end0))});
+  return p;
+}
+
+unsigned addr_gen_unrolled_predicates(std::uint64_t count_x) {
+  return static_cast<unsigned>(std::bit_width(count_x > 0 ? count_x - 1 : 0)) + 1;
+}
+
+Program addr_gen_unrolled_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
+                                  std::int64_t row_stride, std::uint64_t count_y, ProgramBase base) {
+  if (count_x == 0 || count_y == 0) return Program{"addr_gen_unrolled", {}, 0, {}};
+  if (count_y > 1 && row_stride == 0)
+    throw std::invalid_argument("addr_gen_unrolled_program: row_stride 0 with several rows");
+  const unsigned bits = addr_gen_unrolled_predicates(count_x) - 1;
+  const unsigned live = base.pred + bits, addr = base.reg;
+  const std::uint64_t s = static_cast<std::uint64_t>(stride), rs = static_cast<std::uint64_t>(row_stride);
+  // Position q of the row is the binary number in predicates base.pred .. base.pred+bits-1.
+  auto state = [&](std::uint64_t q) { return q << base.pred; };
+  const std::uint64_t all = state((std::uint64_t{1} << bits) - 1);
+  const std::uint64_t into_row = rs - (count_x - 1) * s;  // from a row's last address to the next row's first
+  const std::uint64_t last = base_addr + (count_x - 1) * s + (count_y - 1) * rs;
+  Program p;
+  p.name = "addr_gen_unrolled";
+  for (std::uint64_t q = 0; q < count_x; ++q) {
+    const std::uint64_t next = (q + 1) % count_x;
+    Ins i(Opcode::Iadd);
+    i.when(bit(live) | state(q), all & ~state(q))
+        .src(r(addr), imm(wrap(q == 0 ? into_row : s)))
+        .out(out)
+        .reg(addr)
+        .set(state(next) & ~state(q))
+        .clr(state(q) & ~state(next));
+    // The row's last address stops the generator after the last row.
+    if (q + 1 == count_x) i.pred(live, PredCompare::NotEqual, imm(wrap(last)));
+    p.instructions.push_back(i.in);
+  }
+  p.pred_init = bit(live);
+  p.reg_init.push_back({addr, imm(wrap(base_addr - into_row))});
   return p;
 }
 

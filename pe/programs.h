@@ -110,6 +110,16 @@ Program addr_gen_program(unsigned out, std::uint64_t base_addr, std::int64_t str
 /// (a repeated counter); stride 0 with count_x > 1 and several distinct rows is not supported.
 Program addr_gen_2d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
                             std::int64_t row_stride, std::uint64_t count_y, ProgramBase base = {});
+/// ADDR_GEN 2D with a short row, unrolled: the same addresses as addr_gen_2d_program, one per
+/// cycle with no idle cycle between rows. One instruction per position in the row (count_x of
+/// them) steps a single address register; the position is kept in ceil(log2(count_x)) predicates
+/// and one more stops the generator after the last address. For short interleaved rows (a reader
+/// streaming a few segments word by word). Throws std::invalid_argument for count_y > 1 with
+/// row_stride 0.
+Program addr_gen_unrolled_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
+                                  std::int64_t row_stride, std::uint64_t count_y, ProgramBase base = {});
+/// Predicates addr_gen_unrolled_program uses for a row of `count_x` addresses.
+unsigned addr_gen_unrolled_predicates(std::uint64_t count_x);
 /// ADDR_GEN 3D (a strip-mined 2D grid): base + b*block_stride + y*row_stride + x*stride for
 /// b < blocks, y < count_y, x < count_x (x fastest). One address per cycle plus 2 cycles per row
 /// and 3 more per block. Uses 7 predicates and 4 registers. Throws std::invalid_argument for

@@ -266,7 +266,13 @@ class PeLowering {
         const auto count = static_cast<std::uint64_t>(op.i64("count"));
         const auto rows = static_cast<std::uint64_t>(op.i64("rows"));
         const auto blocks = static_cast<std::uint64_t>(op.i64("blocks"));
-        if (blocks > 1)
+        // A short row (a reader interleaving a few segments) unrolled: no idle cycle per row.
+        const bool unrolled = blocks <= 1 && rows > 1 && count <= pe_.instruction_slots &&
+                              addr_gen_unrolled_predicates(count) <= pe_.predicates && op.i64("row_stride") != 0;
+        if (unrolled)
+          p = addr_gen_unrolled_program(out("addr"), base_addr, op.i64("stride"), count, op.i64("row_stride"),
+                                        rows, base);
+        else if (blocks > 1)
           p = addr_gen_3d_program(out("addr"), base_addr, op.i64("stride"), count,
                                   op.i64("row_stride"), rows, op.i64("block_stride"), blocks, base);
         else if (rows <= 1)

@@ -311,6 +311,29 @@ TEST(PePrograms, CounterAndAddressGenerators) {
   EXPECT_EQ(same.out(0), (Ints{64, 72, 64, 72, 64, 72}));
 }
 
+// 2D with a short row, unrolled: the same addresses as addr_gen_2d_program, one per cycle with no
+// idle cycle between rows (a reader interleaving 3 segments 800 bytes apart, word by word), and
+// nothing after the last.
+TEST(PePrograms, AddrGenUnrolledEmitsOnePerCycleWithoutRowGaps) {
+  Solo g(addr_gen_unrolled_program(0, 1000, 800, 3, 8, 4, {1, 2}));
+  g.h.run(30);
+  Ints want;
+  for (std::int64_t y = 0; y < 4; ++y)
+    for (std::int64_t x = 0; x < 3; ++x) want.push_back(1000 + x * 800 + y * 8);
+  EXPECT_EQ(g.out(0), want);
+  Cycles every;
+  for (std::uint64_t t = 1; t <= 12; ++t) every.push_back(t);
+  EXPECT_EQ(g.cycles(0), every);
+  EXPECT_TRUE(g.pe.quiescent());
+  EXPECT_EQ(addr_gen_unrolled_predicates(3), 3u);  // 2 for the position, 1 to stop
+  // One address per row: the row stride alone.
+  Solo one(addr_gen_unrolled_program(1, 64, 8, 1, 16, 3));
+  one.h.run(10);
+  EXPECT_EQ(one.out(1), (Ints{64, 80, 96}));
+  EXPECT_TRUE(one.pe.quiescent());
+  EXPECT_THROW(addr_gen_unrolled_program(0, 0, 8, 2, 0, 2), std::invalid_argument);
+}
+
 // 3D (strip-mined grid): 2 blocks 40 bytes apart, 2 rows 100 apart, 3 addresses 8 apart. Rows
 // cost 2 idle cycles (row end, rewind), a new block 3 more (count, sentinel, row end); then stop.
 TEST(PePrograms, AddrGen3dWalksBlocksRowsColumns) {
