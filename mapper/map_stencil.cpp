@@ -7,6 +7,7 @@
 #include "dfg/validate.h"
 #include "mapper/roofline.h"
 #include "network/fabric_geometry.h"
+#include "network/route.h"
 
 namespace cgra {
 
@@ -26,13 +27,20 @@ constexpr std::size_t kPlacementTries = 3;
 }  // namespace
 
 RooflineMachine roofline_machine(const ArchConfig& arch) {
-  return {arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.fabric.count(PeKind::Fp)};
+  return {arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.fabric.count(PeKind::Fp),
+          std::min(load_rate_bound(arch), pipeline_rate_bound(arch))};
 }
 
 double load_rate_bound(const ArchConfig& arch) {
   const MemoryParams& mem = arch.memory;
   const double latency = double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency;
   return std::min(1.0, double(arch.fabric.pe.input_depth_of(true)) / latency);
+}
+
+double pipeline_rate_bound(const ArchConfig& arch) {
+  const PeParams& pe = arch.fabric.pe;
+  const unsigned lat = std::max({pe.latency.fp_mul, pe.latency.fp_mac, pe.latency.fp_add});
+  return std::min(1.0, double(pe.output_queue_depth) / double(lat + 1));
 }
 
 unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) {
@@ -108,6 +116,12 @@ std::string MappingSummary::text() const {
   auto line = [&](const std::string& k, const std::string& v) { s += k + ": " + v + "\n"; };
   line("workers", std::to_string(workers) + " (" + workers_reason + ")");
   const BlockPlan& b = buffering.blocks;
+  if (buffering.interleave > 0)
+    line("segments", std::to_string(workers * buffering.interleave) + " of " +
+                         std::to_string(buffering.segment_length) + " outputs, " +
+                         std::to_string(buffering.interleave) + " interleaved per worker (chain links hide " +
+                         std::to_string(buffering.interleave) + " cycles of latency)");
+  else
   line("blocks", std::to_string(b.blocks) + " of " + std::to_string(b.out_width) + " output columns (" +
                      std::to_string(b.in_width) + " read, " + std::to_string(b.stride) + " apart)");
   line("deep channels", std::to_string(buffering.deep_channels) + " holding " + std::to_string(buffering.deep_words) +
@@ -146,7 +160,87 @@ std::string describe(const MappedStencil& m) {
   return s + m.summary.text();
 }
 
+unsigned stream_interleave_needed(const dfg::Dfg& g, const ArchConfig& arch) {
+  const dfg::Graph& gr = g.graph();
+  auto hops = [](const dfg::Channel& ch) { return ch.route.empty() ? 0u : unsigned(ch.route.size() - 1); };
+  // lambda[v]: cycles from the reader's pop to the word being readable at tap v (its data input).
+  std::vector<long> lambda(g.num_ops(), -1);
+  for (auto [e, end] = boost::edges(gr); e != end; ++e)
+    if (g.op(boost::source(*e, gr)).kind == dfg::OpKind::Load)
+      lambda[boost::target(*e, gr)] = route_latency(arch.network, hops(gr[*e]));
+  const OpLatencies& lat = arch.fabric.pe.latency;
+  long need = 1;
+  for (auto [e, end] = boost::edges(gr); e != end; ++e) {
+    const dfg::Vertex a = boost::source(*e, gr), b = boost::target(*e, gr);
+    if (gr[*e].dst_port != "acc" || lambda[a] < 0 || lambda[b] < 0) continue;
+    const long fu = g.op(a).kind == dfg::OpKind::Mul ? lat.fp_mul : lat.fp_mac;
+    need = std::max(need, fu + long(route_latency(arch.network, hops(gr[*e]))) + lambda[a] - lambda[b]);
+  }
+  return static_cast<unsigned>(need);
+}
+
 namespace {
+
+// 1D: the interleaved-segment mapping (StencilPlan::streams). The interleave D starts at what a
+// chain link needs when the reader's word travels beside the partial sum and grows to what the
+// placed routes need (the placement does not
+// depend on D: the same graph with other immediates and initial tokens).
+MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConfig& arch) {
+  MappedStencil m;
+  m.spec = spec_in;
+  m.spec.workers = w;
+  m.layout = default_host_layout(m.spec);
+  const OpLatencies& lat = arch.fabric.pe.latency;
+  // The reader's chain route reaches tap a hops(a-1 -> a) x hop_latency after tap a-1, as the
+  // partial sum does: the hops cancel and D = FU + injection + ejection when the routes are direct.
+  unsigned d = std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0);
+  StencilDfg sd;
+  for (;;) {
+    const StencilPlan plan = StencilPlan::streams(m.spec, w, d);
+    sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe);
+    try {
+      place_stencil(sd, arch);
+      m.summary.placement = route_dfg(sd.dfg, arch, true);
+    } catch (const MapError& e) {
+      throw MapError(with_w(spec_in, w) + ": " + e.what());
+    }
+    const unsigned need = stream_interleave_needed(sd.dfg, arch);
+    if (need <= d) {
+      BufferEstimate& b = m.summary.buffering;
+      b.blocks = plan.blocking();
+      b.interleave = d;
+      b.segment_length = plan.segments().length;
+      for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v)
+        b.pes_needed += join_shares_sync_pe(sd.dfg.op(v), arch.fabric.pe) ? 0 : 1;
+      // A reader streams (L + 2r) x D words; its address generator idles only when D exceeds a
+      // PE's instruction slots (lowering then takes the looping generator: 2 idle cycles a row).
+      const double words = double(plan.reader_total(0));
+      const double idle = d <= arch.fabric.pe.instruction_slots ? 0.0 : 2.0 * double(words) / d;
+      b.reader_cycles = words + idle;
+      const double bytes = 8.0 * double(w) * (words + double(plan.writer_total(0)));
+      b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
+      m.summary.load_latency_cycles = words;
+      break;
+    }
+    d = need;
+  }
+  if (d > arch.fabric.pe.input_queue_depth)
+    throw MapError(with_w(spec_in, w) + ": the chains need " + std::to_string(d) +
+                   " initial tokens per accumulator channel (FU and route latency of a chain link); an input "
+                   "queue holds " + std::to_string(arch.fabric.pe.input_queue_depth));
+  dfg::validate(sd.dfg);
+  m.done_op = sd.done_op;
+  m.summary.workers = w;
+  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
+    const dfg::Op& op = sd.dfg.op(v);
+    ++m.summary.ops_by_role[std::string(dfg::to_string(op.role))];
+    ++m.summary.ops_by_kind[std::string(dfg::to_string(op.kind))];
+  }
+  m.summary.load_rate_bound = load_rate_bound(arch);
+  m.summary.load_latency_cycles /= m.summary.load_rate_bound;
+  m.dfg = std::move(sd.dfg);
+  return m;
+}
 
 MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig& arch) {
   MappedStencil m;
@@ -158,6 +252,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
     throw MapError(with_w(spec_in, w) + " needs " + std::to_string(need) + " MAC-capable PEs (" + std::to_string(w) +
                    " workers x " + std::to_string(fp_pes_per_mapped_worker(spec_in)) + "); the fabric has " +
                    std::to_string(nf));
+  if (spec_in.dims == 1) return map_streams(spec_in, w, arch);
   // The best blocking that places and routes (a few tries: a misfit is usually not blocking's fault).
   const std::vector<BufferEstimate> candidates = blocking_candidates(m.spec, w, arch);
   m.layout = default_host_layout(m.spec);
@@ -218,9 +313,11 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
   // The paper's argument (choose_workers) with the rate a reader can really sustain: when its
   // loads are latency-bound (load_rate_bound < 1) a worker computes that much less, so more
   // workers are needed to reach the memory bound.
-  const double rate = load_rate_bound(arch);
+  const double load_rate = load_rate_bound(arch), fu_rate = pipeline_rate_bound(arch);
+  const double rate = std::min(load_rate, fu_rate);
   RooflineMachine effective = mach;
   effective.freq_ghz *= rate;
+  effective.worker_rate = 1;
   const unsigned roofline_w = choose_workers(spec, effective);
   // A small grid caps w at its interior columns (tiny 2D grids on latency-bound readers asked for
   // dozens of workers with a handful of columns).
@@ -228,7 +325,9 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
   const Roofline r = analyze_roofline(spec, effective, w0);
   std::string why = "auto: w=" + std::to_string(w0) + " gives " + fixed(r.mapped_gflops, 1) +
                     " GFLOP/s of compute against a memory bound of " + fixed(r.memory_gflops, 1) + " GFLOP/s";
-  if (rate < 1) why += " (readers latency-bound at " + fixed(rate, 3) + " words per cycle)";
+  if (load_rate < 1) why += " (readers latency-bound at " + fixed(load_rate, 3) + " words per cycle)";
+  if (fu_rate < 1 && fu_rate <= load_rate)
+    why += " (MACs output-bound at " + fixed(fu_rate, 3) + " results per cycle)";
   if (w0 < roofline_w)
     why += "; the roofline asks for w=" + std::to_string(roofline_w) + ", the grid has " +
            std::to_string(columns) + " interior columns";

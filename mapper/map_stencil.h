@@ -35,6 +35,8 @@ struct BufferEstimate {
   double scratchpad_rate = 1;         ///< min(1, ports / (2 accesses per word x deep channels))
   double reader_cycles = 0;           ///< the longest reader stream, with the address generator's idle cycles per row and block, / scratchpad_rate [cycles]
   double memory_cycles = 0;           ///< bytes read (halo included) and written / DRAM bytes per cycle [cycles]
+  unsigned interleave = 0;            ///< 1D streams: segments per worker (D); 0 otherwise
+  std::uint64_t segment_length = 0;   ///< 1D streams: outputs per segment (L)
   double cycles() const { return reader_cycles > memory_cycles ? reader_cycles : memory_cycles; }
 };
 
@@ -89,11 +91,22 @@ RooflineMachine roofline_machine(const ArchConfig& arch);
 /// queue depth) / (L1 + L2 hit latency + DRAM latency)) — Little's law.
 double load_rate_bound(const ArchConfig& arch);
 
+/// Results per cycle one pipelined FP unit sustains: a result keeps its output-queue slot from
+/// issue until the route takes it, latency + 1 cycles, so min(1, output queue depth / (the
+/// longest FP latency + 1)).
+double pipeline_rate_bound(const ArchConfig& arch);
+
 /// Maps `spec` on `arch`. spec.workers == 0 chooses w with choose_workers (the roofline), each
 /// worker's compute scaled by load_rate_bound (a reader that cannot deliver a word per cycle slows
 /// its workers), and lowers it until the mapping also fits the other PE kinds and the routes. Throws SpecError for a
 /// bad spec and MapError (one line, with the numbers) when the stencil does not fit.
 MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch);
+
+/// 1D streams: the interleave the placed, routed chains need: the largest, over the chain links
+/// a-1 -> a, of tap a-1's FU latency + the link's route latency + (cycles from the reader to tap
+/// a-1) - (cycles from the reader to tap a). Tap a pairs word k with tap a-1's result for word
+/// k - D, so that result must arrive within D steps.
+unsigned stream_interleave_needed(const dfg::Dfg& g, const ArchConfig& arch);
 
 /// MAC-capable PEs one compute worker takes: 2rx+1 MUL/MACs, in 2D also 2ry and one f64 ADD.
 unsigned fp_pes_per_mapped_worker(const StencilSpec& spec);

@@ -25,6 +25,30 @@ using dfg::needs_memory_pe;
 // spare F and M PEs stay free for what only they can run.
 unsigned kind_penalty(PeKind k) { return k == PeKind::Int ? 0 : k == PeKind::Fp ? 8 : 12; }
 
+// Each worker's chain on consecutive F PEs of a snake: down the first F column, up the next, ...
+// (StencilDfg::snake).
+void place_snake(StencilDfg& sd, const FabricGeometry& geo, std::vector<std::vector<Vertex>>& occ) {
+  std::map<unsigned, std::vector<PePos>> by_col;
+  for (PePos p : geo.positions(PeKind::Fp)) by_col[p.col].push_back(p);
+  std::vector<PePos> snake;
+  bool down = true;
+  for (auto& [c, v] : by_col) {
+    std::sort(v.begin(), v.end(), [](PePos a, PePos b) { return a.row < b.row; });
+    if (!down) std::reverse(v.begin(), v.end());
+    snake.insert(snake.end(), v.begin(), v.end());
+    down = !down;
+  }
+  std::vector<const ComputeSlot*> order;
+  for (const ComputeSlot& s : sd.slots) order.push_back(&s);
+  std::stable_sort(order.begin(), order.end(),
+                   [](auto* a, auto* b) { return std::tie(a->col, a->row) < std::tie(b->col, b->row); });
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const PePos p = snake.at(i);
+    sd.dfg.place(order[i]->op, coord_of(p));
+    occ[geo.index(p)].push_back(order[i]->op);
+  }
+}
+
 // The Fig. 4 arrangement of the compute slots on the F PEs (see placement.h).
 void place_compute(StencilDfg& sd, const FabricGeometry& geo, std::vector<std::vector<Vertex>>& occ) {
   std::map<unsigned, std::vector<PePos>> by_col;
@@ -97,7 +121,10 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
                    " filters, bit generators and control); the fabric has " + std::to_string(geo.pe_count()));
 
   std::vector<std::vector<Vertex>> occ(geo.pe_count());
-  place_compute(sd, geo, occ);
+  if (sd.snake)
+    place_snake(sd, geo, occ);
+  else
+    place_compute(sd, geo, occ);
   std::vector<std::vector<Vertex>> nbrs(n);
   for (auto [e, end] = boost::edges(gr); e != end; ++e) {
     const Vertex s = boost::source(*e, gr), t = boost::target(*e, gr);
@@ -150,7 +177,7 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
   }
 }
 
-PlacementStats route_dfg(dfg::Dfg& g, const ArchConfig& arch) {
+PlacementStats route_dfg(dfg::Dfg& g, const ArchConfig& arch, bool chain_loads) {
   const FabricGeometry geo(arch.fabric);
   std::optional<QueueBinding> bind;
   try {
@@ -170,6 +197,9 @@ PlacementStats route_dfg(dfg::Dfg& g, const ArchConfig& arch) {
       if (edges.empty()) continue;
       RouteRequest r;
       r.name = op.name + "." + port.name;
+      // 1D streams: a reader's words travel beside the partial sums, through the taps in chain
+      // order (StencilDfg::snake).
+      r.chain = chain_loads && op.kind == OpKind::Load;
       const QueueRef src = *bind->output(v, port.name);
       r.source = {pos_of(src.pe), src.queue};
       for (dfg::Edge e : edges) {

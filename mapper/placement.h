@@ -49,6 +49,8 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch);
 
 /// Routes a placed DFG and writes every channel's route. Throws MapError (naming the saturated
 /// links) when the routes do not fit, or when a PE's queues do not suffice for its ops.
-PlacementStats route_dfg(dfg::Dfg& g, const ArchConfig& arch);
+/// `chain_loads`: a LOAD's multicast is a chain through its consumers in out-edge order
+/// (RouteRequest::chain), as 1D streams need.
+PlacementStats route_dfg(dfg::Dfg& g, const ArchConfig& arch, bool chain_loads = false);
 
 }  // namespace cgra

@@ -21,8 +21,12 @@ Roofline analyze_roofline(const StencilSpec& spec, const RooflineMachine& m, uns
   r.memory_gflops = m.bandwidth_gbps * r.intensity;
   r.mapped_gflops = double(workers) * spec.flops_per_output() * m.freq_ghz;
   r.fabric_gflops = 2.0 * m.fp_pes * m.freq_ghz;
-  r.bound = r.memory_gflops <= r.mapped_gflops ? Bound::Memory : Bound::Compute;
-  r.roofline_gflops = std::min(r.memory_gflops, r.mapped_gflops);
+  r.bound = r.memory_gflops <= r.fabric_gflops ? Bound::Memory : Bound::Compute;
+  r.roofline_gflops = std::min(r.memory_gflops, r.fabric_gflops);
+  // A 2D worker adds the ADD of its x and y sums to its MUL/MACs.
+  r.attainable_workers = m.fp_pes / (fp_pes_per_worker(spec) + (spec.dims >= 2 ? 1 : 0));
+  r.attainable_gflops = std::min(r.memory_gflops, double(r.attainable_workers) * spec.flops_per_output() *
+                                                      m.freq_ghz * m.worker_rate);
   return r;
 }
 

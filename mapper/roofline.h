@@ -15,6 +15,9 @@ struct RooflineMachine {
   double freq_ghz = 0;        ///< fabric clock
   double bandwidth_gbps = 0;  ///< DRAM bandwidth
   unsigned fp_pes = 0;        ///< MAC-capable PEs on the fabric
+  /// Outputs per cycle one worker can sustain at best on this fabric (its MAC pipeline's and its
+  /// reader's rate bounds, each at most 1); scales the attainable compute.
+  double worker_rate = 1;
 };
 
 /// Which ceiling binds.
@@ -29,9 +32,13 @@ struct Roofline {
   double intensity = 0;             ///< flop per byte
   double memory_gflops = 0;         ///< bandwidth × intensity
   double mapped_gflops = 0;         ///< workers × flops per output × clock (one output per worker per cycle)
-  double fabric_gflops = 0;         ///< 2 flops × MAC-capable PEs × clock
-  double roofline_gflops = 0;       ///< min(memory, mapped)
-  Bound bound = Bound::Memory;
+  double fabric_gflops = 0;         ///< 2 flops × MAC-capable PEs × clock: the fabric's compute peak
+  double roofline_gflops = 0;       ///< min(memory, fabric): the paper's roofline
+  Bound bound = Bound::Memory;      ///< which of the two binds the roofline
+  unsigned attainable_workers = 0;  ///< most workers whose MAC-capable PEs fit the fabric
+  /// min(memory, attainable_workers × flops per output × clock × worker_rate): the best any
+  /// mapping of this stencil could do on this fabric.
+  double attainable_gflops = 0;
 };
 
 /// FP PEs one compute worker needs: one MUL or MAC per stencil point.

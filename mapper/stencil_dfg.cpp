@@ -51,12 +51,14 @@ class Generator {
     if (plan_.two_d()) name += "_ry" + num(plan_.ry());
     out_.dfg.set_name(name + "_w" + num(w));
     out_.slot_rows = 2 * plan_.rx() + 1 + (plan_.two_d() ? 2 * plan_.ry() + 1 : 0);
-    for (unsigned k = 0; k < w; ++k) readers_.push_back(add_reader(k));
+    const bool streams = plan_.streams();
+    out_.snake = streams;
+    for (unsigned k = 0; k < w; ++k) readers_.push_back(streams ? add_stream_reader(k) : add_reader(k));
     std::vector<std::int64_t> expected;
     std::vector<PortRef> done;
     for (unsigned j = 0; j < w; ++j) {
-      PortRef result = add_compute_worker(j);
-      done.push_back(add_writer(j, result));
+      PortRef result = streams ? add_stream_worker(j) : add_compute_worker(j);
+      done.push_back(streams ? add_stream_writer(j, result) : add_writer(j, result));
       expected.push_back(static_cast<std::int64_t>(plan_.writer_total(j)));
     }
     add_sync(done, expected);
@@ -82,6 +84,73 @@ class Generator {
     auto load = b_.add(OpKind::Load, name("r", k, ".load")).role(Role::Reader, static_cast<int>(k));
     b_.connect(addr.port("addr"), load.port("addr"));
     return load.port("data");
+  }
+
+  // 1D streams: reader j loads its D segments interleaved, word v of each in turn (SegmentPlan):
+  // address input + 8 * (s*stride + v) for segment s = j*D + q, q innermost.
+  PortRef add_stream_reader(unsigned j) {
+    const SegmentPlan& sp = plan_.segments();
+    const std::uint64_t first = std::uint64_t{j} * sp.interleave * sp.stride;
+    auto addr = b_.add(OpKind::AddrGen, name("r", j, ".addr")).role(Role::Control, static_cast<int>(j));
+    set_stream_addresses(addr, layout_.input_base + 8 * first, sp.length + 2 * std::uint64_t{plan_.rx()});
+    auto load = b_.add(OpKind::Load, name("r", j, ".load")).role(Role::Reader, static_cast<int>(j));
+    b_.connect(addr.port("addr"), load.port("addr"));
+    return load.port("data");
+  }
+
+  void set_stream_addresses(dfg::OpHandle& h, std::uint64_t base, std::uint64_t words) {
+    const SegmentPlan& sp = plan_.segments();
+    h.imm("base", static_cast<std::int64_t>(base))
+        .imm("stride", static_cast<std::int64_t>(8 * sp.stride))
+        .imm("count", static_cast<std::int64_t>(sp.interleave));
+    if (words > 1) h.imm("rows", static_cast<std::int64_t>(words)).imm("row_stride", std::int64_t{8});
+  }
+
+  // 1D streams: worker j's chain takes every word of reader j at every tap (a multicast whose
+  // destinations all need the word at the same step: no skew to hold). Tap a pairs word v of a
+  // segment with the partial sum tap a-1 made D steps earlier (word v-1 of the same segment):
+  // each accumulator channel starts with D initial tokens, the delay line z^-D that hides the MAC
+  // and route latency. The chain's results for the first 2r words of each segment are partial
+  // sums over what came before (initial tokens or the previous segment): a filter drops them.
+  PortRef add_stream_worker(unsigned j) {
+    const int wj = static_cast<int>(j);
+    const std::vector<double> cx = plan_.spec().x_coefficients();
+    const std::string p = name("w", j);
+    const unsigned d = plan_.segments().interleave;
+    dfg::MacChain x = dfg::add_mac_chain(b_, p + ".x", cx, Role::Compute, wj,
+                                         [&](const PortRef& from, const PortRef& to, std::size_t) {
+                                           const dfg::Edge e = b_.connect(from, to);
+                                           out_.dfg.channel(e).initial.assign(d, dfg::Literal{0.0});
+                                         });
+    for (unsigned a = 0; a < cx.size(); ++a) {
+      b_.connect(readers_[j], x.taps[a]);
+      out_.slots.push_back({x.ops[a], a, j});
+    }
+    // A bit generator of its own, not shared with the other workers' filters: the workers' readers
+    // run at their own pace, and a shared multicast would tie them together.
+    const FilterPattern pat = plan_.stream_out();
+    if (pat.passes_all()) return x.out;
+    auto bits = b_.add(OpKind::Bits, p + ".bits")
+                    .imm("m", static_cast<std::int64_t>(pat.m))
+                    .imm("n", static_cast<std::int64_t>(pat.n))
+                    .imm("p", static_cast<std::int64_t>(pat.p))
+                    .role(Role::Filter, wj);
+    auto f = b_.add(OpKind::Filter, p + ".xo").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(x.out, f.port("in"));
+    b_.connect(bits.port("out"), f.port("bits"));
+    return f.port("out");
+  }
+
+  PortRef add_stream_writer(unsigned j, const PortRef& data) {
+    const SegmentPlan& sp = plan_.segments();
+    const std::string p = "wr" + num(j);
+    auto addr = b_.add(OpKind::AddrGen, p + ".addr").role(Role::Control, static_cast<int>(j));
+    const std::uint64_t first = plan_.rx() + std::uint64_t{j} * sp.interleave * sp.stride;
+    set_stream_addresses(addr, layout_.output_base + 8 * first, sp.length);
+    auto store = b_.add(OpKind::Store, p + ".store").role(Role::Writer, static_cast<int>(j));
+    b_.connect(addr.port("addr"), store.port("addr"));
+    b_.connect(data, store.port("data"));
+    return store.port("done");
   }
 
   // The shared bit generator of `pat` (one per distinct pattern, multicast to its filters).

@@ -41,6 +41,10 @@ struct StencilDfg {
   dfg::Dfg dfg;
   std::vector<ComputeSlot> slots;  ///< every MUL, MAC and ADD
   unsigned slot_rows = 0;          ///< rows of the logical Fig. 4 array
+  /// Place each worker's chain (slots of one `col`, in `row` order) on consecutive F PEs of a snake
+  /// through the F columns, worker after worker, instead of the Fig. 4 bands (1D streams: a chain
+  /// link is then one or two hops, and the reader's multicast passes the taps in chain order).
+  bool snake = false;
   std::string done_op;             ///< the op whose unconnected `done` output is the run's done
 };
 

@@ -34,6 +34,36 @@ StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan bl
                     std::to_string(blocks_.out_width) + " output columns leaves workers without a column");
 }
 
+StencilPlan StencilPlan::streams(const StencilSpec& spec, unsigned workers, unsigned interleave) {
+  if (spec.dims != 1) throw SpecError("interleaved segments are a 1D plan; " + spec.describe() + " is not 1D");
+  if (interleave == 0) throw SpecError("interleave must be at least 1");
+  StencilPlan p(spec, workers, make_blocks(spec, 1));
+  SegmentPlan& s = p.seg_;
+  const std::uint64_t width = p.nx_ - 2 * std::uint64_t{p.rx_};
+  s.interleave = interleave;
+  s.segments = std::uint64_t{workers} * interleave;
+  // Equal lengths: (segments-1)*stride + length = width, stride <= length (as make_blocks). With
+  // fewer outputs than segments, every segment is the whole interior (stride 0).
+  s.stride = s.segments == 1 ? width : width / s.segments;
+  s.length = width - (s.segments - 1) * s.stride;
+  return p;
+}
+
+FilterPattern StencilPlan::stream_out() const {
+  const std::uint64_t d = seg_.interleave;
+  return {2 * std::uint64_t{rx_} * d, seg_.length * d, 0};
+}
+
+std::uint64_t StencilPlan::reader_total(unsigned k) const {
+  if (streams()) return (seg_.length + 2 * std::uint64_t{rx_}) * seg_.interleave;
+  return blocks_.blocks * ny_ * reader_count(k);
+}
+
+std::uint64_t StencilPlan::writer_total(unsigned j) const {
+  if (streams()) return seg_.length * seg_.interleave;
+  return blocks_.blocks * out_rows() * worker_count(j);
+}
+
 ChannelBuffer StencilPlan::buffer_for(std::uint64_t backlog, std::uint64_t native) const {
   const std::uint64_t need = backlog + kRateSlack;
   if (need <= native) return {};

@@ -43,6 +43,19 @@ struct BlockPlan {
   std::uint64_t in_width = 0;   ///< columns read per block: out_width + 2rx
 };
 
+/// 1D: how the interior is cut into segments that the workers stream interleaved (docs/stencil.md,
+/// "1D: broadcast taps"). Worker j streams segments j*D .. j*D + D-1, one word of each per step:
+/// step v*D + q reads word v of segment j*D + q. Segment s computes outputs [s*stride, s*stride +
+/// length) of the interior and reads input [s*stride, s*stride + length + 2r). Equal lengths; when
+/// the interior does not divide, consecutive segments overlap and compute (and store) the same
+/// values twice.
+struct SegmentPlan {
+  unsigned interleave = 1;     ///< D: segments per worker, one word of each per step
+  std::uint64_t segments = 0;  ///< w x D
+  std::uint64_t length = 0;    ///< L: outputs per segment
+  std::uint64_t stride = 0;    ///< outputs between consecutive segments' starts
+};
+
 /// Words a channel must hold beyond its steady-state backlog so that producer and consumer can
 /// both run at one word per cycle (assumed: covers route and queue latencies).
 inline constexpr std::uint64_t kRateSlack = 4;
@@ -61,6 +74,9 @@ class StencilPlan {
   /// whose backlog fits two PEs' queues use a COPY stage instead of a deep FIFO. Throws SpecError
   /// when a block is narrower than the worker count (a worker would get no column).
   StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages = false);
+  /// 1D: `workers` workers each interleaving `interleave` segments (SegmentPlan). Throws SpecError
+  /// for a 2D spec or an interleave of 0.
+  static StencilPlan streams(const StencilSpec& spec, unsigned workers, unsigned interleave);
 
   /// Blocking for `spec`: `blocks` equal-width blocks covering the interior (see BlockPlan).
   static BlockPlan make_blocks(const StencilSpec& spec, unsigned blocks);
@@ -81,14 +97,21 @@ class StencilPlan {
   /// backlog + kRateSlack words in all.
   ChannelBuffer buffer_for(std::uint64_t backlog, std::uint64_t native) const;
 
+  /// 1D: the segments the workers stream (interleave 0 when the plan is not a 1D stream plan).
+  const SegmentPlan& segments() const { return seg_; }
+  bool streams() const { return seg_.segments != 0; }
+  /// 1D streams: the pattern of a worker's chain output that keeps its real outputs (the first 2r
+  /// results of every segment are partial sums over the previous segment or initial tokens).
+  FilterPattern stream_out() const;
+
   /// Columns reader k loads per row of a block.
   std::uint64_t reader_count(unsigned k) const;
   /// Output columns worker j computes per row of a block.
   std::uint64_t worker_count(unsigned j) const;
   /// Words reader k loads in the whole run.
-  std::uint64_t reader_total(unsigned k) const { return blocks_.blocks * ny_ * reader_count(k); }
+  std::uint64_t reader_total(unsigned k) const;
   /// Stores writer j makes in the whole run (what sync worker j expects).
-  std::uint64_t writer_total(unsigned j) const { return blocks_.blocks * out_rows() * worker_count(j); }
+  std::uint64_t writer_total(unsigned j) const;
 
   /// x taps a = 0..2rx (offset a - rx) of worker j read reader (j + a) mod w.
   unsigned x_reader(unsigned j, unsigned a) const { return (j + a) % w_; }
@@ -119,6 +142,7 @@ class StencilPlan {
   std::uint64_t nx_, ny_;
   BlockPlan blocks_;
   bool delay_ = false;
+  SegmentPlan seg_;
 };
 
 }  // namespace cgra

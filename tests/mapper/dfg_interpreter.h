@@ -40,7 +40,9 @@ struct InterpResult {
   bool done = false;                 // the unconnected done output fired
   std::uint64_t firings = 0;
   std::string blocked;               // when not done: the ops that could not fire and why
-  std::vector<std::string> leftovers;  // channels (not fed by BITS) still holding tokens at the end
+  // Channels (not fed by BITS) holding at the end another number of tokens than they started with
+  // (a delay line keeps its initial tokens' count: tokens are conserved, not necessarily consumed).
+  std::vector<std::string> leftovers;
   std::uint64_t max_backlog = 0;     // most tokens ever held by one channel with a capacity attribute
 };
 
@@ -61,6 +63,7 @@ class DfgInterpreter {
       c.cap = ch.capacity ? ch.capacity : (fan > 1 ? multicast_native : native);
       c.from_bits = g.op(s).kind == dfg::OpKind::Bits;
       c.deep = ch.capacity != 0;
+      c.initial = ch.initial.size();
       for (const auto& lit : ch.initial) {
         if (const auto* d = std::get_if<double>(&lit)) c.q.push_back({dbits(*d), 0});
         else c.q.push_back({static_cast<std::uint64_t>(std::get<std::int64_t>(lit)), 0});
@@ -85,7 +88,7 @@ class DfgInterpreter {
       if (!any) break;
     }
     for (const Chan& c : chans_)
-      if (!c.q.empty() && !c.from_bits) r.leftovers.push_back(c.name + " (" + std::to_string(c.q.size()) + ")");
+      if (c.q.size() != c.initial && !c.from_bits) r.leftovers.push_back(c.name + " (" + std::to_string(c.q.size()) + ")");
     if (!r.done) r.blocked = describe_blocked();
     return r;
   }
@@ -96,6 +99,7 @@ class DfgInterpreter {
     std::deque<Token> q;
     std::uint64_t cap = 0;
     std::uint64_t high = 0;
+    std::size_t initial = 0;
     bool from_bits = false;
     bool deep = false;
   };

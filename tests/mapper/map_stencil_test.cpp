@@ -47,6 +47,9 @@ std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned
     if (n <= 4) break;
   }
   std::map<std::string, unsigned> roles;
+  // 1D streams (StencilPlan::streams): no tap filter; each worker's chain output goes through one
+  // FILTER fed by a BITS of its own (the first 2r results of every segment are dropped).
+  if (!plan.two_d()) xf.clear(), bits.clear(), other_filters = 2 * w;
   roles["compute"] = w * (2 * rx + 1 + (plan.two_d() ? 2 * ry + 1 : 0)) + copies;
   roles["control"] = 2 * w;
   roles["reader"] = w;
@@ -123,6 +126,41 @@ StencilSpec paper_2d() {
   return s;
 }
 
+// 1D streams: the reader's chain route reaches each tap as far after the previous one as the
+// partial sum does, so a chain link hides only the FU and the route's fixed part: D = MAC latency
+// + injection + ejection, whatever the hop latency (hand-derived: 4 + 1 + 1 = 6, 8 + 1 + 1 = 10),
+// and the accumulator channels start with D initial tokens.
+TEST(MapperPaperCases, OneDimensionalInterleaveCoversTheChainLinks) {
+  const std::vector<std::pair<std::vector<std::string>, unsigned>> cases = {
+      {{}, 6u}, {{"network.hop_latency=3"}, 6u}, {{"fabric.latency.fp_mac=8", "fabric.pe.input_queue_depth=16"}, 10u}};
+  for (const auto& [sets, d] : cases) {
+    const ArchConfig arch = load_default_arch(sets);
+    const MappedStencil m = map_stencil(paper_1d(), arch);
+    EXPECT_EQ(m.summary.buffering.interleave, d);
+    EXPECT_EQ(stream_interleave_needed(m.dfg, arch), d);
+    // 6 x D segments of equal length cover the 194384 interior points, overlapping by less than
+    // the number of segments.
+    const std::uint64_t len = m.summary.buffering.segment_length, segs = 6u * d;
+    const std::uint64_t stride = 194384 / segs;
+    EXPECT_EQ((segs - 1) * stride + len, 194384u);
+    EXPECT_LT(len - stride, segs);
+    unsigned acc = 0;
+    for (auto [e, end] = boost::edges(m.dfg.graph()); e != end; ++e)
+      if (m.dfg.channel(*e).dst_port == "acc") {
+        EXPECT_EQ(m.dfg.channel(*e).initial.size(), d);
+        ++acc;
+      }
+    EXPECT_EQ(acc, 6u * 16);
+  }
+  // D initial tokens must fit the input queue.
+  try {
+    map_stencil(paper_1d(), load_default_arch({"fabric.latency.fp_mac=8", "fabric.pe.input_queue_depth=8"}));
+    FAIL();
+  } catch (const MapError& e) {
+    EXPECT_NE(std::string(e.what()).find("need 10 initial tokens per accumulator channel"), std::string::npos) << e.what();
+  }
+}
+
 // The paper's 1D case: 6 workers of 17 MUL/MACs, one block, no deep channel.
 TEST(MapperPaperCases, OneDimensional) {
   MappedStencil m = map_stencil(paper_1d(), legacy_default_arch());
@@ -183,9 +221,12 @@ TEST(MapperPaperCases, AutoWorkersFollowTheRoofline) {
   StencilSpec s = paper_1d();
   s.workers = 0;
   MappedStencil m = map_stencil(s, deep);
-  EXPECT_EQ(m.spec.workers, 6u);
+  // A MAC's result holds its output-queue slot for latency + 1 = 5 cycles, and a PE has 4: 0.8
+  // results per cycle, so 7 workers (6 x 0.8 x 33 x 1.2 = 190 GFLOP/s is below the memory bound).
+  EXPECT_EQ(m.spec.workers, 7u);
   EXPECT_EQ(m.summary.workers_reason,
-            "auto: w=6 gives 237.6 GFLOP/s of compute against a memory bound of 206.2 GFLOP/s");
+            "auto: w=7 gives 221.8 GFLOP/s of compute against a memory bound of 206.2 GFLOP/s (MACs output-bound at "
+            "0.800 results per cycle)");
   MappedStencil p = map_stencil(s, legacy_default_arch());
   EXPECT_EQ(p.spec.workers, 15u);
   EXPECT_EQ(p.summary.workers_reason,

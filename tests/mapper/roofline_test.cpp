@@ -8,7 +8,7 @@
 namespace cgra {
 namespace {
 
-const RooflineMachine kPaper{1.2, 100.0, 256};
+const RooflineMachine kPaper{1.2, 100.0, 256, 1.0};
 
 StencilSpec paper_1d() {
   StencilSpec s;
@@ -57,10 +57,43 @@ TEST(Roofline, Paper2D) {
   EXPECT_EQ(choose_workers(s, kPaper), 5u);
 }
 
-TEST(Roofline, ComputeBoundWhenTooFewWorkers) {
+// The roofline is the fabric's, not the chosen workers': fewer workers lower the mapped compute,
+// not the roofline (a percentage cannot rise by mapping less).
+TEST(Roofline, FewerWorkersDoNotLowerTheRoofline) {
   const Roofline r = analyze_roofline(paper_2d(), kPaper, 2);
+  EXPECT_DOUBLE_EQ(r.mapped_gflops, 2 * 97 * 1.2);
+  EXPECT_EQ(r.bound, Bound::Memory);
+  EXPECT_DOUBLE_EQ(r.roofline_gflops, r.memory_gflops);
+}
+
+// A fabric whose MAC PEs cannot reach the memory bound: the roofline is their peak, 2 flops per
+// MAC PE per cycle.
+TEST(Roofline, ComputeBoundFabric) {
+  RooflineMachine small = kPaper;
+  small.fp_pes = 100;
+  const Roofline r = analyze_roofline(paper_2d(), small, 2);
   EXPECT_EQ(r.bound, Bound::Compute);
-  EXPECT_DOUBLE_EQ(r.roofline_gflops, 2 * 97 * 1.2);
+  EXPECT_DOUBLE_EQ(r.roofline_gflops, 2 * 100 * 1.2);
+  // 2 workers of 49 MUL/MACs and an ADD fit in 100 MAC PEs: 2 x 97 flops x 1.2 GHz.
+  EXPECT_EQ(r.attainable_workers, 2u);
+  EXPECT_DOUBLE_EQ(r.attainable_gflops, 2 * 97 * 1.2);
+}
+
+// The attainable figure: the most workers that fit the fabric at the rate one worker sustains.
+// 2D r=16: 65 MUL/MACs and an ADD per worker, so 3 of 256 MAC PEs' worth.
+TEST(Roofline, AttainableIsTheMostWorkersThatFitAtTheirRate) {
+  StencilSpec s = paper_2d();
+  s.radius = {16, 16, 0};
+  RooflineMachine m = kPaper;
+  m.worker_rate = 0.8;
+  const Roofline r = analyze_roofline(s, m, 2);
+  EXPECT_EQ(r.attainable_workers, 3u);
+  EXPECT_DOUBLE_EQ(r.attainable_gflops, 3 * 129 * 1.2 * 0.8);
+  EXPECT_LT(r.attainable_gflops, r.roofline_gflops);
+  // The paper's 1D case: 15 workers fit, far above the memory bound, which binds.
+  const Roofline p = analyze_roofline(paper_1d(), m, 6);
+  EXPECT_EQ(p.attainable_workers, 15u);
+  EXPECT_DOUBLE_EQ(p.attainable_gflops, p.memory_gflops);
 }
 
 TEST(Roofline, WorkersThatDoNotFitAreRejectedWithTheNumbers) {
@@ -81,7 +114,7 @@ TEST(Roofline, WorkersThatDoNotFitAreRejectedWithTheNumbers) {
   } catch (const SpecError& e) {
     EXPECT_NE(std::string(e.what()).find("needs 4294967300 MAC-capable PEs"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(choose_workers(paper_2d(), RooflineMachine{1.2, 100, 48}), SpecError);
+  EXPECT_THROW(choose_workers(paper_2d(), RooflineMachine{1.2, 100, 48, 1.0}), SpecError);
 }
 
 TEST(StencilSpec, GridParsingAndValidation) {
