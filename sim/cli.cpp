@@ -281,8 +281,10 @@ void print_roofline(std::ostream& out, const StencilSpec& spec, const ArchConfig
              r.mapped_gflops, r.workers, spec.flops_per_output(), arch.clock.freq_ghz);
   fmt::print(out, "  fabric compute            {:>14.1f}   GFLOP/s ({} MAC PEs x 2 flops x {} GHz)\n",
              r.fabric_gflops, f.count(PeKind::Fp), arch.clock.freq_ghz);
-  fmt::print(out, "  roofline                  {:>14.1f}   GFLOP/s ({}-bound)\n", r.roofline_gflops,
+  fmt::print(out, "  roofline                  {:>14.1f}   GFLOP/s ({}-bound) = min(memory, fabric)\n", r.roofline_gflops,
              r.bound == Bound::Memory ? "memory" : "compute");
+  fmt::print(out, "  attainable                {:>14.1f}   GFLOP/s (min(memory, {} workers that fit x {:.3f} outputs "
+             "per cycle each))\n", r.attainable_gflops, r.attainable_workers, roofline_machine(arch).worker_rate);
 }
 
 std::string arch_name_of(const Options& o) {

@@ -48,6 +48,9 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
 /// field is deterministic except those under "wall_clock".
 nlohmann::json report_json(const StencilRun& run, const ArchConfig& arch, const std::string& arch_name);
 
+/// The on-chip storage of `arch` (storage_of) as the report's `architecture.storage` object.
+nlohmann::json storage_json(const ArchConfig& arch);
+
 /// The readable report (several sections) printed from report_json's object.
 std::string report_text(const nlohmann::json& report);
 

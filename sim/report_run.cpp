@@ -120,6 +120,8 @@ json mapping_json(const MappedStencil& m) {
           {"blocks", s.buffering.blocks.blocks},
           {"block_width", s.buffering.blocks.out_width},
           {"block_input_width", s.buffering.blocks.in_width},
+          {"interleave", s.buffering.interleave},
+          {"segment_length", s.buffering.segment_length},
           {"delay_stages", s.buffering.delay_copies},
           {"deep_channels", s.buffering.deep_channels},
           {"deep_words", s.buffering.deep_words},
@@ -168,6 +170,14 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
   return r;
 }
 
+json storage_json(const ArchConfig& arch) {
+  const StorageBytes s = storage_of(arch);
+  return {{"pe_input_queues_bytes", s.pe_input_queues}, {"pe_output_queues_bytes", s.pe_output_queues},
+          {"reply_buffers_bytes", s.reply_buffers},     {"route_stages_bytes", s.route_stages},
+          {"queues_bytes", s.queues()},                 {"scratchpad_bytes", s.scratchpad},
+          {"caches_bytes", s.caches},                   {"total_bytes", s.total()}};
+}
+
 json report_json(const StencilRun& run, const ArchConfig& arch, const std::string& arch_name) {
   const StencilSpec& spec = run.mapped.spec;
   const Roofline& rl = run.roofline;
@@ -177,7 +187,7 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
   const std::uint64_t dram_bytes = res.stats["memory"]["dram"].value("bytes", std::uint64_t{0});
   const double gflops = seconds > 0 ? rl.useful_flops / seconds / 1e9 : 0.0;
   json j;
-  j["schema"] = "cgrasim-stencil-report/1";
+  j["schema"] = "cgrasim-stencil-report/2";
   j["stencil"] = {{"dims", spec.dims},
                   {"radius_x", spec.radius[0]},
                   {"radius_y", spec.radius[1]},
@@ -193,7 +203,8 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
                        {"int_pes", arch.fabric.count(PeKind::Int)},
                        {"memory_pes", arch.fabric.count(PeKind::Memory)},
                        {"clock_ghz", ghz},
-                       {"dram_gbps", arch.memory.dram.bandwidth_gbps}};
+                       {"dram_gbps", arch.memory.dram.bandwidth_gbps},
+                       {"storage", storage_json(arch)}};
   j["status"] = std::string(run_status_name(res.status));
   j["cycles"] = res.cycles;
   j["seconds"] = seconds;
@@ -209,6 +220,9 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
   j["roofline_gflops"] = rl.roofline_gflops;
   j["bound"] = rl.bound == Bound::Memory ? "memory" : "compute";
   j["roofline_percent"] = rl.roofline_gflops > 0 ? 100.0 * gflops / rl.roofline_gflops : 0.0;
+  j["attainable_workers"] = rl.attainable_workers;
+  j["attainable_gflops"] = rl.attainable_gflops;
+  j["attainable_percent"] = rl.attainable_gflops > 0 ? 100.0 * gflops / rl.attainable_gflops : 0.0;
   // The run ends when the last store reached the caches; lines still dirty there are not in DRAM
   // yet. The same figures counted up to the cycle their write-back would end (a kernel whose
   // results must reach memory), so a small grid whose output fits in the L2 cannot look faster

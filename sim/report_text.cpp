@@ -34,6 +34,14 @@ std::string report_text(const json& j) {
                    a.at("source").get<std::string>(), a.at("rows").get<unsigned>(), a.at("cols").get<unsigned>(),
                    a.at("fp_pes").get<unsigned>(), a.at("int_pes").get<unsigned>(), a.at("memory_pes").get<unsigned>(),
                    d(a, "clock_ghz"), d(a, "dram_gbps"));
+  if (a.contains("storage")) {
+    const json& st = a.at("storage");
+    auto kib = [&](const char* k) { return double(st.at(k).get<std::uint64_t>()) / 1024.0; };
+    t += fmt::format("storage: {:.0f} KiB on chip: queues {:.0f} KiB (PE inputs {:.0f}, PE outputs {:.0f}, reply "
+                     "buffers {:.0f}, route stages {:.0f}), scratchpad {:.0f} KiB, caches {:.0f} KiB\n",
+                     kib("total_bytes"), kib("queues_bytes"), kib("pe_input_queues_bytes"), kib("pe_output_queues_bytes"),
+                     kib("reply_buffers_bytes"), kib("route_stages_bytes"), kib("scratchpad_bytes"), kib("caches_bytes"));
+  }
 
   t += "\nmapping:\n";
   const json& k = m.at("pes_by_kind");
@@ -41,8 +49,13 @@ std::string report_text(const json& j) {
                                k.at("F").get<unsigned>(), k.at("I").get<unsigned>(), k.at("M").get<unsigned>(),
                                m.at("pes_shared").get<unsigned>()));
   line("PEs by role", roles_text(m.at("pes_by_role")));
-  line("blocks", fmt::format("{} of {} output columns ({} read)", m.at("blocks").get<unsigned>(),
-                             m.at("block_width").get<std::uint64_t>(), m.at("block_input_width").get<std::uint64_t>()));
+  if (m.value("interleave", 0u) > 0)
+    line("segments", fmt::format("{} interleaved per worker, {} outputs each (chain links hide {} cycles)",
+                                 m.at("interleave").get<unsigned>(), m.at("segment_length").get<std::uint64_t>(),
+                                 m.at("interleave").get<unsigned>()));
+  else
+    line("blocks", fmt::format("{} of {} output columns ({} read)", m.at("blocks").get<unsigned>(),
+                               m.at("block_width").get<std::uint64_t>(), m.at("block_input_width").get<std::uint64_t>()));
   line("storage", fmt::format("{} deep channels ({} words, {} B of scratchpad), {} delay stages",
                               m.at("deep_channels").get<unsigned>(), m.at("deep_words").get<std::uint64_t>(),
                               m.at("scratchpad_bytes").get<std::uint64_t>(), m.at("delay_stages").get<unsigned>()));
@@ -69,7 +82,12 @@ std::string report_text(const json& j) {
                                      d(j, "mapped_gflops"), m.at("workers").get<unsigned>()));
   line("fabric compute", fmt::format("{:.1f} GFLOP/s (every MAC PE, 2 flops per cycle)", d(j, "fabric_gflops")));
   line("roofline", fmt::format("{:.1f} GFLOP/s ({}-bound)", d(j, "roofline_gflops"), j.at("bound").get<std::string>()));
+  if (j.contains("attainable_gflops"))
+    line("attainable", fmt::format("{:.1f} GFLOP/s (min(memory, {} workers that fit x their rate): the best mapping "
+                                   "here)", d(j, "attainable_gflops"), j.at("attainable_workers").get<unsigned>()));
   line("achieved", fmt::format("{:.1f} GFLOP/s = {:.1f}% of the roofline", d(j, "gflops"), d(j, "roofline_percent")));
+  if (j.contains("attainable_percent"))
+    line("", fmt::format("{:.1f}% of the attainable", d(j, "attainable_percent")));
   if (j.contains("writeback")) {
     const json& wb = j.at("writeback");
     line("with write-back", fmt::format("{:.1f} GFLOP/s = {:.1f}% (results in DRAM at cycle {}: +{} cycles for {} B "

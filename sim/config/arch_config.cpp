@@ -318,4 +318,26 @@ std::string arch_to_yaml(const ArchConfig& cfg) {
   return std::string(e.c_str()) + "\n";
 }
 
+StorageBytes storage_of(const ArchConfig& arch) {
+  const FabricParams& f = arch.fabric;
+  const PeParams& pe = f.pe;
+  const std::uint64_t word = 8;
+  const std::uint64_t pes = std::uint64_t{f.rows} * f.cols, mem = f.count(PeKind::Memory);
+  StorageBytes s;
+  s.pe_input_queues = (pes - mem) * pe.input_queues * pe.input_queue_depth * word;
+  s.reply_buffers = mem * pe.input_queues * pe.input_depth_of(true) * word;
+  s.pe_output_queues = pes * pe.output_queues * pe.output_queue_depth * word;
+  // Directed mesh links: 2 per neighbouring pair, horizontally and vertically.
+  const std::uint64_t links = 2 * (std::uint64_t{f.rows} * (f.cols - 1) + std::uint64_t{f.cols} * (f.rows - 1));
+  const NetworkParams& n = arch.network;
+  const std::uint64_t stages = links * n.routes_per_link * n.hop_latency +
+                               pes * (pe.output_queues * n.injection_latency + pe.input_queues * n.ejection_latency);
+  s.route_stages = stages * n.stage_buffer_words * word;
+  s.scratchpad = arch.memory.scratchpad.size_bytes;
+  const unsigned per = std::max(1u, arch.memory.l1_ports_per_cache);
+  const std::uint64_t l1s = (mem + per - 1) / per;
+  s.caches = l1s * arch.memory.l1.size_bytes() + arch.memory.l2.size_bytes();
+  return s;
+}
+
 }  // namespace cgra

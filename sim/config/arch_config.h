@@ -78,6 +78,23 @@ struct ParamInfo {
 /// Every parameter, in declaration order.
 std::vector<ParamInfo> arch_param_list();
 
+/// The on-chip storage an architecture has, in bytes (8 bytes per queue entry), so that a
+/// what-if's storage cost is visible beside its cycles.
+struct StorageBytes {
+  std::uint64_t pe_input_queues = 0;   ///< input queues of the F and I PEs
+  std::uint64_t pe_output_queues = 0;  ///< output queues of every PE
+  std::uint64_t reply_buffers = 0;     ///< input queues of the memory-port PEs (load replies)
+  /// Route pipeline stages that hold words (network.stage_buffer_words): every circuit of every
+  /// directed mesh link (routes_per_link x hop_latency stages), and each PE's injection and
+  /// ejection stages.
+  std::uint64_t route_stages = 0;
+  std::uint64_t scratchpad = 0;
+  std::uint64_t caches = 0;            ///< every L1 and the L2
+  std::uint64_t queues() const { return pe_input_queues + pe_output_queues + reply_buffers + route_stages; }
+  std::uint64_t total() const { return queues() + scratchpad + caches; }
+};
+StorageBytes storage_of(const ArchConfig& arch);
+
 /// Name of a ParamType as printed ("unsigned", "bytes", ...).
 std::string_view param_type_name(ParamType t);
 

@@ -1,0 +1,106 @@
+// whatif_table: the architecture what-ifs that show whether a stencil's answer measures the
+// architecture or the mapping: the paper's cases on configs/paper.yaml, with shallow PE input
+// queues (load-reply queues kept at 128 so that loads in flight stay as they are), a slower MAC
+// and slower network hops; then % of the roofline and of the attainable over the radius. Every
+// figure is simulated (cycle counts are deterministic). Not a test (bench/whatif_table.sh).
+//
+// Usage: whatif_table [--quick] [key=value ...]   (overrides applied to every row, as cgrasim --set)
+//   --quick: the what-if rows only, and 1D radii only (a few minutes less).
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "mapper/map_stencil.h"
+#include "sim/report.h"
+
+namespace {
+
+using nlohmann::json;
+
+cgra::StencilSpec spec_of(unsigned dims, unsigned r, std::uint64_t x, std::uint64_t y, unsigned w) {
+  cgra::StencilSpec s;
+  s.dims = dims;
+  s.radius = {r, dims == 2 ? r : 0, 0};
+  s.grid = {x, y, 1};
+  s.workers = w;
+  return s;
+}
+
+struct Row {
+  std::string name;
+  cgra::StencilSpec spec;
+  std::vector<std::string> sets;
+};
+
+// One mapped and simulated row: its report, or the one-line reason it did not map or run.
+void run_row(const Row& row, const std::vector<std::string>& common) {
+  using namespace cgra;
+  std::vector<std::string> sets = common;
+  sets.insert(sets.end(), row.sets.begin(), row.sets.end());
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    const ArchConfig arch = load_default_arch(sets);
+    MappedStencil m = map_stencil(row.spec, arch);
+    const double map_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    StencilRun run = run_mapped_stencil(std::move(m), arch, default_input_grid(row.spec.grid_points()), {}, map_s);
+    const json j = report_json(run, arch, "configs/paper.yaml");
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const json& mp = j["mapping"];
+    fmt::print("{:<58} {:>3} {:>9} {:>8.1f}% {:>8.1f}% {:>9.1f} {:>9.1f} {:>6} {:>6.1f}\n", row.name,
+               mp["workers"].get<unsigned>(), j["cycles"].get<std::uint64_t>(), j["roofline_percent"].get<double>(),
+               j["attainable_percent"].get<double>(), j["gflops"].get<double>(), j["attainable_gflops"].get<double>(),
+               j["output_check"].get<std::string>(), wall);
+  } catch (const std::exception& e) {
+    fmt::print("{:<58} does not map or run: {}\n", row.name, e.what());
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> common;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--quick")
+      quick = true;
+    else
+      common.push_back(a);
+  }
+  const std::string shallow = "fabric.pe.memory_queue_depth=128";
+  auto q = [&](unsigned d) { return std::vector<std::string>{"fabric.pe.input_queue_depth=" + std::to_string(d), shallow}; };
+  const cgra::StencilSpec d1 = spec_of(1, 8, 194400, 1, 0), d1w = spec_of(1, 8, 194400, 1, 6);
+  const cgra::StencilSpec d2 = spec_of(2, 12, 960, 449, 5);
+  std::vector<Row> rows = {
+      {"1D r=8 w=6, configs/paper.yaml", d1w, {}},
+      {"1D r=8 auto, configs/paper.yaml", d1, {}},
+      {"1D r=8 auto, input queues 16", d1, q(16)},
+      {"1D r=8 auto, input queues 8", d1, q(8)},
+      {"1D r=8 auto, input queues 16, fp_mac=8", d1, [&] { auto v = q(16); v.push_back("fabric.latency.fp_mac=8"); return v; }()},
+      {"1D r=8 auto, input queues 16, hop_latency=3", d1, [&] { auto v = q(16); v.push_back("network.hop_latency=3"); return v; }()},
+      {"2D r=12 w=5, configs/paper.yaml", d2, {}},
+      {"2D r=12 w=5, input queues 16", d2, q(16)},
+      {"2D r=12 w=5, input queues 8", d2, q(8)},
+      {"2D r=12 w=5, hop_latency=3", d2, {"network.hop_latency=3"}},
+  };
+  if (quick) rows.erase(rows.begin() + 6, rows.end());
+  fmt::print("What-ifs on configs/paper.yaml{} (workers auto unless given)\n\n",
+             common.empty() ? "" : " with " + fmt::format("{}", fmt::join(common, " ")));
+  fmt::print("{:<58} {:>3} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>6}\n", "case", "w", "cycles", "% roof", "% attain",
+             "GFLOP/s", "attain", "check", "wall s");
+  for (const Row& r : rows) run_row(r, common);
+  fmt::print("\nRadius, paper grids, configs/paper.yaml, workers auto\n\n");
+  for (unsigned r : {1u, 2u, 4u, 8u, 12u, 16u, 20u, 24u, 32u})
+    run_row({fmt::format("1D r={}", r), spec_of(1, r, 194400, 1, 0), {}}, common);
+  if (!quick)
+    for (unsigned r : {1u, 2u, 4u, 8u, 12u, 16u})
+      run_row({fmt::format("2D r={}", r), spec_of(2, r, 960, 449, 0), {}}, common);
+  fmt::print("\n(% roof: against min(memory bound, every MAC PE's peak); % attain: against min(memory bound, the\n"
+             "most workers that fit x the outputs per cycle one worker sustains); above 100%: the run ends when\n"
+             "the last store has reached the caches, before the dirty lines reach DRAM)\n");
+  return 0;
+}
