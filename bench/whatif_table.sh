@@ -1,8 +1,8 @@
 #!/bin/sh
 # Builds and runs bench/whatif_table.cpp: the paper's cases under architecture what-ifs (shallow PE
 # queues, slower MACs and hops) and % of the roofline over the radius (10-15 minutes on 2 cores;
-# --quick: 1D only, about a minute). Not a test.
-# Usage: bench/whatif_table.sh [build-dir [--quick] [key=value ...]]   (overrides as cgrasim --set)
+# --quick: 1D only, about a minute; --predict: the prediction table too). Not a test.
+# Usage: bench/whatif_table.sh [build-dir [--quick] [--predict] [key=value ...]]   (overrides as cgrasim --set)
 set -e
 dir=${1:-build}
 [ $# -gt 0 ] && shift

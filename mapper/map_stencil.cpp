@@ -1,10 +1,12 @@
 #include "mapper/map_stencil.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 
 #include "dfg/validate.h"
+#include "mapper/predict.h"
 #include "mapper/roofline.h"
 #include "network/fabric_geometry.h"
 #include "network/route.h"
@@ -139,6 +141,7 @@ std::string MappingSummary::text() const {
   std::string kinds;
   for (const auto& [k, n] : ops_by_kind) kinds += (kinds.empty() ? "" : ", ") + k + " " + std::to_string(n);
   line("ops by kind", kinds);
+  line("predicted cycles", std::to_string(predicted_cycles) + " (" + predicted_bound + ")");
   line("load latency bound", fixed(load_rate_bound, 3) + " words per cycle per reader -> " +
                                  fixed(load_latency_cycles, 0) + " cycles if every load misses");
   line("routes", std::to_string(placement.routes) + ", " + std::to_string(placement.total_hops) +
@@ -220,6 +223,9 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       const double bytes = 8.0 * double(w) * (words + double(plan.writer_total(0)));
       b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
       m.summary.load_latency_cycles = words;
+      const CyclePrediction pred = predict_streams(plan, arch);
+      m.summary.predicted_cycles = pred.cycles;
+      m.summary.predicted_bound = pred.bound;
       break;
     }
     d = need;
@@ -283,6 +289,18 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   }
   m.summary.load_rate_bound = load_rate_bound(arch);
   m.summary.load_latency_cycles = double(reader_words) / m.summary.load_rate_bound;
+  {
+    // 2D: the blocking estimate, and the MAC chains: worker 0 (the most columns) computes every
+    // row of every block at the pipeline's rate.
+    const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages);
+    const double compute = double(buf.blocks.blocks) * double(plan.ny()) * double(plan.worker_count(0)) /
+                           pipeline_rate_bound(arch);
+    const double cycles = std::max(buf.cycles(), compute);
+    m.summary.predicted_cycles = static_cast<std::uint64_t>(std::ceil(cycles));
+    m.summary.predicted_bound = cycles == compute                      ? "MAC pipeline (output queue / FP latency)"
+                                : buf.reader_cycles >= buf.memory_cycles ? "readers"
+                                                                         : "DRAM bandwidth";
+  }
   m.dfg = std::move(sd.dfg);
   return m;
 }

@@ -66,6 +66,10 @@ struct MappingSummary {
   /// its loads miss (min 1). Not used for decisions; reported because it can bind first.
   double load_rate_bound = 1;
   double load_latency_cycles = 0;  ///< the longest reader stream / load_rate_bound [cycles]
+  /// Predicted cycles of the run (1D: predict_streams; 2D: the blocking estimate, cycles()) and
+  /// what binds them.
+  std::uint64_t predicted_cycles = 0;
+  std::string predicted_bound;
   /// Multi-line text (one figure per line).
   std::string text() const;
 };

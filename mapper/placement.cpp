@@ -26,7 +26,7 @@ using dfg::needs_memory_pe;
 unsigned kind_penalty(PeKind k) { return k == PeKind::Int ? 0 : k == PeKind::Fp ? 8 : 12; }
 
 // Each worker's chain on consecutive F PEs of a snake: down the first F column, up the next, ...
-// (StencilDfg::snake).
+// (StencilDfg::snake), workers taken alternately from its west and east ends.
 void place_snake(StencilDfg& sd, const FabricGeometry& geo, std::vector<std::vector<Vertex>>& occ) {
   std::map<unsigned, std::vector<PePos>> by_col;
   for (PePos p : geo.positions(PeKind::Fp)) by_col[p.col].push_back(p);
@@ -38,14 +38,24 @@ void place_snake(StencilDfg& sd, const FabricGeometry& geo, std::vector<std::vec
     snake.insert(snake.end(), v.begin(), v.end());
     down = !down;
   }
-  std::vector<const ComputeSlot*> order;
-  for (const ComputeSlot& s : sd.slots) order.push_back(&s);
-  std::stable_sort(order.begin(), order.end(),
-                   [](auto* a, auto* b) { return std::tie(a->col, a->row) < std::tie(b->col, b->row); });
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const PePos p = snake.at(i);
-    sd.dfg.place(order[i]->op, coord_of(p));
-    occ[geo.index(p)].push_back(order[i]->op);
+  std::map<unsigned, std::vector<const ComputeSlot*>> chains;  // worker -> its taps in chain order
+  for (const ComputeSlot& s : sd.slots) chains[s.col].push_back(&s);
+  // Workers alternate between the two ends of the snake (the west and east edges, where the
+  // memory ports are), so that the readers' and writers' routes split between the edges' links.
+  std::size_t front = 0, back = snake.size();
+  bool west = true;
+  for (auto& [w, taps] : chains) {
+    std::stable_sort(taps.begin(), taps.end(), [](auto* a, auto* b) { return a->row < b->row; });
+    if (back - front < taps.size()) throw MapError("the chains need more MAC-capable PEs than the fabric has");
+    // A chain starts at its end of the snake and runs inwards, so that its reader (on the edge)
+    // reaches tap 0 without crossing the later taps (the chain route passes them in order).
+    for (std::size_t i = 0; i < taps.size(); ++i) {
+      const PePos p = snake[west ? front + i : back - 1 - i];
+      sd.dfg.place(taps[i]->op, coord_of(p));
+      occ[geo.index(p)].push_back(taps[i]->op);
+    }
+    (west ? front : back) = west ? front + taps.size() : back - taps.size();
+    west = !west;
   }
 }
 

@@ -53,6 +53,7 @@ constexpr const char* kExamples = R"(Examples:
   cgrasim --spec examples/specs/jacobi_2d_5pt.yaml --input in.npy --output out.npy
   cgrasim --stencil 1d --radius 2 --grid 1000 --dot map.dot --asm map.asm
   cgrasim --stencil 2d --radius 12 --roofline-only          the analytic roofline, no simulation
+  cgrasim --stencil 1d --radius 8 --predict-only            map and predict the cycles, no simulation
   cgrasim --stencil 2d --radius 12 --set memory.dram.bandwidth_gbps=200
   cgrasim --arch configs/paper.yaml --dump-arch           print the effective architecture
   cgrasim --list-params                                   every architecture parameter
@@ -81,6 +82,7 @@ struct Options {
   std::optional<std::uint64_t> max_cycles;
   bool no_skip = false;
   bool roofline_only = false;
+  bool predict_only = false;
   std::string input_file, output_file, dot_file, asm_file;
   /// Where stencil values come from, by spec key ("grid" -> "--grid" or "spec.yaml:3"), so that
   /// checks made after the merge name the flag or the file line.
@@ -455,6 +457,12 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
     write_file_atomic(o.dot_file, dfg::to_dot(mapped.dfg, d));
   }
   if (!o.asm_file.empty()) write_file_atomic(o.asm_file, dfg::write_asm(mapped.dfg));
+  if (o.predict_only) {
+    const nlohmann::json prediction = prediction_json(mapped, arch, arch_name);
+    if (!o.json_file.empty()) write_file_atomic(o.json_file, prediction.dump(2) + "\n");
+    out << report_text(prediction);
+    return kExitOk;
+  }
   SimOptions so;
   so.skip_ahead = !o.no_skip;
   so.skip_idle_pes = !o.no_skip;
@@ -528,7 +536,7 @@ void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
          {"--stencil", "--radius", "--radius-x", "--radius-y", "--workers", "--grid", "--spec",
-          "--input", "--output", "--dot", "--asm", "--roofline-only"})
+          "--input", "--output", "--dot", "--asm", "--roofline-only", "--predict-only"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +
                          " does not apply to --asm-run (it runs a placed program, not a stencil)");
@@ -537,6 +545,10 @@ void check_conflicts(const CLI::App& app, const Options& o) {
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +
                          " needs a run; --roofline-only neither maps nor simulates");
+  if (o.predict_only)
+    for (const char* f : {"--input", "--output", "--vcd", "--roofline-only", "--no-skip", "--max-cycles"})
+      if (app.count(f) > 0)
+        throw UsageError(std::string(f) + " needs a run; --predict-only maps and predicts, it does not simulate");
   if (!o.listing_file.empty() && o.asm_run.empty()) throw UsageError("--listing needs --asm-run");
 }
 
@@ -644,6 +656,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.add_flag("--no-skip", o.no_skip,
                "step every PE in every cycle (no skip-ahead, no sleeping PEs; same results, slower)");
   app.add_flag("--roofline-only", o.roofline_only, "print the analytic roofline only; do not map or simulate");
+  app.add_flag("--predict-only", o.predict_only,
+               "map and predict the cycles (docs/stencil.md); do not simulate. --json writes the report less "
+               "the run's figures");
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector

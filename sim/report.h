@@ -48,6 +48,11 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
 /// field is deterministic except those under "wall_clock".
 nlohmann::json report_json(const StencilRun& run, const ArchConfig& arch, const std::string& arch_name);
 
+/// What `cgrasim --predict-only` reports: report_json's object less the run's figures, with
+/// `status` "predicted" and the predicted cycles' `predicted_seconds`, `predicted_gflops`,
+/// `predicted_roofline_percent` and `predicted_attainable_percent` (docs/json.md).
+nlohmann::json prediction_json(const MappedStencil& m, const ArchConfig& arch, const std::string& arch_name);
+
 /// The on-chip storage of `arch` (storage_of) as the report's `architecture.storage` object.
 nlohmann::json storage_json(const ArchConfig& arch);
 

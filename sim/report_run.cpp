@@ -129,7 +129,9 @@ json mapping_json(const MappedStencil& m) {
           {"routes", s.placement.routes},
           {"route_links", s.placement.total_hops},
           {"max_routes_on_a_link", s.placement.max_link_usage},
-          {"load_rate_bound", s.load_rate_bound}};
+          {"load_rate_bound", s.load_rate_bound},
+          {"predicted_cycles", s.predicted_cycles},
+          {"predicted_bound", s.predicted_bound}};
 }
 
 }  // namespace
@@ -178,14 +180,12 @@ json storage_json(const ArchConfig& arch) {
           {"caches_bytes", s.caches},                   {"total_bytes", s.total()}};
 }
 
-json report_json(const StencilRun& run, const ArchConfig& arch, const std::string& arch_name) {
-  const StencilSpec& spec = run.mapped.spec;
-  const Roofline& rl = run.roofline;
-  const SimResult& res = run.result;
-  const double ghz = arch.clock.freq_ghz;
-  const double seconds = static_cast<double>(res.cycles) / (ghz * 1e9);
-  const std::uint64_t dram_bytes = res.stats["memory"]["dram"].value("bytes", std::uint64_t{0});
-  const double gflops = seconds > 0 ? rl.useful_flops / seconds / 1e9 : 0.0;
+namespace {
+
+// What a report says before any run: the stencil, the architecture, the mapping, the roofline and
+// the prediction. `gflops`-dependent figures are the caller's.
+json mapped_json(const MappedStencil& m, const Roofline& rl, const ArchConfig& arch, const std::string& arch_name) {
+  const StencilSpec& spec = m.spec;
   json j;
   j["schema"] = "cgrasim-stencil-report/2";
   j["stencil"] = {{"dims", spec.dims},
@@ -202,27 +202,65 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
                        {"fp_pes", arch.fabric.count(PeKind::Fp)},
                        {"int_pes", arch.fabric.count(PeKind::Int)},
                        {"memory_pes", arch.fabric.count(PeKind::Memory)},
-                       {"clock_ghz", ghz},
+                       {"clock_ghz", arch.clock.freq_ghz},
                        {"dram_gbps", arch.memory.dram.bandwidth_gbps},
                        {"storage", storage_json(arch)}};
-  j["status"] = std::string(run_status_name(res.status));
-  j["cycles"] = res.cycles;
-  j["seconds"] = seconds;
   j["useful_flops"] = rl.useful_flops;
   j["ideal_bytes"] = rl.ideal_bytes;
-  j["dram_bytes"] = dram_bytes;
   j["arithmetic_intensity"] = rl.intensity;
-  j["actual_intensity"] = dram_bytes ? rl.useful_flops / static_cast<double>(dram_bytes) : 0.0;
-  j["gflops"] = gflops;
   j["memory_gflops"] = rl.memory_gflops;
   j["mapped_gflops"] = rl.mapped_gflops;
   j["fabric_gflops"] = rl.fabric_gflops;
   j["roofline_gflops"] = rl.roofline_gflops;
   j["bound"] = rl.bound == Bound::Memory ? "memory" : "compute";
-  j["roofline_percent"] = rl.roofline_gflops > 0 ? 100.0 * gflops / rl.roofline_gflops : 0.0;
   j["attainable_workers"] = rl.attainable_workers;
   j["attainable_gflops"] = rl.attainable_gflops;
-  j["attainable_percent"] = rl.attainable_gflops > 0 ? 100.0 * gflops / rl.attainable_gflops : 0.0;
+  j["predicted_cycles"] = m.summary.predicted_cycles;
+  j["mapping"] = mapping_json(m);
+  return j;
+}
+
+// GFLOP/s of `cycles` and the two percentages they make.
+void rate_json(json& j, const char* gflops_key, double gflops, const Roofline& rl, const char* prefix) {
+  j[gflops_key] = gflops;
+  j[std::string(prefix) + "roofline_percent"] = rl.roofline_gflops > 0 ? 100.0 * gflops / rl.roofline_gflops : 0.0;
+  j[std::string(prefix) + "attainable_percent"] =
+      rl.attainable_gflops > 0 ? 100.0 * gflops / rl.attainable_gflops : 0.0;
+}
+
+double gflops_of(const Roofline& rl, std::uint64_t cycles, double ghz) {
+  const double seconds = static_cast<double>(cycles) / (ghz * 1e9);
+  return seconds > 0 ? rl.useful_flops / seconds / 1e9 : 0.0;
+}
+
+}  // namespace
+
+json prediction_json(const MappedStencil& m, const ArchConfig& arch, const std::string& arch_name) {
+  const Roofline rl = analyze_roofline(m.spec, roofline_machine(arch), m.spec.workers);
+  json j = mapped_json(m, rl, arch, arch_name);
+  j["status"] = "predicted";
+  j["predicted_seconds"] = static_cast<double>(m.summary.predicted_cycles) / (arch.clock.freq_ghz * 1e9);
+  rate_json(j, "predicted_gflops", gflops_of(rl, m.summary.predicted_cycles, arch.clock.freq_ghz), rl, "predicted_");
+  return j;
+}
+
+json report_json(const StencilRun& run, const ArchConfig& arch, const std::string& arch_name) {
+  const Roofline& rl = run.roofline;
+  const SimResult& res = run.result;
+  const double ghz = arch.clock.freq_ghz;
+  const double seconds = static_cast<double>(res.cycles) / (ghz * 1e9);
+  const std::uint64_t dram_bytes = res.stats["memory"]["dram"].value("bytes", std::uint64_t{0});
+  const double gflops = gflops_of(rl, res.cycles, ghz);
+  json j = mapped_json(run.mapped, rl, arch, arch_name);
+  j["status"] = std::string(run_status_name(res.status));
+  j["cycles"] = res.cycles;
+  j["seconds"] = seconds;
+  j["dram_bytes"] = dram_bytes;
+  j["actual_intensity"] = dram_bytes ? rl.useful_flops / static_cast<double>(dram_bytes) : 0.0;
+  rate_json(j, "gflops", gflops, rl, "");
+  j["prediction_error_percent"] =
+      res.cycles > 0 ? 100.0 * (double(run.mapped.summary.predicted_cycles) - double(res.cycles)) / double(res.cycles)
+                     : 0.0;
   // The run ends when the last store reached the caches; lines still dirty there are not in DRAM
   // yet. The same figures counted up to the cycle their write-back would end (a kernel whose
   // results must reach memory), so a small grid whose output fits in the L2 cannot look faster
@@ -250,7 +288,6 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
   j["max_abs_error"] = run.checked ? json(run.max_abs_error) : json(nullptr);
   j["mismatches"] = run.mismatches;
   if (run.mismatches) j["first_mismatch"] = run.first_mismatch;
-  j["mapping"] = mapping_json(run.mapped);
   j["stats"] = res.stats;
   j["wall_clock"] = {{"map_seconds", run.map_seconds},
                      {"simulate_seconds", run.sim_seconds},

@@ -62,10 +62,32 @@ std::string report_text(const json& j) {
   line("routes", fmt::format("{} ({} links, at most {} on one link)", m.at("routes").get<unsigned>(),
                              m.at("route_links").get<unsigned>(), m.at("max_routes_on_a_link").get<unsigned>()));
 
+  const std::string bound_text = m.value("predicted_bound", std::string());
+  if (j.at("status").get<std::string>() == "predicted") {
+    t += "\nprediction (no simulation):\n";
+    line("cycles", fmt::format("{} ({:.3f} ms at {} GHz; {})", j.at("predicted_cycles").get<std::uint64_t>(),
+                               d(j, "predicted_seconds") * 1e3, d(a, "clock_ghz"), bound_text));
+    line("useful flops", fmt::format("{:.0f} ({} per output x {} outputs)", d(j, "useful_flops"),
+                                     s.at("flops_per_output").get<unsigned>(), s.at("outputs").get<std::uint64_t>()));
+    t += "\nroofline:\n";
+    line("memory bound", fmt::format("{:.1f} GFLOP/s (bandwidth x intensity {:.3f} flop/B)", d(j, "memory_gflops"),
+                                     d(j, "arithmetic_intensity")));
+    line("fabric compute", fmt::format("{:.1f} GFLOP/s (every MAC PE, 2 flops per cycle)", d(j, "fabric_gflops")));
+    line("roofline", fmt::format("{:.1f} GFLOP/s ({}-bound)", d(j, "roofline_gflops"), j.at("bound").get<std::string>()));
+    line("attainable", fmt::format("{:.1f} GFLOP/s ({} workers that fit x their rate)", d(j, "attainable_gflops"),
+                                   j.at("attainable_workers").get<unsigned>()));
+    line("predicted", fmt::format("{:.1f} GFLOP/s = {:.1f}% of the roofline, {:.1f}% of the attainable",
+                                  d(j, "predicted_gflops"), d(j, "predicted_roofline_percent"),
+                                  d(j, "predicted_attainable_percent")));
+    return t;
+  }
+
   t += "\nrun:\n";
   line("status", j.at("status").get<std::string>());
   line("cycles", fmt::format("{} ({:.3f} ms at {} GHz)", j.at("cycles").get<std::uint64_t>(), d(j, "seconds") * 1e3,
                              d(a, "clock_ghz")));
+  line("predicted cycles", fmt::format("{} ({:+.1f}%; {})", j.at("predicted_cycles").get<std::uint64_t>(),
+                                       d(j, "prediction_error_percent"), bound_text));
   line("useful flops", fmt::format("{:.0f} ({} per output x {} outputs)", d(j, "useful_flops"),
                                    s.at("flops_per_output").get<unsigned>(), s.at("outputs").get<std::uint64_t>()));
   line("ideal bytes", fmt::format("{:.0f} (input once + output once)", d(j, "ideal_bytes")));
