@@ -96,6 +96,44 @@ TEST(CliStencil, Small1dRunPassesAndReportsConsistently) {
   EXPECT_EQ(number_after(r.out, "PEs used"), j["mapping"]["pes_used"].get<double>());
 }
 
+// --predict-only maps and predicts without simulating: the report less the run's figures, and the
+// same prediction the run reports; flags that need a run are refused.
+TEST(CliStencil, PredictOnlyReportsThePredictionOfTheRun) {
+  TempDir dir;
+  const std::vector<std::string> stencil = {"--stencil", "1d", "--radius", "2", "--grid", "3000", "--workers", "2"};
+  std::vector<std::string> args = stencil;
+  for (const char* a : {"--predict-only", "--json"}) args.push_back(a);
+  args.push_back(dir / "p.json");
+  const Result p = cli(args);
+  ASSERT_EQ(p.code, kExitOk) << p.err << p.out;
+  const json j = load_json(dir / "p.json");
+  EXPECT_EQ(j["status"], "predicted");
+  for (const char* k : {"cycles", "gflops", "stats", "output_check", "dram_bytes"}) EXPECT_FALSE(j.contains(k)) << k;
+  const double cycles = j["predicted_cycles"].get<double>();
+  EXPECT_GT(cycles, 0);
+  EXPECT_NEAR(j["predicted_gflops"].get<double>(), 9.0 * 2996 / (cycles / 1.2e9) / 1e9, 1e-9);
+  EXPECT_EQ(number_after(p.out, "cycles"), cycles);
+  args = stencil;
+  args.push_back("--json");
+  args.push_back(dir / "r.json");
+  const Result r = cli(args);
+  ASSERT_EQ(r.code, kExitOk) << r.err << r.out;
+  const json run = load_json(dir / "r.json");
+  EXPECT_EQ(run["predicted_cycles"], j["predicted_cycles"]);
+  EXPECT_NEAR(run["prediction_error_percent"].get<double>(),
+              100 * (cycles - run["cycles"].get<double>()) / run["cycles"].get<double>(), 1e-9);
+  EXPECT_EQ(j["mapping"], run["mapping"]);
+  for (const char* f : {"--input", "--vcd", "--no-skip"}) {
+    args = stencil;
+    args.push_back("--predict-only");
+    args.push_back(f);
+    if (std::string(f) != "--no-skip") args.push_back(dir / "x");
+    const Result bad = cli(args);
+    EXPECT_EQ(bad.code, kExitUsage) << f;
+    EXPECT_NE(bad.err.find(std::string(f) + " needs a run; --predict-only"), std::string::npos) << bad.err;
+  }
+}
+
 // The output of a small grid stays in the caches when the run ends: the write-back figures count
 // it. Independent check: every output byte the fabric stored has either been written to DRAM
 // during the run or is among the dirty bytes still to write back (whole 64-byte lines).
