@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_specs.h"
 #include "mapper/map_stencil.h"
 #include "sim/report.h"
 
@@ -28,14 +29,7 @@ struct Case {
   double paper_normalized;    // Table I: CGRA (16 tiles) / V100
 };
 
-cgra::StencilSpec spec_of(unsigned dims, unsigned r, std::uint64_t x, std::uint64_t y, unsigned w) {
-  cgra::StencilSpec s;
-  s.dims = dims;
-  s.radius = {r, dims == 2 ? r : 0, 0};
-  s.grid = {x, y, 1};
-  s.workers = w;
-  return s;
-}
+using cgra::bench::spec_of;
 
 }  // namespace
 

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_specs.h"
 #include "mapper/map_stencil.h"
 #include "sim/report.h"
 
@@ -21,14 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-cgra::StencilSpec spec_of(unsigned dims, unsigned r, std::uint64_t x, std::uint64_t y, unsigned w) {
-  cgra::StencilSpec s;
-  s.dims = dims;
-  s.radius = {r, dims == 2 ? r : 0, 0};
-  s.grid = {x, y, 1};
-  s.workers = w;
-  return s;
-}
+using cgra::bench::spec_of;
 
 struct Row {
   std::string name;

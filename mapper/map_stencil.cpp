@@ -184,6 +184,21 @@ unsigned stream_interleave_needed(const dfg::Dfg& g, const ArchConfig& arch) {
 
 namespace {
 
+// What every mapping ends with: the graph validated and moved in, the done op, the counts per role
+// and kind, the readers' load rate.
+void finish(MappedStencil& m, StencilDfg& sd, unsigned w, const ArchConfig& arch) {
+  dfg::validate(sd.dfg);
+  m.done_op = sd.done_op;
+  m.summary.workers = w;
+  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
+    const dfg::Op& op = sd.dfg.op(v);
+    ++m.summary.ops_by_role[std::string(dfg::to_string(op.role))];
+    ++m.summary.ops_by_kind[std::string(dfg::to_string(op.kind))];
+  }
+  m.summary.load_rate_bound = load_rate_bound(arch);
+  m.dfg = std::move(sd.dfg);
+}
+
 // 1D: the interleaved-segment mapping (StencilPlan::streams). The interleave D starts at what a
 // chain link needs when the reader's word travels beside the partial sum and grows to what the
 // placed routes need (the placement does not
@@ -234,17 +249,8 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
     throw MapError(with_w(spec_in, w) + ": the chains need " + std::to_string(d) +
                    " initial tokens per accumulator channel (FU and route latency of a chain link); an input "
                    "queue holds " + std::to_string(arch.fabric.pe.input_queue_depth));
-  dfg::validate(sd.dfg);
-  m.done_op = sd.done_op;
-  m.summary.workers = w;
-  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
-    const dfg::Op& op = sd.dfg.op(v);
-    ++m.summary.ops_by_role[std::string(dfg::to_string(op.role))];
-    ++m.summary.ops_by_kind[std::string(dfg::to_string(op.kind))];
-  }
-  m.summary.load_rate_bound = load_rate_bound(arch);
+  finish(m, sd, w, arch);
   m.summary.load_latency_cycles /= m.summary.load_rate_bound;
-  m.dfg = std::move(sd.dfg);
   return m;
 }
 
@@ -278,16 +284,8 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
       if (i + 1 == candidates.size() || i + 1 == kPlacementTries) throw MapError(with_w(spec_in, w) + ": " + e.what());
     }
   }
-  dfg::validate(sd.dfg);
-  m.done_op = sd.done_op;
-  m.summary.workers = w;
   m.summary.buffering = buf;
-  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
-    const dfg::Op& op = sd.dfg.op(v);
-    ++m.summary.ops_by_role[std::string(dfg::to_string(op.role))];
-    ++m.summary.ops_by_kind[std::string(dfg::to_string(op.kind))];
-  }
-  m.summary.load_rate_bound = load_rate_bound(arch);
+  finish(m, sd, w, arch);
   m.summary.load_latency_cycles = double(reader_words) / m.summary.load_rate_bound;
   {
     // 2D: the blocking estimate, and the MAC chains: worker 0 (the most columns) computes every
@@ -301,7 +299,6 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
                                 : buf.reader_cycles >= buf.memory_cycles ? "readers"
                                                                          : "DRAM bandwidth";
   }
-  m.dfg = std::move(sd.dfg);
   return m;
 }
 

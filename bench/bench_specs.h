@@ -1,0 +1,21 @@
+#pragma once
+// Stencil specs for the benchmarks (bench/*.cpp), built from the few numbers a table row names.
+
+#include <cstdint>
+
+#include "mapper/stencil_spec.h"
+
+namespace cgra::bench {
+
+/// A star stencil of radius r along every dimension of `dims` on an x by y grid (y = 1 in 1D);
+/// w = 0 lets the mapper choose the workers.
+inline StencilSpec spec_of(unsigned dims, unsigned r, std::uint64_t x, std::uint64_t y, unsigned w) {
+  StencilSpec s;
+  s.dims = dims;
+  s.radius = {r, dims == 2 ? r : 0, 0};
+  s.grid = {x, y, 1};
+  s.workers = w;
+  return s;
+}
+
+}  // namespace cgra::bench
