@@ -37,6 +37,7 @@
 #include "mapper/stencil_spec.h"
 #include "sim/config/arch_config.h"
 #include "sim/exit_codes.h"
+#include "sim/heatmap.h"
 #include "sim/model/asm_run.h"
 #include "sim/model/simulation.h"
 #include "sim/npy.h"
@@ -82,6 +83,7 @@ struct Options {
   bool no_skip = false;
   bool roofline_only = false;
   std::string input_file, output_file, dot_file, asm_file;
+  std::string heatmap_file;
   /// Where stencil values come from, by spec key ("grid" -> "--grid" or "spec.yaml:3"), so that
   /// checks made after the merge name the flag or the file line.
   std::map<std::string, std::string> from;
@@ -464,6 +466,7 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   }
   const nlohmann::json report = report_json(run, arch, arch_name);
   if (!o.json_file.empty()) write_file_atomic(o.json_file, report.dump(2) + "\n");
+  if (!o.heatmap_file.empty()) write_file_atomic(o.heatmap_file, heatmap_svg(report, run.mapped.dfg, arch.fabric));
   if (!o.output_file.empty() && run.result.status == RunStatus::Done) {
     NpyArray a;
     a.shape = spec.dims == 1 ? std::vector<std::uint64_t>{spec.grid[0]}
@@ -526,12 +529,12 @@ void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
          {"--stencil", "--radius", "--radius-x", "--radius-y", "--workers", "--grid", "--spec",
-          "--input", "--output", "--dot", "--asm", "--roofline-only"})
+          "--input", "--output", "--dot", "--asm", "--heatmap", "--roofline-only"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +
                          " does not apply to --asm-run (it runs a placed program, not a stencil)");
   if (o.roofline_only)
-    for (const char* f : {"--input", "--output", "--dot", "--asm", "--json", "--vcd"})
+    for (const char* f : {"--input", "--output", "--dot", "--asm", "--json", "--vcd", "--heatmap"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +
                          " needs a run; --roofline-only neither maps nor simulates");
@@ -547,7 +550,7 @@ void check_output_files(const Options& o) {
       {"--input", &o.input_file}, {"--spec", &o.spec_file}, {"--arch", &o.arch_file},
       {"--asm-run", &o.asm_run},  {"--output", &o.output_file}, {"--json", &o.json_file},
       {"--dot", &o.dot_file},     {"--asm", &o.asm_file},       {"--vcd", &o.vcd_file},
-      {"--listing", &o.listing_file}};
+      {"--listing", &o.listing_file}, {"--heatmap", &o.heatmap_file}};
   constexpr std::size_t kInputs = 4;  // the first four are read, the others written
   const auto same = [](const std::string& a, const std::string& b) {
     std::error_code ea, eb;
@@ -632,6 +635,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->check(kPath);
   app.add_option("--json", o.json_file,
                  "write the report as JSON (docs/json.md; with --asm-run: the statistics tree)")
+      ->check(kPath);
+  app.add_option("--heatmap", o.heatmap_file,
+                 "write the fabric heat map as SVG: PEs coloured by issue rate, role, largest stall")
       ->check(kPath);
   app.add_option("--listing", o.listing_file,
                  "with --asm-run: write the lowered PE programs (PE listing format)")
