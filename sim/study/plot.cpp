@@ -41,6 +41,13 @@ std::string unit_of(const std::string& key) {
       {"grid", "X x Y points"},
       {"time-steps", "steps"}};
   if (auto it = fig.find(key); it != fig.end()) return it->second;
+  if (key.rfind("report.", 0) == 0) {  // a report field: by its last name
+    const std::string last = key.substr(key.rfind('.') + 1);
+    if (auto it = fig.find(last); it != fig.end()) return it->second;
+    if (last == "achieved_gbps") return "GB/s";
+    if (last.find("fraction") != std::string::npos || last.find("rate") != std::string::npos) return "0..1";
+    return "";
+  }
   for (const auto& p : arch_param_list())
     if (p.key == key) return p.unit;
   return "";
@@ -159,8 +166,15 @@ std::string roofline_body(const SweepDb& db) {
   for (const auto& p : pts) lo = std::min(lo, p.ai), hi = std::max(hi, p.ai);
   for (const auto& [bw, peak] : roofs) lo = std::min(lo, peak / bw), hi = std::max(hi, peak / bw);
   lo /= 4, hi *= 4;
-  std::string b = "set title 'Roofline of the fabric: every done point of the sweep'\n";
-  b += "set logscale xy\nset grid\nset key left top\nset samples 400\n";
+  std::set<double> peaks;
+  for (const auto& [bw, peak] : roofs) peaks.insert(peak);
+  std::string b = "set title " +
+                  gq(peaks.size() == 1 ? fmt::format("Roofline of the fabric ({} GFLOP/s: every MAC PE, 2 flops a cycle); "
+                                                     "every done point of the sweep",
+                                                     *peaks.begin())
+                                       : std::string("Roofline of the fabric; every done point of the sweep")) +
+                  "\n";
+  b += "set logscale xy\nset grid\nset key below\nset samples 400\n";
   b += fmt::format("set xrange [{}:{}]\n", lo, hi);
   b += "set xlabel 'arithmetic intensity [flop/B] (useful flops / ideal bytes)'\n";
   b += "set ylabel 'achieved [GFLOP/s]'\n";
@@ -170,7 +184,8 @@ std::string roofline_body(const SweepDb& db) {
   int i = 0;
   for (const auto& [bw, peak] : roofs) {
     b += fmt::format("(x*{} < {} ? x*{} : {}) with lines lw 2 dt {} title {}, ", bw, peak, bw, peak, 1 + i % 4,
-                     gq(fmt::format("roof: {} GB/s x AI, {} GFLOP/s fabric compute", bw, peak)));
+                     gq(peaks.size() == 1 ? fmt::format("roof, DRAM {} GB/s", bw)
+                                          : fmt::format("roof, DRAM {} GB/s, compute {} GFLOP/s", bw, peak)));
     ++i;
   }
   b += "$points using 1:2 with points pt 7 ps 1 lc rgb '#d62728' title 'done points'\n";
@@ -184,7 +199,7 @@ std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) 
   for (const auto& a : m.axes)
     if (a != p.x && a != p.series) others.push_back(a);
   for (const auto& a : others) cols.push_back(a);
-  const auto t = db.select(cols, "status = 'done' AND " + quote_identifier(p.y) + " IS NOT NULL");
+  const auto t = db.select(cols, "status = 'done' AND " + column_expression(p.y) + " IS NOT NULL");
   if (t.rows.empty()) throw SweepError(db.path() + ": no done point with " + p.y + ": nothing to plot");
   // Other axes that take more than one value split the lines too.
   std::vector<std::size_t> split;
@@ -222,8 +237,10 @@ std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) 
       return va < vb;
     return false;
   });
+  const bool by_series_only = split.size() == 1 && !p.series.empty();
   std::string b = "set title " + gq(p.y + " over " + p.x + (p.series.empty() ? "" : ", by " + p.series)) + "\n";
   b += "set grid\nset key outside right top\n";
+  if (by_series_only) b += "set key title " + gq(label(p.series)) + "\n";
   b += "set xlabel " + gq(label(p.x)) + "\nset ylabel " + gq(label(p.y)) + "\n";
   if (x_numeric) {
     double lo = 1e300, hi = -1e300;
@@ -251,7 +268,9 @@ std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) 
     for (const auto& [x, y] : v) b += fmt::format("{} {}\n", x, y);
     b += "EOD\n";
     plot += fmt::format("{}$line{} using 1:2 with linespoints lw 2 pt 7 title {}", i ? ", " : "", i,
-                        gq(titles[i].empty() ? p.y : titles[i]));
+                        gq(titles[i].empty()     ? p.y
+                           : by_series_only ? titles[i].substr(titles[i].rfind("= ") + 2)
+                                            : titles[i]));
   }
   return b + plot + "\n";
 }

@@ -48,7 +48,9 @@ struct SweepOptions {
 /// Output paths are checked before anything runs, as cgrasim's own are.
 void check_outputs(const SweepOptions& o) {
   if (!o.csv.empty()) check_output_path(o.csv, "--csv");
-  if (!o.csv.empty() && !o.db.empty() && std::filesystem::weakly_canonical(o.csv) == std::filesystem::weakly_canonical(o.db))
+  std::error_code e1, e2;
+  if (!o.csv.empty() && !o.db.empty() &&
+      (o.csv == o.db || std::filesystem::weakly_canonical(o.csv, e1) == std::filesystem::weakly_canonical(o.db, e2)))
     throw UsageError("--db and --csv name the same file '" + o.csv + "'");
   if (!o.plots.empty()) {
     std::error_code ec;
@@ -133,6 +135,7 @@ int sweep_main(SweepOptions o, std::ostream& out, std::ostream& err) {
 
 int plot_main(SweepOptions o, std::ostream& out) {
   SweepDb db(o.file, false);
+  o.db = o.file;
   if (o.plots.empty() && o.csv.empty())
     o.plots = std::filesystem::path(o.file).stem().string() + "-plots";
   check_outputs(o);

@@ -4,6 +4,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 
@@ -39,6 +41,14 @@ std::optional<double> opt(const nlohmann::json& j, const char* k) {
 }
 
 }  // namespace
+
+std::string column_expression(const std::string& name) {
+  const bool path = std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  });
+  if (path && name.rfind("report.", 0) == 0) return "json_extract(report, '$." + name.substr(7) + "')";
+  return quote_identifier(name);
+}
 
 std::string quote_identifier(const std::string& name) {
   std::string q = "\"";
@@ -209,7 +219,7 @@ SweepMeta SweepDb::meta() const {
 
 SweepDb::Table SweepDb::select(const std::vector<std::string>& columns, const std::string& where) const {
   std::string sql = "SELECT ";
-  for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? ", " : "") + quote_identifier(columns[i]);
+  for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? ", " : "") + column_expression(columns[i]);
   sql += " FROM points" + (where.empty() ? std::string() : " WHERE " + where) + " ORDER BY rowid";
   Table t = select_raw(sql);
   t.columns = columns;

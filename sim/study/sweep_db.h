@@ -55,7 +55,7 @@ class SweepDb {
   /// Inserts one row in its own transaction (a row already there is left as it is).
   void insert(const Row& r, const std::vector<std::string>& axes);
   SweepMeta meta() const;
-  /// Every row: axis columns as text (NULL as ""), then the figures; for CSV and plots.
+  /// Rows of the given columns (column_expression), NULL as nullopt; for CSV and plots.
   struct Table {
     std::vector<std::string> columns;
     std::vector<std::vector<std::optional<std::string>>> rows;
@@ -74,5 +74,9 @@ class SweepDb {
 
 /// SQL identifier quoting: "fabric.pe.input_queue_depth".
 std::string quote_identifier(const std::string& name);
+
+/// A column of select(): a column name (quoted), or "report.a.b" for the number at a.b in the
+/// row's JSON report (json_extract).
+std::string column_expression(const std::string& name);
 
 }  // namespace cgra::study

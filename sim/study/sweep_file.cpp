@@ -170,10 +170,14 @@ class Parser {
             (k == "x" ? ps.x : ps.series) = val;
           } else if (k == "y") {
             const auto& f = figure_columns();
-            if (std::find(f.begin(), f.end(), val) == f.end() || val == "wall_seconds")
+            const bool report_field =
+                val.rfind("report.", 0) == 0 && val.size() > 7 && val.back() != '.' &&
+                std::all_of(val.begin(), val.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+            if (!report_field && (std::find(f.begin(), f.end(), val) == f.end() || val == "wall_seconds"))
               fail(kv.second.Mark(), "plot y '" + val +
                                          "' is not a figure (cycles, gflops, roofline_percent, attainable_percent, "
-                                         "predicted_cycles, dram_bytes)");
+                                         "predicted_cycles, dram_bytes, or report.KEY.KEY for a number of the JSON "
+                                         "report)");
             ps.y = val;
           } else {
             fail(kv.first.Mark(), "unknown plot key '" + k + "' (expected x, y, series)");

@@ -104,7 +104,10 @@ TEST(SweepFile, BadFilesNameTheFileAndLine) {
             "s.yaml:5: plot x 'radius' is not an axis of this sweep");
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1]}\nplots:\n  - {x: workers, y: speed}\n"),
             "s.yaml:5: plot y 'speed' is not a figure (cycles, gflops, roofline_percent, attainable_percent, "
-            "predicted_cycles, dram_bytes)");
+            "predicted_cycles, dram_bytes, or report.KEY.KEY for a number of the JSON report)");
+  EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1]}\nplots:\n"
+                     "  - {x: workers, y: report.writeback.roofline_percent}\n"),
+            "(no error)");
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1, json: x.json}\naxes: {workers: [1]}\n"),
             "s.yaml:2: 'json' cannot be set in a sweep file (the sweep sets it, or it writes files of one run)");
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxis: {workers: [1]}\n"),

@@ -236,8 +236,12 @@ TEST(Sweep, PlotsAndPredictOnly) {
   const std::string svg = read_file(d / "p/cycles_vs_workers_by_run.max_cycles.svg");
   EXPECT_NE(svg.find("workers [workers]"), std::string::npos);
   EXPECT_NE(svg.find("cycles [cycles]"), std::string::npos);
-  EXPECT_NE(svg.find("run.max_cycles = 100000"), std::string::npos);
-  EXPECT_EQ(svg.find("run.max_cycles = 50"), std::string::npos);  // failed points are not drawn
+  EXPECT_NE(svg.find("run.max_cycles [cycles]"), std::string::npos);  // the key names the series
+  // One line (run.max_cycles = 100000) of two points: the failed points are not drawn.
+  const std::string gp = read_file(d / "p/cycles_vs_workers_by_run.max_cycles.gp");
+  EXPECT_NE(gp.find("$line0 << EOD\n1 "), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("$line1"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("title '100000'"), std::string::npos) << gp;
   fs::remove_all(d / "p");
   r = cgrasim(d, "plot tiny.sqlite --plots q --csv c.csv");
   ASSERT_EQ(r.code, 0) << r.err;
