@@ -58,6 +58,8 @@ constexpr const char* kExamples = R"(Examples:
   cgrasim --arch configs/paper.yaml --dump-arch           print the effective architecture
   cgrasim --list-params                                   every architecture parameter
   cgrasim --asm-run examples/asm/fir3.asm --json stats.json   run a placed assembly program
+  cgrasim --stencil 2d --radius 4 --heatmap fabric.svg    the fabric heat map of the run
+  cgrasim sweep examples/sweeps/queue_depth.yaml --plots out   a what-if study (cgrasim sweep --help)
 
 Exit codes: 0 ok, 1 bad input, 2 bad command line, 3 deadlock, 4 watchdog,
 5 output check failed, 70 internal error.)";
