@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <functional>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +16,8 @@
 #include <set>
 #include <sstream>
 
+#include "mapper/spec_yaml.h"
+#include "mapper/stencil_spec.h"
 #include "sim/cli.h"
 #include "sim/config/arch_config.h"
 #include "sim/output_file.h"
@@ -327,6 +331,66 @@ class Parser {
   }
 };
 
+std::string fmt_double(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+/// The effective stencil of a point's options, as text for its id: the spec file merged under
+/// the options (as cgrasim does), the radii per dimension, the grid normalised ("64" in 2D is
+/// "64x64"), the workers ("auto" when not given), the coefficients, then every other option. A
+/// value cgrasim will refuse is kept as written (that point fails; its id stays stable).
+std::string effective_stencil(std::map<std::string, std::string> o,
+                              const std::function<std::string(const std::string&)>& digest) {
+  std::string coefficients;
+  if (auto it = o.find("spec"); it != o.end()) {
+    try {
+      const SpecFile f = load_spec_file(it->second);
+      auto put = [&](const char* k, const std::string& v) { o.emplace(k, v); };  // a given option wins
+      if (f.dims) put("stencil", *f.dims == 1 ? "1d" : "2d");
+      if (f.radius) put("radius", std::to_string(*f.radius));
+      if (f.radius_x) put("radius-x", std::to_string(*f.radius_x));
+      if (f.radius_y) put("radius-y", std::to_string(*f.radius_y));
+      if (f.grid) put("grid", *f.grid);
+      if (f.workers) put("workers", *f.workers);
+      if (!f.coeff_x.empty() || !f.coeff_y.empty()) {  // empty: the default ones
+        for (double c : f.coeff_x) coefficients += fmt_double(c) + ",";
+        coefficients += ";";
+        for (double c : f.coeff_y) coefficients += fmt_double(c) + ",";
+      }
+      o.erase(it);
+    } catch (const std::exception&) {
+      o["spec.content"] = digest(it->second);  // unreadable: the run will say why
+    }
+  }
+  auto number = [](const std::string& t) {
+    unsigned v = 0;
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    return ec == std::errc() && p == t.data() + t.size() ? std::to_string(v) : t;
+  };
+  const std::string kind = o.count("stencil") ? o["stencil"] : "";
+  const std::string r = o.count("radius") ? number(o["radius"]) : "";
+  std::string key = "stencil=" + kind + "\nradius-x=" + (o.count("radius-x") ? number(o["radius-x"]) : r) + "\n";
+  if (kind != "1d") key += "radius-y=" + (o.count("radius-y") ? number(o["radius-y"]) : r) + "\n";
+  std::string grid = o.count("grid") ? o["grid"] : (kind == "1d" ? "194400" : "960x449");
+  try {
+    StencilSpec spec;
+    spec.dims = kind == "1d" ? 1 : 2;
+    parse_grid(grid, spec);
+    grid = spec.grid_text();
+  } catch (const std::exception&) {
+  }
+  key += "grid=" + grid + "\nworkers=" + (o.count("workers") ? number(o["workers"]) : "auto") + "\n";
+  if (!coefficients.empty()) key += "coefficients=" + coefficients + "\n";
+  for (const auto& [k, v] : o) {
+    if (k == "stencil" || k == "radius" || k == "radius-x" || k == "radius-y" || k == "grid" || k == "workers") continue;
+    key += k + "=" + v + "\n";
+    if (k == "input") key += "input.content=" + digest(v) + "\n";
+  }
+  return key;
+}
+
 std::string file_digest(const std::string& path) {
   try {
     return stable_hash(read_file(path));
@@ -414,14 +478,11 @@ std::vector<Point> expand_points(const Sweep& s, bool predict_only) {
     }
     // The id: the effective architecture, the stencil options (files by content), the mode.
     std::string key = predict_only ? "mode=predict-only\n" : "";
-    for (const auto& [k, v] : opts) {
-      key += k + "=" + v + "\n";
-      if (k == "spec" || k == "input") {
-        auto d = digests.find(v);
-        if (d == digests.end()) d = digests.emplace(v, file_digest(v)).first;
-        key += k + ".content=" + d->second + "\n";
-      }
-    }
+    key += effective_stencil(opts, [&](const std::string& path) {
+      auto d = digests.find(path);
+      if (d == digests.end()) d = digests.emplace(path, file_digest(path)).first;
+      return d->second;
+    });
     key += "arch:\n" + it->second;
     p.id = stable_hash(key);
     if (!s.arch.empty()) p.args = {"--arch", s.arch};

@@ -1,6 +1,8 @@
 // Sweep files: what parses, how points expand, and the one-line file:line errors of bad files.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <set>
 
 #include "sim/study/sweep_file.h"
@@ -85,6 +87,27 @@ TEST(SweepFile, IdsAreStableAndFollowTheEffectiveArchitecture) {
       false);
   EXPECT_NE(other[0].id, without[0].id);
   EXPECT_NE(expand_points(parse_sweep(kGood, "s.yaml"), true)[0].id, a[0].id);
+}
+
+TEST(SweepFile, IdsFollowTheEffectiveStencil) {
+  auto id = [](const std::string& stencil) {
+    return expand_points(parse_sweep("name: a\nstencil: " + stencil + "\naxes: {run.threads: [1]}\n", "x.yaml"),
+                         false)[0].id;
+  };
+  const std::string base = id("{stencil: 2d, radius: 4, grid: 64x64}");
+  EXPECT_EQ(id("{stencil: 2d, radius-x: 4, radius_y: 4, grid: 64}"), base);  // same stencil, other words
+  EXPECT_EQ(id("{stencil: 2d, radius: 4, grid: 64x64, workers: auto}"), base);
+  EXPECT_NE(id("{stencil: 2d, radius: 4, grid: 64x32}"), base);
+  EXPECT_NE(id("{stencil: 2d, radius-x: 4, radius-y: 2, grid: 64x64}"), base);
+  EXPECT_NE(id("{stencil: 2d, radius: 4, grid: 64x64, workers: 2}"), base);
+  // A spec file that says the same, read as cgrasim reads it (the options win over it).
+  const std::string spec = ::testing::TempDir() + "sweep_id_spec.yaml";
+  std::ofstream(spec) << "stencil: 2d\nradius: 4\ngrid: [64, 64]\n";
+  EXPECT_EQ(id("{spec: " + spec + "}"), base);
+  EXPECT_EQ(id("{spec: " + spec + ", grid: 64x32}"), id("{stencil: 2d, radius: 4, grid: 64x32}"));
+  std::remove(spec.c_str());
+  // The default grid is the grid.
+  EXPECT_EQ(id("{stencil: 1d, radius: 2}"), id("{stencil: 1d, radius: 2, grid: 194400}"));
 }
 
 TEST(SweepFile, BadFilesNameTheFileAndLine) {
