@@ -4,7 +4,6 @@
 /// /proc/self/exe), so a crash, a deadlock or the SystemC state of one point never touches
 /// another; on one machine (--jobs N) or on many through MPI (rank 0 keeps the database).
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,7 +27,7 @@ class TempDir {
 
 /// Runs one point: `exe args... --json TMP --quiet`, stdout discarded, stderr's last
 /// "cgrasim: ..." line kept as the error. Never throws for what the run does (a signal, an exit
-/// code, no report): that is the row. `values` are the axis values to store with it.
+/// code, no report): that is the row, with the point's id and axis values.
 Row run_point(const std::string& exe, const Point& p, const std::string& tmpdir);
 
 /// The path of this program (/proc/self/exe resolved), for running points.
