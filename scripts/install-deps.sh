@@ -14,6 +14,9 @@ packages=(
   libcli11-dev
   nlohmann-json3-dev
   libfmt-dev
+  libsqlite3-dev                 # cgrasim sweep: the results database
+  openmpi-bin libopenmpi-dev     # cgrasim sweep under mpirun (optional at build time)
+  gnuplot-nox                    # cgrasim sweep --plots, cgrasim plot
 )
 
 missing=()

@@ -37,6 +37,7 @@
 #include "mapper/stencil_spec.h"
 #include "sim/config/arch_config.h"
 #include "sim/exit_codes.h"
+#include "sim/heatmap.h"
 #include "sim/model/asm_run.h"
 #include "sim/model/simulation.h"
 #include "sim/npy.h"
@@ -58,6 +59,8 @@ constexpr const char* kExamples = R"(Examples:
   cgrasim --arch configs/paper.yaml --dump-arch           print the effective architecture
   cgrasim --list-params                                   every architecture parameter
   cgrasim --asm-run examples/asm/fir3.asm --json stats.json   run a placed assembly program
+  cgrasim --stencil 2d --radius 4 --heatmap fabric.svg    the fabric heat map of the run
+  cgrasim sweep examples/sweeps/queue_depth.yaml --plots out   a what-if study (cgrasim sweep --help)
 
 Exit codes: 0 ok, 1 bad input, 2 bad command line, 3 deadlock, 4 watchdog,
 5 output check failed, 70 internal error.)";
@@ -84,6 +87,7 @@ struct Options {
   bool roofline_only = false;
   bool predict_only = false;
   std::string input_file, output_file, dot_file, asm_file;
+  std::string heatmap_file;
   /// Where stencil values come from, by spec key ("grid" -> "--grid" or "spec.yaml:3"), so that
   /// checks made after the merge name the flag or the file line.
   std::map<std::string, std::string> from;
@@ -474,6 +478,7 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   }
   const nlohmann::json report = report_json(run, arch, arch_name);
   if (!o.json_file.empty()) write_file_atomic(o.json_file, report.dump(2) + "\n");
+  if (!o.heatmap_file.empty()) write_file_atomic(o.heatmap_file, heatmap_svg(report, run.mapped.dfg, arch.fabric));
   if (!o.output_file.empty() && run.result.status == RunStatus::Done) {
     NpyArray a;
     a.shape = spec.dims == 1 ? std::vector<std::uint64_t>{spec.grid[0]}
@@ -536,17 +541,17 @@ void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
          {"--stencil", "--radius", "--radius-x", "--radius-y", "--workers", "--grid", "--spec",
-          "--input", "--output", "--dot", "--asm", "--roofline-only", "--predict-only"})
+          "--input", "--output", "--dot", "--asm", "--heatmap", "--roofline-only", "--predict-only"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +
                          " does not apply to --asm-run (it runs a placed program, not a stencil)");
   if (o.roofline_only)
-    for (const char* f : {"--input", "--output", "--dot", "--asm", "--json", "--vcd"})
+    for (const char* f : {"--input", "--output", "--dot", "--asm", "--json", "--vcd", "--heatmap"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +
                          " needs a run; --roofline-only neither maps nor simulates");
   if (o.predict_only)
-    for (const char* f : {"--input", "--output", "--vcd", "--roofline-only", "--no-skip", "--max-cycles"})
+    for (const char* f : {"--input", "--output", "--vcd", "--heatmap", "--roofline-only", "--no-skip", "--max-cycles"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) + " needs a run; --predict-only maps and predicts, it does not simulate");
   if (!o.listing_file.empty() && o.asm_run.empty()) throw UsageError("--listing needs --asm-run");
@@ -561,7 +566,7 @@ void check_output_files(const Options& o) {
       {"--input", &o.input_file}, {"--spec", &o.spec_file}, {"--arch", &o.arch_file},
       {"--asm-run", &o.asm_run},  {"--output", &o.output_file}, {"--json", &o.json_file},
       {"--dot", &o.dot_file},     {"--asm", &o.asm_file},       {"--vcd", &o.vcd_file},
-      {"--listing", &o.listing_file}};
+      {"--listing", &o.listing_file}, {"--heatmap", &o.heatmap_file}};
   constexpr std::size_t kInputs = 4;  // the first four are read, the others written
   const auto same = [](const std::string& a, const std::string& b) {
     std::error_code ea, eb;
@@ -646,6 +651,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->check(kPath);
   app.add_option("--json", o.json_file,
                  "write the report as JSON (docs/json.md; with --asm-run: the statistics tree)")
+      ->check(kPath);
+  app.add_option("--heatmap", o.heatmap_file,
+                 "write the fabric heat map as SVG: PEs coloured by issue rate, role, largest stall")
       ->check(kPath);
   app.add_option("--listing", o.listing_file,
                  "with --asm-run: write the lowered PE programs (PE listing format)")

@@ -4,8 +4,11 @@
 #include <vector>
 
 #include "sim/cli.h"
+#include "sim/study/study_cli.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && (args[0] == "sweep" || args[0] == "plot"))  // docs/sweep.md
+    return cgra::study::run_study_cli(args, std::cout, std::cerr);
   return cgra::run_cli(args, std::cout, std::cerr);
 }

@@ -1,0 +1,320 @@
+// Sweep plots through gnuplot, and the CSV export (docs/sweep.md).
+
+#include "sim/study/plot.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "sim/config/arch_config.h"
+#include "sim/output_file.h"
+
+namespace cgra::study {
+namespace {
+
+std::string unit_of(const std::string& key) {
+  static const std::map<std::string, std::string> fig = {
+      {"cycles", "cycles"},
+      {"gflops", "GFLOP/s"},
+      {"roofline_percent", "% of the roofline"},
+      {"attainable_percent", "% of the attainable"},
+      {"predicted_cycles", "cycles"},
+      {"dram_bytes", "B"},
+      {"wall_seconds", "s"},
+      {"radius", "points"},
+      {"radius-x", "points"},
+      {"radius-y", "points"},
+      {"workers", "workers"},
+      {"grid", "X x Y points"},
+      {"time-steps", "steps"}};
+  if (auto it = fig.find(key); it != fig.end()) return it->second;
+  if (key.rfind("report.", 0) == 0) {  // a report field: by its last name
+    const std::string last = key.substr(key.rfind('.') + 1);
+    if (auto it = fig.find(last); it != fig.end()) return it->second;
+    if (last == "achieved_gbps") return "GB/s";
+    if (last.find("fraction") != std::string::npos || last.find("rate") != std::string::npos) return "0..1";
+    return "";
+  }
+  for (const auto& p : arch_param_list())
+    if (p.key == key) return p.unit;
+  return "";
+}
+
+std::string label(const std::string& key) {
+  const std::string u = unit_of(key);
+  return u.empty() ? key : key + " [" + u + "]";
+}
+
+/// A gnuplot string literal (single quotes; a quote doubled).
+std::string gq(const std::string& s) {
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("''") : std::string(1, c);
+  return o + "'";
+}
+
+bool numeric(const std::string& s, double& v) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && p == s.data() + s.size() && !s.empty();
+}
+
+std::string file_name(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  return s;
+}
+
+/// Runs gnuplot on `script`; throws SweepError with its last error line when it fails.
+void run_gnuplot(const std::string& script) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw SweepError(std::string("cannot run gnuplot: ") + std::strerror(errno));
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+      dup2(null, 0);
+      dup2(null, 1);
+    }
+    dup2(fds[1], 2);
+    execlp("gnuplot", "gnuplot", script.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  if (pid < 0) {
+    close(fds[0]);
+    throw SweepError(std::string("cannot run gnuplot: ") + std::strerror(errno));
+  }
+  std::string err;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n > 0) err.append(buf, static_cast<std::size_t>(n));
+    else if (errno != EINTR) break;
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+    throw SweepError("gnuplot not found: install gnuplot-nox (scripts/install-deps.sh) to draw plots");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::string last;
+    std::istringstream in(err);
+    for (std::string l; std::getline(in, l);)
+      if (!l.empty() && l.find_first_not_of(" ^") != std::string::npos) last = l;
+    throw SweepError(script + ": gnuplot failed: " + (last.empty() ? "no message" : last));
+  }
+}
+
+/// Writes the script, runs it, renames its temporary images over the targets.
+std::vector<std::string> draw(const std::string& dir, const std::string& name, const std::string& body) {
+  const std::string base = dir + "/" + name;
+  const std::string script = base + ".gp";
+  std::string s = "# " + name + ": written by cgrasim; run again with: gnuplot " + name + ".gp\n";
+  s += "set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'\n";
+  s += "set output " + gq(base + ".svg.tmp") + "\n" + body;
+  s += "set terminal pngcairo size 900,560 noenhanced font 'sans,11' background rgb 'white'\n";
+  s += "set output " + gq(base + ".png.tmp") + "\nreplot\nunset output\n";
+  write_file_atomic(script, s);
+  run_gnuplot(script);
+  std::vector<std::string> out;
+  for (const char* ext : {".svg", ".png"}) {
+    std::error_code ec;
+    std::filesystem::rename(base + ext + ".tmp", base + ext, ec);
+    if (ec) throw SweepError(base + ext + ": cannot write: " + ec.message());
+    out.push_back(base + ext);
+  }
+  // The script names the temporary files: point it at the final ones for whoever reruns it.
+  std::string final = s;
+  for (const char* ext : {".svg", ".png"}) {
+    const std::string from = gq(base + ext + ".tmp"), to = gq(std::string(name) + ext);
+    final.replace(final.find(from), from.size(), to);
+  }
+  write_file_atomic(script, final);
+  return out;
+}
+
+std::string roofline_body(const SweepDb& db) {
+  const auto t = db.select({"report"}, "status = 'done' AND report IS NOT NULL");
+  struct Pt {
+    double ai, gf;
+  };
+  std::vector<Pt> pts;
+  std::set<std::pair<double, double>> roofs;  // (GB/s, fabric GFLOP/s)
+  for (const auto& r : t.rows) {
+    try {
+      const auto j = nlohmann::json::parse(*r[0]);
+      if (!j.contains("arithmetic_intensity") || !j.contains("gflops")) continue;
+      pts.push_back({j["arithmetic_intensity"].get<double>(), j["gflops"].get<double>()});
+      roofs.insert({j.at("architecture").at("dram_gbps").get<double>(), j.at("fabric_gflops").get<double>()});
+    } catch (const nlohmann::json::exception&) {
+    }
+  }
+  if (pts.empty()) throw SweepError(db.path() + ": no done point with a report: nothing to plot");
+  double lo = pts[0].ai, hi = pts[0].ai;
+  for (const auto& p : pts) lo = std::min(lo, p.ai), hi = std::max(hi, p.ai);
+  for (const auto& [bw, peak] : roofs) lo = std::min(lo, peak / bw), hi = std::max(hi, peak / bw);
+  lo /= 4, hi *= 4;
+  std::set<double> peaks;
+  for (const auto& [bw, peak] : roofs) peaks.insert(peak);
+  std::string b = "set title " +
+                  gq(peaks.size() == 1 ? fmt::format("Roofline of the fabric ({} GFLOP/s: every MAC PE, 2 flops a cycle); "
+                                                     "every done point of the sweep",
+                                                     *peaks.begin())
+                                       : std::string("Roofline of the fabric; every done point of the sweep")) +
+                  "\n";
+  b += "set logscale xy\nset grid\nset key below\nset samples 400\n";
+  b += fmt::format("set xrange [{}:{}]\n", lo, hi);
+  b += "set xlabel 'arithmetic intensity [flop/B] (useful flops / ideal bytes)'\n";
+  b += "set ylabel 'achieved [GFLOP/s]'\n";
+  b += "$points << EOD\n";
+  for (const auto& p : pts) b += fmt::format("{} {}\n", p.ai, p.gf);
+  b += "EOD\nplot ";
+  int i = 0;
+  for (const auto& [bw, peak] : roofs) {
+    b += fmt::format("(x*{} < {} ? x*{} : {}) with lines lw 2 dt {} title {}, ", bw, peak, bw, peak, 1 + i % 4,
+                     gq(peaks.size() == 1 ? fmt::format("roof, DRAM {} GB/s", bw)
+                                          : fmt::format("roof, DRAM {} GB/s, compute {} GFLOP/s", bw, peak)));
+    ++i;
+  }
+  b += "$points using 1:2 with points pt 7 ps 1 lc rgb '#d62728' title 'done points'\n";
+  return b;
+}
+
+std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) {
+  std::vector<std::string> others;  // axes that are neither x nor series but vary
+  std::vector<std::string> cols = {p.x, p.y};
+  if (!p.series.empty()) cols.push_back(p.series);
+  for (const auto& a : m.axes)
+    if (a != p.x && a != p.series) others.push_back(a);
+  for (const auto& a : others) cols.push_back(a);
+  const auto t = db.select(cols, "status = 'done' AND " + column_expression(p.y) + " IS NOT NULL");
+  if (t.rows.empty()) throw SweepError(db.path() + ": no done point with " + p.y + ": nothing to plot");
+  // Other axes that take more than one value split the lines too.
+  std::vector<std::size_t> split;
+  if (!p.series.empty()) split.push_back(2);
+  for (std::size_t i = 0; i < others.size(); ++i) {
+    std::set<std::string> v;
+    for (const auto& r : t.rows) v.insert(r[3 - p.series.empty() + i].value_or(""));
+    if (v.size() > 1) split.push_back(3 - p.series.empty() + i);
+  }
+  bool x_numeric = true;
+  std::vector<std::string> x_order;  // categories, in first-seen order
+  for (const auto& r : t.rows) {
+    double v;
+    if (!numeric(r[0].value_or(""), v)) x_numeric = false;
+    if (std::find(x_order.begin(), x_order.end(), r[0].value_or("")) == x_order.end())
+      x_order.push_back(r[0].value_or(""));
+  }
+  std::map<std::string, std::vector<std::pair<double, std::string>>> lines;  // title -> (x, y)
+  std::vector<std::string> titles;
+  for (const auto& r : t.rows) {
+    std::string title;
+    for (std::size_t c : split) title += (title.empty() ? "" : ", ") + cols[c] + " = " + r[c].value_or("");
+    if (!lines.count(title)) titles.push_back(title);
+    double x = 0;
+    if (x_numeric) numeric(*r[0], x);
+    else x = double(std::find(x_order.begin(), x_order.end(), r[0].value_or("")) - x_order.begin());
+    lines[title].push_back({x, r[1].value_or("")});
+  }
+  // Series by value when numeric.
+  std::stable_sort(titles.begin(), titles.end(), [](const std::string& a, const std::string& b) {
+    const auto na = a.rfind("= "), nb = b.rfind("= ");
+    double va, vb;
+    if (na != std::string::npos && nb != std::string::npos && numeric(a.substr(na + 2), va) &&
+        numeric(b.substr(nb + 2), vb) && a.substr(0, na) == b.substr(0, nb))
+      return va < vb;
+    return false;
+  });
+  const bool by_series_only = split.size() == 1 && !p.series.empty();
+  std::string b = "set title " + gq(p.y + " over " + p.x + (p.series.empty() ? "" : ", by " + p.series)) + "\n";
+  b += "set grid\nset key outside right top\n";
+  if (by_series_only) b += "set key title " + gq(label(p.series)) + "\n";
+  b += "set xlabel " + gq(label(p.x)) + "\nset ylabel " + gq(label(p.y)) + "\n";
+  if (x_numeric) {
+    double lo = 1e300, hi = -1e300;
+    for (const auto& [t2, v] : lines)
+      for (const auto& [x, y] : v) lo = std::min(lo, x), hi = std::max(hi, x);
+    if (lo > 0 && hi / lo >= 16) b += "set logscale x 2\n";
+    std::set<double> xs;  // a few values: a tic at each, none between
+    for (const auto& [t2, v] : lines)
+      for (const auto& [x, y] : v) xs.insert(x);
+    if (xs.size() <= 12) {
+      b += "set xtics (";
+      for (auto it = xs.begin(); it != xs.end(); ++it) b += fmt::format("{}{}", it == xs.begin() ? "" : ", ", *it);
+      b += ")\nset offsets graph 0.03, graph 0.03, 0, 0\n";
+    }
+  } else {
+    b += "set xtics (";
+    for (std::size_t i = 0; i < x_order.size(); ++i) b += (i ? ", " : "") + gq(x_order[i]) + " " + std::to_string(i);
+    b += ")\nset offsets 0.3, 0.3, 0, 0\n";
+  }
+  std::string plot = "plot ";
+  for (std::size_t i = 0; i < titles.size(); ++i) {
+    auto& v = lines[titles[i]];
+    std::sort(v.begin(), v.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
+    b += fmt::format("$line{} << EOD\n", i);
+    for (const auto& [x, y] : v) b += fmt::format("{} {}\n", x, y);
+    b += "EOD\n";
+    plot += fmt::format("{}$line{} using 1:2 with linespoints lw 2 pt 7 title {}", i ? ", " : "", i,
+                        gq(titles[i].empty()     ? p.y
+                           : by_series_only ? titles[i].substr(titles[i].rfind("= ") + 2)
+                                            : titles[i]));
+  }
+  return b + plot + "\n";
+}
+
+std::string csv_field(const std::optional<std::string>& v) {
+  if (!v) return "";
+  if (v->find_first_of(",\"\n\r") == std::string::npos) return *v;
+  std::string o = "\"";
+  for (char c : *v) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return o + "\"";
+}
+
+}  // namespace
+
+std::vector<std::string> write_plots(const SweepDb& db, const std::string& dir) {
+  const SweepMeta m = db.meta();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir, ec))
+    throw SweepError("--plots: cannot create the directory '" + dir + "'" + (ec ? ": " + ec.message() : ""));
+  std::vector<std::string> out = draw(dir, "roofline", roofline_body(db));
+  for (const auto& p : m.plots) {
+    const std::string name = file_name(p.y + "_vs_" + p.x + (p.series.empty() ? "" : "_by_" + p.series));
+    const auto f = draw(dir, name, line_body(db, m, p));
+    out.insert(out.end(), f.begin(), f.end());
+  }
+  return out;
+}
+
+void write_csv(const SweepDb& db, const std::string& path) {
+  const SweepMeta m = db.meta();
+  std::vector<std::string> cols = {"id"};
+  cols.insert(cols.end(), m.axes.begin(), m.axes.end());
+  for (const char* c : {"status", "exit_code", "error"}) cols.push_back(c);
+  for (const auto& f : figure_columns()) cols.push_back(f);
+  const auto t = db.select(cols);
+  std::string s;
+  for (std::size_t i = 0; i < cols.size(); ++i) s += (i ? "," : "") + csv_field(cols[i]);
+  s += "\n";
+  for (const auto& r : t.rows) {
+    for (std::size_t i = 0; i < r.size(); ++i) s += (i ? "," : "") + csv_field(r[i]);
+    s += "\n";
+  }
+  write_file_atomic(path, s);
+}
+
+}  // namespace cgra::study

@@ -1,0 +1,196 @@
+// `cgrasim sweep` and `cgrasim plot` (docs/sweep.md).
+
+#include "sim/study/study_cli.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <ostream>
+#include <thread>
+
+#include "sim/exit_codes.h"
+#include "sim/output_file.h"
+#include "sim/study/plot.h"
+#include "sim/study/sweep_db.h"
+#include "sim/study/sweep_file.h"
+#include "sim/study/sweep_run.h"
+
+namespace cgra::study {
+namespace {
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+void print_error(std::ostream& err, std::string_view what, std::string_view kind = "error") {
+  std::string line;
+  for (const char c : what) {
+    if (c == '\n') line += "\\n";
+    else if (c == '\r') line += "\\r";
+    else if (static_cast<unsigned char>(c) < 0x20 && c != '\t') line += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    else line += c;
+  }
+  err << "cgrasim: " << kind << ": " << line << "\n";
+}
+
+struct SweepOptions {
+  std::string file, db, csv, plots;
+  unsigned jobs = 0;
+  bool predict_only = false;
+};
+
+/// Output paths are checked before anything runs, as cgrasim's own are.
+void check_outputs(const SweepOptions& o) {
+  if (!o.csv.empty()) check_output_path(o.csv, "--csv");
+  std::error_code e1, e2;
+  if (!o.csv.empty() && !o.db.empty() &&
+      (o.csv == o.db || std::filesystem::weakly_canonical(o.csv, e1) == std::filesystem::weakly_canonical(o.db, e2)))
+    throw UsageError("--db and --csv name the same file '" + o.csv + "'");
+  if (!o.plots.empty()) {
+    std::error_code ec;
+    if (std::filesystem::exists(o.plots, ec) && !std::filesystem::is_directory(o.plots, ec))
+      throw FileError("--plots: '" + o.plots + "' is not a directory");
+  }
+}
+
+void finish(const SweepDb& db, const SweepOptions& o, std::ostream& out) {
+  if (!o.csv.empty()) {
+    write_csv(db, o.csv);
+    fmt::print(out, "csv: {}\n", o.csv);
+  }
+  if (!o.plots.empty())
+    for (const auto& f : write_plots(db, o.plots)) fmt::print(out, "plot: {}\n", f);
+}
+
+/// Parses, expands, opens the database; the points still to run.
+struct Prepared {
+  Sweep sweep;
+  std::vector<Point> points, todo;
+  std::unique_ptr<SweepDb> db;
+};
+
+Prepared prepare(SweepOptions& o) {
+  Prepared p;
+  p.sweep = load_sweep(o.file);
+  if (o.db.empty()) o.db = p.sweep.name + (o.predict_only ? ".predict.sqlite" : ".sqlite");
+  check_outputs(o);
+  p.points = expand_points(p.sweep, o.predict_only);
+  p.db = std::make_unique<SweepDb>(o.db, true);
+  p.db->prepare(p.sweep);
+  const auto have = p.db->ids();
+  for (const auto& pt : p.points)
+    if (!have.count(pt.id)) p.todo.push_back(pt);
+  return p;
+}
+
+int summary(const Prepared& p, const SweepOptions& o, std::size_t failed, double seconds, std::ostream& out,
+            std::ostream& err) {
+  const auto have = p.db->ids();
+  std::size_t missing = 0;
+  for (const auto& pt : p.points) missing += !have.count(pt.id);
+  fmt::print(out, "cgrasim sweep {}: {} points, {} run now ({} failed) in {:.1f} s, {} had a row; database {}\n",
+             p.sweep.name, p.points.size(), p.todo.size(), failed, seconds, p.points.size() - p.todo.size(), o.db);
+  finish(*p.db, o, out);
+  if (missing) {
+    print_error(err, fmt::format("{}: {} points have no row", o.db, missing));
+    return kExitError;
+  }
+  return kExitOk;
+}
+
+int sweep_main(SweepOptions o, std::ostream& out, std::ostream& err) {
+  RunOptions ro;
+  ro.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  ro.progress = &err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  if (mpi_launched()) {
+    MpiSession mpi;
+    if (mpi.rank() != 0) {
+      mpi_worker(mpi);
+      return kExitOk;
+    }
+    Prepared p;
+    try {
+      p = prepare(o);
+    } catch (...) {
+      mpi_master(mpi, {}, nullptr, {}, ro, 0, 0);  // let the other ranks go
+      throw;
+    }
+    const std::size_t failed =
+        mpi_master(mpi, p.todo, p.db.get(), p.sweep.axes, ro, p.points.size(), p.points.size() - p.todo.size());
+    return summary(p, o, failed, seconds(), out, err);
+  }
+  Prepared p = prepare(o);
+  const std::size_t failed =
+      run_local(p.todo, *p.db, p.sweep.axes, ro, p.points.size(), p.points.size() - p.todo.size());
+  return summary(p, o, failed, seconds(), out, err);
+}
+
+int plot_main(SweepOptions o, std::ostream& out) {
+  SweepDb db(o.file, false);
+  o.db = o.file;
+  if (o.plots.empty() && o.csv.empty())
+    o.plots = std::filesystem::path(o.file).stem().string() + "-plots";
+  check_outputs(o);
+  finish(db, o, out);
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_study_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const bool is_sweep = args.at(0) == "sweep";
+  CLI::App app{is_sweep ? "cgrasim sweep: run every point of a sweep file, results in SQLite (docs/sweep.md)"
+                        : "cgrasim plot: plots and CSV of an existing sweep database (docs/sweep.md)",
+               is_sweep ? "cgrasim sweep" : "cgrasim plot"};
+  SweepOptions o;
+  const CLI::Validator path(
+      [](std::string& t) { return t.empty() ? std::string("expected a file name, got ''") : std::string(); }, "FILE");
+  if (is_sweep) {
+    app.add_option("file", o.file, "sweep file (YAML)")->required()->check(path);
+    app.add_option("--jobs", o.jobs, "points run at once (default: the cores)")->check(CLI::Range(1u, 4096u));
+    app.add_option("--db", o.db, "results database (default: <name>.sqlite)")->check(path);
+    app.add_flag("--predict-only", o.predict_only,
+                 "fill the table from the prediction alone (cgrasim --predict-only); default database "
+                 "<name>.predict.sqlite");
+  } else {
+    app.add_option("file", o.file, "sweep database (SQLite)")->required()->check(path);
+  }
+  app.add_option("--csv", o.csv, "export the table (axes and figures, not the reports) as CSV")->check(path);
+  app.add_option("--plots", o.plots, "write the plots (SVG and PNG, gnuplot) into this directory")->check(path);
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend() - 1);
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    print_error(err, std::string(e.what()) + " (see cgrasim " + args[0] + " --help)");
+    return kExitUsage;
+  }
+  try {
+    return is_sweep ? sweep_main(o, out, err) : plot_main(o, out);
+  } catch (const UsageError& e) {
+    print_error(err, std::string(e.what()) + " (see cgrasim " + args[0] + " --help)");
+    return kExitUsage;
+  } catch (const SweepError& e) {
+    print_error(err, e.what());
+  } catch (const FileError& e) {
+    print_error(err, e.what());
+  } catch (const std::bad_alloc&) {
+    print_error(err, "out of memory");
+  } catch (const std::exception& e) {
+    print_error(err, e.what(), "internal error");
+    return kExitInternal;
+  }
+  return kExitError;
+}
+
+}  // namespace cgra::study

@@ -1,0 +1,75 @@
+#pragma once
+/// \file sweep_run.h
+/// Running the points of a sweep: each point is one cgrasim process (this very binary,
+/// /proc/self/exe), so a crash, a deadlock or the SystemC state of one point never touches
+/// another; on one machine (--jobs N) or on many through MPI (rank 0 keeps the database).
+
+#include <string>
+#include <vector>
+
+#include "sim/study/sweep_db.h"
+#include "sim/study/sweep_file.h"
+
+namespace cgra::study {
+
+/// A private temporary directory, removed with everything in it when destroyed.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+/// Runs one point: `exe args... --json TMP --quiet`, stdout discarded, stderr's last
+/// "cgrasim: ..." line kept as the error. Never throws for what the run does (a signal, an exit
+/// code, no report): that is the row, with the point's id and axis values.
+Row run_point(const std::string& exe, const Point& p, const std::string& tmpdir);
+
+/// The path of this program (/proc/self/exe resolved), for running points.
+std::string self_exe();
+
+/// How a sweep is run and reported.
+struct RunOptions {
+  unsigned jobs = 1;
+  bool progress = false;  ///< a progress line on stderr (a terminal)
+};
+
+/// Runs `todo` (the points without a row) with `jobs` processes at once, inserting each row as it
+/// comes. Returns the number of failed points.
+std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::vector<std::string>& axes,
+                      const RunOptions& o, std::size_t total, std::size_t already);
+
+/// True when this process was started by an MPI launcher (mpirun, srun) with more than one rank.
+bool mpi_launched();
+
+/// MPI for the lifetime of the object (MPI_Init / MPI_Finalize); throws SweepError when this
+/// build has no MPI.
+class MpiSession {
+ public:
+  MpiSession();
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+ private:
+  int rank_ = 0, size_ = 1;
+};
+
+/// Rank 0: hands `todo` out one point at a time to the other ranks, inserts the rows they send
+/// back (db may be null when todo is empty: then it only tells every rank to stop). Returns the
+/// number of failed points.
+std::size_t mpi_master(const MpiSession& mpi, const std::vector<Point>& todo, SweepDb* db,
+                       const std::vector<std::string>& axes, const RunOptions& o, std::size_t total,
+                       std::size_t already);
+
+/// Every other rank: asks for points, runs them, sends the rows back, until told to stop.
+void mpi_worker(const MpiSession& mpi);
+
+}  // namespace cgra::study
