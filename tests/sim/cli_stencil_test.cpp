@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -291,15 +292,22 @@ TEST(CliStencil, ErrorsAreOneLineWithTheDocumentedExitCode) {
 }
 
 TEST(CliStencil, ExampleSpecFilesRunSmall) {
-  // Every example spec maps and runs; the grid is shrunk so the test stays fast.
+  // Every example spec maps and runs; the grid is shrunk so the test stays fast. The specs the
+  // documentation names must be among them (an empty or moved directory is a failure, not a
+  // loop over nothing).
+  std::set<std::string> ran;
   for (const auto& e : fs::directory_iterator(std::string(CGRA_SOURCE_DIR) + "/examples/specs")) {
     if (e.path().extension() != ".yaml") continue;
+    ran.insert(e.path().filename().string());
     const std::string text = read_file(e.path().string());
     const bool two_d = text.find("stencil: 2d") != std::string::npos;
     const Result r = cli({"--spec", e.path().string(), "--grid", two_d ? "60x30" : "400", "--quiet"});
     EXPECT_EQ(r.code, kExitOk) << e.path() << "\n" << r.err << r.out;
     EXPECT_NE(r.out.find("output check pass"), std::string::npos) << e.path() << r.out;
   }
+  EXPECT_GE(ran.size(), 5u);
+  for (const char* named : {"paper_1d.yaml", "paper_2d.yaml", "jacobi_2d_5pt.yaml"})
+    EXPECT_TRUE(ran.count(named)) << named << " was not run";
 }
 
 }  // namespace
