@@ -2,7 +2,9 @@
 #   make run   install missing Debian packages, configure, build, run the paper's 2D case
 #   make test  the same set-up, then the whole test suite through ctest, twice: the normal build
 #              ($(BUILD)) and the AddressSanitizer + UndefinedBehaviorSanitizer build
-#              ($(ASAN_BUILD), docs/robustness.md)
+#              ($(ASAN_BUILD), docs/robustness.md); prints the count of registered tests
+#   make tsan  on demand, not part of `make test`: the model and its thread tests built with
+#              ThreadSanitizer ($(TSAN_BUILD)) and run (docs/robustness.md)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= 2
@@ -15,8 +17,23 @@ ASAN_CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug -DCGRA_WERROR=ON -DCGRA_SANITIZE=ON
 ASAN_ENV ?= ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:check_initialization_order=1:suppressions=$(CURDIR)/cmake/asan.supp \
             LSAN_OPTIONS=suppressions=$(CURDIR)/cmake/lsan.supp \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# ThreadSanitizer: the model and model_threads_test only (docs/robustness.md, "ThreadSanitizer").
+TSAN_BUILD ?= build-tsan
+TSAN_CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCGRA_WERROR=ON -DCGRA_TSAN=ON
+TSAN_ENV ?= TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
-.PHONY: all deps configure build run test configure-asan build-asan test-normal test-asan clean
+# No test may go missing silently: ctest fails when a build registers none (--no-tests=error),
+# and `make test` prints how many each build registered and fails when a build has fewer than
+# TESTS_AT_LEAST or the two builds differ (a folder or target that stopped registering tests).
+# Raise TESTS_AT_LEAST when adding tests; lower it only with the commit that removes some.
+TESTS_AT_LEAST ?= 428
+CTEST = ctest --output-on-failure --no-tests=error -j$(JOBS)
+# $(call registered_tests,<build dir>): prints the count and checks it against TESTS_AT_LEAST.
+registered_tests = n=$$(ctest --test-dir $(1) -N | sed -n 's/^Total Tests: //p'); \
+	echo "registered tests in $(1): $$n"; \
+	test "$$n" -ge $(TESTS_AT_LEAST) || { echo "$(1): $$n registered tests, fewer than TESTS_AT_LEAST=$(TESTS_AT_LEAST)"; exit 1; }
+
+.PHONY: all deps configure build run test configure-asan build-asan test-normal test-asan tsan clean
 all: build
 
 deps:
@@ -39,14 +56,27 @@ build-asan: configure-asan
 
 # The normal suite first (fast feedback), then the sanitized one.
 test: build build-asan
-	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
-	$(ASAN_ENV) ctest --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS)
+	@$(call registered_tests,$(BUILD))
+	@$(call registered_tests,$(ASAN_BUILD))
+	@a=$$(ctest --test-dir $(BUILD) -N | sed -n 's/^Total Tests: //p'); \
+	 b=$$(ctest --test-dir $(ASAN_BUILD) -N | sed -n 's/^Total Tests: //p'); \
+	 test "$$a" = "$$b" || { echo "$(BUILD) registers $$a tests, $(ASAN_BUILD) $$b"; exit 1; }
+	$(CTEST) --test-dir $(BUILD)
+	$(ASAN_ENV) $(CTEST) --test-dir $(ASAN_BUILD)
 
 test-normal: build
-	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+	@$(call registered_tests,$(BUILD))
+	$(CTEST) --test-dir $(BUILD)
 
 test-asan: build-asan
-	$(ASAN_ENV) ctest --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS)
+	@$(call registered_tests,$(ASAN_BUILD))
+	$(ASAN_ENV) $(CTEST) --test-dir $(ASAN_BUILD)
+
+# Builds only what model_threads_test needs (the model and its libraries), then runs its tests.
+tsan: deps
+	cmake -S . -B $(TSAN_BUILD) $(TSAN_CMAKE_FLAGS)
+	cmake --build $(TSAN_BUILD) -j$(JOBS) --target model_threads_test
+	$(TSAN_ENV) $(CTEST) --test-dir $(TSAN_BUILD) -R '^model_threads_test\.'
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

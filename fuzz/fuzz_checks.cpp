@@ -37,15 +37,17 @@ void check_message(const std::string& step, const char* what) {
 }
 
 /// Runs `parse`; returns its result, or nullopt when it throws the documented `Error` (with a
-/// proper message). Any other exception is a ContractViolation naming its type.
+/// proper message, stored in `rejected`). Any other exception is a ContractViolation naming its
+/// type.
 template <typename Error, typename Parse>
-auto parse_or_error(const std::string& step, Parse&& parse) -> std::optional<decltype(parse())> {
+auto parse_or_error(const std::string& step, Outcome& rejected, Parse&& parse) -> std::optional<decltype(parse())> {
   try {
     return parse();
   } catch (const ContractViolation&) {
     throw;
   } catch (const Error& e) {
     check_message(step, e.what());
+    rejected = {true, e.what()};
     return std::nullopt;
   } catch (const std::exception& e) {
     throw ContractViolation(step + ": undocumented exception " + type_name(typeid(e)) + ": " + e.what());
@@ -93,35 +95,41 @@ void split_overrides(std::string_view input, std::string_view& yaml, std::vector
 
 }  // namespace
 
-void check_arch_config(std::string_view input) {
+Outcome check_arch_config(std::string_view input) {
   std::string_view yaml;
   std::vector<std::string> overrides;
   split_overrides(input, yaml, overrides);
-  const auto cfg = parse_or_error<ConfigError>("load_arch_config",
+  Outcome outcome;
+  const auto cfg = parse_or_error<ConfigError>("load_arch_config", outcome,
                                                [&] { return load_arch_config(yaml, "fuzz.yaml", overrides); });
-  if (!cfg) return;
+  if (!cfg) return outcome;
   const std::string text = must("arch_to_yaml", [&] { return arch_to_yaml(*cfg); });
   const ArchConfig again = must("load_arch_config(arch_to_yaml(cfg))", [&] { return load_arch_config(text, "round-trip.yaml"); });
   if (!(again == *cfg)) throw ContractViolation("arch_to_yaml does not load back to the same configuration:\n" + text);
   if (must("arch_to_yaml (second)", [&] { return arch_to_yaml(again); }) != text)
     throw ContractViolation("arch_to_yaml is not stable across a round trip");
+  return outcome;
 }
 
-void check_asm(std::string_view input) {
-  const auto g = parse_or_error<dfg::DfgError>("parse_asm", [&] { return dfg::parse_asm(input, "fuzz.asm"); });
-  if (!g) return;
+Outcome check_asm(std::string_view input) {
+  Outcome outcome;
+  const auto g =
+      parse_or_error<dfg::DfgError>("parse_asm", outcome, [&] { return dfg::parse_asm(input, "fuzz.asm"); });
+  if (!g) return outcome;
   // Whole-graph checks must cope with anything the parser accepts (they report, never throw).
   must("find_problems", [&] { return dfg::find_problems(*g); });
   const std::string text = must("write_asm", [&] { return dfg::write_asm(*g); });
   const dfg::Dfg again = must("parse_asm(write_asm(g))", [&] { return dfg::parse_asm(text, "round-trip.asm"); });
   if (must("write_asm (second)", [&] { return dfg::write_asm(again); }) != text)
     throw ContractViolation("write_asm(parse_asm(write_asm(g))) differs from write_asm(g):\n" + text);
+  return outcome;
 }
 
-void check_listing(std::string_view input) {
+Outcome check_listing(std::string_view input) {
+  Outcome outcome;
   const auto programs =
-      parse_or_error<ListingError>("parse_listings", [&] { return parse_listings(input, "fuzz.lst"); });
-  if (!programs) return;
+      parse_or_error<ListingError>("parse_listings", outcome, [&] { return parse_listings(input, "fuzz.lst"); });
+  if (!programs) return outcome;
   for (const Program& p : *programs) {
     const std::string text = must("print_listing", [&] { return print_listing(p); });
     const Program again = must("parse_listing(print_listing(p))", [&] { return parse_listing(text, "round-trip.lst"); });
@@ -129,11 +137,13 @@ void check_listing(std::string_view input) {
     if (must("print_listing (second)", [&] { return print_listing(again); }) != text)
       throw ContractViolation("print_listing is not stable across a round trip:\n" + text);
   }
+  return outcome;
 }
 
-void check_npy(std::string_view input) {
-  const auto a = parse_or_error<FileError>("parse_npy", [&] { return parse_npy(input, "fuzz.npy"); });
-  if (!a) return;
+Outcome check_npy(std::string_view input) {
+  Outcome outcome;
+  const auto a = parse_or_error<FileError>("parse_npy", outcome, [&] { return parse_npy(input, "fuzz.npy"); });
+  if (!a) return outcome;
   std::uint64_t count = 1;
   for (std::uint64_t d : a->shape) count *= d;
   if (a->data.size() != count) throw ContractViolation("parse_npy: data size does not match the shape");
@@ -143,11 +153,14 @@ void check_npy(std::string_view input) {
   if (again.shape != a->shape || again.data.size() != a->data.size() ||
       (count && std::memcmp(again.data.data(), a->data.data(), count * sizeof(double)) != 0))
     throw ContractViolation("encode_npy does not read back to the same array");
+  return outcome;
 }
 
-void check_spec(std::string_view input) {
-  const auto f = parse_or_error<SpecError>("parse_spec_yaml", [&] { return parse_spec_yaml(input, "fuzz.yaml"); });
-  if (!f) return;
+Outcome check_spec(std::string_view input) {
+  Outcome outcome;
+  const auto f =
+      parse_or_error<SpecError>("parse_spec_yaml", outcome, [&] { return parse_spec_yaml(input, "fuzz.yaml"); });
+  if (!f) return outcome;
   for (const auto& [key, where] : f->where)
     if (where.rfind("fuzz.yaml:", 0) != 0) throw ContractViolation("parse_spec_yaml: key '" + key + "' has no line");
   // The merge of cgrasim without flags: what the file gives, else radius 1 and the default grid.
@@ -158,11 +171,12 @@ void check_spec(std::string_view input) {
   spec.radius[1] = spec.dims == 2 ? f->radius_y.value_or(r) : 0;
   spec.coeff_x = f->coeff_x;
   spec.coeff_y = f->coeff_y;
-  parse_or_error<SpecError>("parse_grid + validate", [&] {
+  parse_or_error<SpecError>("parse_grid + validate", outcome, [&] {
     parse_grid(f->grid.value_or(spec.dims == 1 ? "194400" : "960x449"), spec);
     spec.validate();
     return spec.describe();
   });
+  return outcome;
 }
 
 int run_fuzz_input(CheckFn check, const std::uint8_t* data, std::size_t size) {

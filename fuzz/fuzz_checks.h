@@ -23,32 +23,40 @@ class ContractViolation : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+/// What a check made of an input that kept the contract: accepted (parsed, round trip held), or
+/// rejected with the documented error, whose message it keeps. The seed-corpus test holds the
+/// committed seeds to their names (a `bad_*` seed must be rejected, any other accepted).
+struct Outcome {
+  bool rejected = false;
+  std::string error;  ///< the documented error's message, when rejected
+};
+
 /// Architecture YAML (load_arch_config) plus `--set` overrides: the text up to a line `#--set` is
 /// the YAML document; each line after it is one override ("key=value"). Round trip: arch_to_yaml
 /// of the result loads back to an equal ArchConfig. Documented error: ConfigError.
-void check_arch_config(std::string_view input);
+Outcome check_arch_config(std::string_view input);
 
 /// DFG assembly (dfg::parse_asm), then find_problems() on what parsed. Round trip: write_asm of
 /// the parsed graph parses again and writes the same text. Documented error: dfg::DfgError
 /// (AsmParseError is one).
-void check_asm(std::string_view input);
+Outcome check_asm(std::string_view input);
 
 /// PE listings (parse_listings, one or more `.pe` sections). Round trip: print_listing of each
 /// program parses back to an equal program. Documented error: ListingError.
-void check_listing(std::string_view input);
+Outcome check_listing(std::string_view input);
 
 /// .npy bytes (parse_npy). Round trip: encode_npy of the array parses back to the same shape and
 /// the same bits. Documented error: FileError.
-void check_npy(std::string_view input);
+Outcome check_npy(std::string_view input);
 
 /// Stencil spec YAML (parse_spec_yaml), then the spec it gives merged as cgrasim does with no
 /// flags (radius 1 and the default grid where the file says nothing) and validated. Documented
 /// error: SpecError. No writer exists, so no round trip; a parsed file's `where` must name a line
 /// for every key it gave.
-void check_spec(std::string_view input);
+Outcome check_spec(std::string_view input);
 
 /// A check function, as taken by run_fuzz_input.
-using CheckFn = void (*)(std::string_view);
+using CheckFn = Outcome (*)(std::string_view);
 
 /// libFuzzer glue: runs `check` on the input and aborts with the violation on stderr if the
 /// contract is broken (libFuzzer then saves the input as a crash).

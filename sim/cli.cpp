@@ -88,6 +88,9 @@ struct Options {
   bool predict_only = false;
   std::string input_file, output_file, dot_file, asm_file;
   std::string heatmap_file;
+  /// Test-only fault (hidden option --test-negate-output): flip the sign of this simulated output
+  /// value after the run, before the check, to drive the mismatch path (docs/cli.md).
+  std::optional<std::uint64_t> negate_output;
   /// Where stencil values come from, by spec key ("grid" -> "--grid" or "spec.yaml:3"), so that
   /// checks made after the merge name the flag or the file line.
   std::map<std::string, std::string> from;
@@ -451,6 +454,9 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   StencilSpec spec = spec_in;
   const RooflineMachine machine = roofline_machine(arch);
   if (!o.workers.empty() && o.workers != "auto") spec.workers = workers_of(o, spec, machine);
+  if (o.negate_output && *o.negate_output >= spec.grid_points())
+    throw UsageError("--test-negate-output: index " + std::to_string(*o.negate_output) +
+                     " is outside the grid of " + std::to_string(spec.grid_points()) + " values");
   std::vector<double> input = input_of(o, spec);
   const auto t0 = std::chrono::steady_clock::now();
   MappedStencil mapped = map_stencil(spec, arch);
@@ -474,7 +480,7 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   StencilRun run;
   {
     ProgressLine line(progress, mapped.spec.describe());
-    run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds);
+    run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds, o.negate_output);
   }
   const nlohmann::json report = report_json(run, arch, arch_name);
   if (!o.json_file.empty()) write_file_atomic(o.json_file, report.dump(2) + "\n");
@@ -541,12 +547,14 @@ void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
          {"--stencil", "--radius", "--radius-x", "--radius-y", "--workers", "--grid", "--spec",
-          "--input", "--output", "--dot", "--asm", "--heatmap", "--roofline-only", "--predict-only"})
+          "--input", "--output", "--dot", "--asm", "--heatmap", "--roofline-only", "--predict-only",
+          "--test-negate-output"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +
                          " does not apply to --asm-run (it runs a placed program, not a stencil)");
   if (o.roofline_only)
-    for (const char* f : {"--input", "--output", "--dot", "--asm", "--json", "--vcd", "--heatmap"})
+    for (const char* f : {"--input", "--output", "--dot", "--asm", "--json", "--vcd", "--heatmap",
+                          "--test-negate-output"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +
                          " needs a run; --roofline-only neither maps nor simulates");
@@ -667,6 +675,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.add_flag("--predict-only", o.predict_only,
                "map and predict the cycles (docs/stencil.md); do not simulate. --json writes the report less "
                "the run's figures");
+  // Test-only, not in --help (group ""): a fault that makes the output check fail (docs/cli.md).
+  app.add_option("--test-negate-output", o.negate_output,
+                 "test-only: flip the sign of the simulated output value at this index before the check")
+      ->group("");
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector

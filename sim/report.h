@@ -41,8 +41,13 @@ struct StencilRun {
 /// Runs the SystemC model on a mapped stencil with `input` (spec.grid_points() values, x
 /// contiguous) and checks the output against reference_stencil. Deadlock and watchdog are results
 /// (status in result), not exceptions.
+/// `negate_output` (test-only fault, `cgrasim --test-negate-output`): after a finished run and
+/// before the check, the simulated output value at that index (C order) has its sign bit flipped,
+/// so the check and everything downstream of it (report, exit code, --output) meet a mismatch.
+/// Must be below spec.grid_points().
 StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std::vector<double> input,
-                              const SimOptions& options, double map_seconds = 0);
+                              const SimOptions& options, double map_seconds = 0,
+                              std::optional<std::uint64_t> negate_output = std::nullopt);
 
 /// The report of a run as JSON (docs/json.md). `arch_name` names the architecture source. Every
 /// field is deterministic except those under "wall_clock".

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "mapper/reference.h"
@@ -144,7 +146,8 @@ std::vector<double> default_input_grid(std::uint64_t points) {
 }
 
 StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std::vector<double> input,
-                              const SimOptions& options, double map_seconds) {
+                              const SimOptions& options, double map_seconds,
+                              std::optional<std::uint64_t> negate_output) {
   StencilRun r;
   r.mapped = std::move(mapped);
   r.input = std::move(input);
@@ -159,6 +162,13 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
   r.sim_seconds = seconds_since(t0);
   if (r.result.status != RunStatus::Done) return r;
   r.reference = reference_stencil(spec, r.input);
+  if (negate_output) {
+    std::vector<double>& simulated = r.result.outputs.at(0);
+    if (*negate_output >= simulated.size())
+      throw std::out_of_range("negate_output: index " + std::to_string(*negate_output) + " is outside the " +
+                              std::to_string(simulated.size()) + " output values");
+    simulated[*negate_output] = -simulated[*negate_output];
+  }
   const std::vector<double>& out = r.result.outputs.at(0);
   r.checked = true;
   for (std::size_t i = 0; i < out.size(); ++i) {

@@ -140,7 +140,7 @@ std::vector<std::uint8_t> Fabric::split_pes(unsigned members, const std::vector<
 }
 
 Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_idle_pes,
-               unsigned threads)
+               unsigned threads, bool cap_threads_at_cpus)
     : program_(program), geometry_(arch.fabric), skip_idle_(skip_idle_pes) {
   if (threads == 0) throw std::invalid_argument("fabric: threads must be at least 1");
   const PeParams& pp = arch.fabric.pe;
@@ -150,9 +150,9 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   // caches), the routes whose source is one of them and the deliveries into their queues. Only
   // with sparse stepping (the reference mode runs on one thread). At most one member per CPU the
   // process may use (a member waiting for a descheduled one would spin on the core it needs) and
-  // per 16 PEs.
+  // per 16 PEs. Tests lift the first cap (more members than cores: same results, slower).
   const std::size_t placed = program_.pes.size();
-  const std::size_t hw = WorkerTeam::available_cpus();
+  const std::size_t hw = cap_threads_at_cpus ? WorkerTeam::available_cpus() : threads;
   const unsigned members =
       skip_idle_ ? static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::min(hw, placed / 16 + 1)))
                  : 1;

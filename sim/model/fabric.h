@@ -89,10 +89,11 @@ class Fabric {
   /// `skip_idle_pes`: PEs that provably cannot act are neither evaluated nor committed until one of
   /// their queues is touched from outside (identical results; see the class comment).
   /// `threads`: members of the team that steps the PEs (1 = the caller alone), capped at the
-  /// CPUs the process may use (WorkerTeam::available_cpus) and at one per 16 PEs, and 1 without `skip_idle_pes`; results do not
-  /// depend on it (threads_used() tells what was used).
+  /// CPUs the process may use (WorkerTeam::available_cpus; not if `cap_threads_at_cpus` is false,
+  /// for tests) and at one per 16 PEs, and 1 without `skip_idle_pes`; results do not depend on it
+  /// (threads_used() tells what was used).
   Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_idle_pes = true,
-         unsigned threads = 1);
+         unsigned threads = 1, bool cap_threads_at_cpus = true);
   ~Fabric();
   Fabric(const Fabric&) = delete;
   Fabric& operator=(const Fabric&) = delete;

@@ -9,9 +9,9 @@ namespace cgra {
 FabricModule::FabricModule(sc_core::sc_module_name name, const ArchConfig& arch,
                            const FabricProgram& program, CycleScheduler& sched,
                            MemRequestLink& requests, MemReplyLink& replies, DeepLinks& deep,
-                           bool skip_idle_pes)
+                           bool skip_idle_pes, bool cap_threads_at_cpus)
     : sc_core::sc_module(name),
-      fabric_(arch, program, skip_idle_pes, arch.run.threads),
+      fabric_(arch, program, skip_idle_pes, arch.run.threads, cap_threads_at_cpus),
       sched_(sched),
       requests_(requests),
       replies_(replies),

@@ -34,7 +34,7 @@ class FabricModule : public sc_core::sc_module {
   /// the configuration is static for the whole run, like a bitstream).
   FabricModule(sc_core::sc_module_name name, const ArchConfig& arch, const FabricProgram& program,
                CycleScheduler& sched, MemRequestLink& requests, MemReplyLink& replies,
-               DeepLinks& deep, bool skip_idle_pes = true);
+               DeepLinks& deep, bool skip_idle_pes = true, bool cap_threads_at_cpus = true);
 
   Fabric& fabric() { return fabric_; }
   /// Registers per-PE state (0 = issued, else the StallReason code) and the occupancy of every

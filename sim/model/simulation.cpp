@@ -98,13 +98,13 @@ struct Model {
   HostModule host;
 
   Model(const ArchConfig& arch, const FabricProgram& program, const std::vector<HostArray>& inputs,
-        const std::vector<OutputArray>& outputs, bool skip, bool skip_idle_pes)
+        const std::vector<OutputArray>& outputs, bool skip, bool skip_idle_pes, bool threads_beyond_cpus)
       : sched("scheduler", sc_core::sc_time(1000.0 / arch.clock.freq_ghz, sc_core::SC_PS),
               arch.run.deadlock_cycles, arch.run.max_cycles, skip),
         requests("mem_requests", program.memory_ports),
         replies("mem_replies"),
         deep("deep_links", program.deep.size()),
-        fabric("fabric", arch, program, sched, requests, replies, deep, skip_idle_pes),
+        fabric("fabric", arch, program, sched, requests, replies, deep, skip_idle_pes, !threads_beyond_cpus),
         memory("memory", arch, program.memory_ports, program.deep, sched, requests, replies, deep),
         host("host", sched, memory, inputs, outputs) {}
 };
@@ -163,7 +163,7 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
   SimResult res;
   std::exception_ptr error;
   {
-    Model m(arch, program, inputs, outputs, options.skip_ahead, options.skip_idle_pes);
+    Model m(arch, program, inputs, outputs, options.skip_ahead, options.skip_idle_pes, options.threads_beyond_cpus);
     sc_core::sc_trace_file* tf = nullptr;
     if (!options.vcd_path.empty()) {
       std::string base = options.vcd_path;

@@ -31,6 +31,10 @@ struct SimOptions {
   bool skip_ahead = true;  ///< jump over cycles in which nothing can happen (results are identical)
   std::string vcd_path;    ///< non-empty: write a VCD trace (per-PE state, queue occupancies) there
   bool skip_idle_pes = true;  ///< do not step PEs that provably cannot act (results are identical)
+  /// Lift the cap of `run.threads` at the CPUs the process may use (the cap at one thread per 16
+  /// PEs stays). For tests: more threads than cores gives the same results, only slower, so the
+  /// thread-count tests run 3 and 4 threads on a 2-core machine too.
+  bool threads_beyond_cpus = false;
 };
 
 /// What a run produced.

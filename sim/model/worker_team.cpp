@@ -32,6 +32,7 @@ unsigned WorkerTeam::available_cpus() {
 WorkerTeam::WorkerTeam(unsigned size) {
   if (size == 0) throw std::invalid_argument("a worker team needs at least one member");
   errors_.resize(size);
+  spins_ = size > available_cpus() ? 0 : kSpins;
   helpers_.reserve(size - 1);
   for (unsigned m = 1; m < size; ++m) helpers_.emplace_back([this, m] { helper_loop(m); });
 }
@@ -82,7 +83,7 @@ void WorkerTeam::finish(bool own) {
   }
   const unsigned helpers = static_cast<unsigned>(helpers_.size());
   for (unsigned spins = 0; finished_.load(std::memory_order_acquire) != helpers; ++spins) {
-    if (spins < kSpins)
+    if (spins < spins_)
       WorkerTeam::cpu_relax();
     else
       std::this_thread::yield();
@@ -102,11 +103,11 @@ void WorkerTeam::helper_loop(unsigned member) {
     std::uint64_t g;
     unsigned spins = 0;
     while ((g = generation_.load(std::memory_order_acquire)) == seen) {
-      if (++spins < kSpins) {
+      if (++spins < spins_) {
         WorkerTeam::cpu_relax();
         continue;
       }
-      if (spins < kSpins + kYieldsBeforeSleep) {
+      if (spins < spins_ + kYieldsBeforeSleep) {
         std::this_thread::yield();
         continue;
       }

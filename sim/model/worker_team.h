@@ -89,6 +89,9 @@ class WorkerTeam {
   std::mutex mutex_;
   std::condition_variable cv_;
   std::vector<std::exception_ptr> errors_;  // by member, for the current job
+  // Spins before a waiting member yields its core: none in a team larger than the CPUs (only
+  // tests make one), where the member waited for is likely descheduled and needs that core.
+  unsigned spins_ = 0;
   std::vector<std::thread> helpers_;
 };
 

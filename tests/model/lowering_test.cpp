@@ -120,8 +120,19 @@ edge c.out -> d.sel
 edge k.out -> d.in
 edge d.out1 -> s.in
 )");
-  // DEMUX: out1 is queue 0, out0 is unconnected: no instruction writes a queue other than 0.
-  for (const Instruction& in : p.pes[1].program.instructions) EXPECT_EQ(in.dest.out_mask & ~1u, 0u);
+  // DEMUX: out1 is queue 0, out0 is unconnected. Its three instructions (take the select, pass
+  // the word to out1, pass it to out0): only the out1 one writes a queue, queue 0; the out0 one
+  // consumes its word and writes nowhere.
+  ASSERT_EQ(p.pes.size(), 4u);
+  ASSERT_EQ(p.pes[1].ops, std::vector<std::string>{"d"});  // (0,2) c, (0,4) d, (0,5) s, (0,6) k
+  const auto& ins = p.pes[1].program.instructions;
+  ASSERT_EQ(ins.size(), 3u);
+  unsigned writing = 0;
+  for (const Instruction& in : ins) {
+    EXPECT_EQ(in.dest.out_mask & ~1u, 0u);
+    writing += in.dest.out_mask == 1u;
+  }
+  EXPECT_EQ(writing, 1u);
 }
 
 TEST(Lowering, PeKindRulesNameTheOpAndPosition) {

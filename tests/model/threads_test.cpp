@@ -7,6 +7,7 @@
 #include <atomic>
 #include <bit>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -148,8 +149,22 @@ TEST(WorkerTeam, StartLetsTheHelpersRunWhileTheCallerWorks) {
 
 // --- the model ---------------------------------------------------------------------------------
 
-bool two_cpus() {
-  return std::thread::hardware_concurrency() >= 2;
+// The thread counts compared with one thread, on any machine: the tests lift the cap at the CPUs
+// (SimOptions::threads_beyond_cpus), since more threads than cores gives the same results, only
+// slower; 3 and 4 threads on a 2-core machine also make the members be descheduled mid-cycle,
+// which is when a missing barrier or a shared write would show. Each run is repeated, so that a
+// race that shows in some runs only is likely caught.
+constexpr unsigned kThreadCounts[] = {2, 3, 4};
+constexpr unsigned kRepeats = 5;
+
+SimOptions beyond_cpus() {
+  SimOptions o;
+  o.threads_beyond_cpus = true;
+  return o;
+}
+
+std::string run_name(unsigned threads, unsigned repeat) {
+  return std::to_string(threads) + " threads, run " + std::to_string(repeat + 1) + " of " + std::to_string(kRepeats);
 }
 
 struct Mapped {
@@ -200,11 +215,10 @@ void expect_reference(const SimResult& r, const std::vector<double>& ref) {
         << i;
 }
 
-// Several stencils, each run with one, two and three threads (three is capped to the CPUs the
-// process may use): same everything. The 2D case on 8-entry queues has deep (scratchpad) channels, whose
-// credit reports come from the memory side; the 1D case's routes cross between the members.
+// Several stencils, each run with one, two, three and four threads: same everything. The 2D case
+// on 8-entry queues has deep (scratchpad) channels, whose credit reports come from the memory
+// side; the 1D case's routes cross between the members.
 TEST(ModelThreads, StencilRunsAreIdenticalForAnyThreadCount) {
-  if (!two_cpus()) GTEST_SKIP() << "needs two CPUs";
   struct Case {
     unsigned dims, r, x, y, workers;
     std::vector<std::string> sets;
@@ -222,37 +236,55 @@ TEST(ModelThreads, StencilRunsAreIdenticalForAnyThreadCount) {
     spec.grid = {c.x, c.y, 1};
     spec.workers = c.workers;
     const Mapped m = map(spec, with_threads(c.sets, 1));
-    ASSERT_GE(m.program.pes.size(), 32u);  // enough PEs for two members (one per 16 PEs)
+    ASSERT_GE(m.program.pes.size(), 48u);  // enough PEs for four members (one per 16 PEs)
     const SimResult one = simulate(m.program, with_threads(c.sets, 1), m.inputs, m.outputs);
     ASSERT_NO_FATAL_FAILURE(expect_reference(one, m.reference));
     EXPECT_EQ(one.threads, 1u);
-    for (unsigned t : {2u, 3u}) {
-      const SimResult more = simulate(m.program, with_threads(c.sets, t), m.inputs, m.outputs);
-      EXPECT_EQ(more.threads, std::min(t, WorkerTeam::available_cpus()));  // capped at the CPUs
-      // The helpers ran ahead (started a cycle while the simulation's thread still ran the memory
-      // module and the kernel) in most cycles: the run-ahead path is what is compared here.
-      EXPECT_GT(more.cycles_run_ahead, one.cycles / 2);
-      EXPECT_LT(more.cycles_run_ahead, one.cycles);
-      EXPECT_EQ(one.cycles_run_ahead, 0u);
-      expect_identical(one, more);
-    }
+    EXPECT_EQ(one.cycles_run_ahead, 0u);
+    for (unsigned t : kThreadCounts)
+      for (unsigned rep = 0; rep < kRepeats; ++rep) {
+        SCOPED_TRACE(run_name(t, rep));
+        const SimResult more = simulate(m.program, with_threads(c.sets, t), m.inputs, m.outputs, beyond_cpus());
+        EXPECT_EQ(more.threads, t);
+        // The helpers ran ahead (started a cycle while the simulation's thread still ran the
+        // memory module and the kernel) in most cycles: the run-ahead path is what is compared.
+        EXPECT_GT(more.cycles_run_ahead, one.cycles / 2);
+        EXPECT_LT(more.cycles_run_ahead, one.cycles);
+        expect_identical(one, more);
+      }
   }
+}
+
+// Without the test option, run.threads is capped at the CPUs the process may use.
+TEST(ModelThreads, ThreadsAreCappedAtTheCpus) {
+  StencilSpec spec;
+  spec.dims = 1;
+  spec.radius = {4, 0, 0};
+  spec.grid = {600, 1, 1};
+  spec.workers = 3;
+  const Mapped m = map(spec, with_threads({}, 1));
+  const unsigned cpus = WorkerTeam::available_cpus();
+  const unsigned by_pes = static_cast<unsigned>(m.program.pes.size() / 16 + 1);
+  const SimResult r = simulate(m.program, with_threads({}, cpus + 1), m.inputs, m.outputs);
+  EXPECT_EQ(r.threads, std::min(cpus, by_pes));
+  ASSERT_NO_FATAL_FAILURE(expect_reference(r, m.reference));
+  const SimResult beyond = simulate(m.program, with_threads({}, cpus + 1), m.inputs, m.outputs, beyond_cpus());
+  EXPECT_EQ(beyond.threads, std::min(cpus + 1, by_pes));
 }
 
 // Skip-ahead and sleeping PEs with threads: the reference mode (every PE, every cycle) runs on one
 // thread; all three give the same figures.
 TEST(ModelThreads, SkipAheadWithThreadsMatchesTheReferenceMode) {
-  if (!two_cpus()) GTEST_SKIP() << "needs two CPUs";
   StencilSpec spec;
   spec.dims = 2;
   spec.radius = {1, 1, 0};
   spec.grid = {40, 16, 1};
   spec.workers = 2;
   const Mapped m = map(spec, with_threads({}, 2));
-  const SimResult threaded = simulate(m.program, with_threads({}, 2), m.inputs, m.outputs);
+  const SimResult threaded = simulate(m.program, with_threads({}, 2), m.inputs, m.outputs, beyond_cpus());
   EXPECT_EQ(threaded.threads, 2u);
   ASSERT_NO_FATAL_FAILURE(expect_reference(threaded, m.reference));
-  SimOptions every;
+  SimOptions every = beyond_cpus();
   every.skip_ahead = false;
   const SimResult b = simulate(m.program, with_threads({}, 2), m.inputs, m.outputs, every);
   EXPECT_EQ(b.threads, 2u);
@@ -265,10 +297,10 @@ TEST(ModelThreads, SkipAheadWithThreadsMatchesTheReferenceMode) {
 }
 
 // Routes of latency 1 between the members need the two-job cycle (all sends, then deliveries
-// and PE steps): a 40-MUL chain snaking down and up the F columns (vertical neighbours, 1 hop)
-// has no loop-back route, so injection and ejection may take 0 cycles. One and two threads give
+// and PE steps): a 48-MUL chain snaking down and up the F columns (vertical neighbours, 1 hop)
+// has no loop-back route, so injection and ejection may take 0 cycles. One to four threads give
 // the same everything, and the host reference (x times 2, 0.5, 2, ... = x, exactly).
-constexpr unsigned kValues = 600, kMuls = 40;
+constexpr unsigned kValues = 600, kMuls = 48;
 dfg::Dfg chain_program() {
   std::string text = "program chain\n"
                      "op ag_x ADDR_GEN base=65536 stride=8 count=600 role=control at=(1,0)\n"
@@ -290,31 +322,34 @@ dfg::Dfg chain_program() {
 }
 
 TEST(ModelThreads, LatencyOneRoutesBetweenMembersGiveIdenticalResults) {
-  if (!two_cpus()) GTEST_SKIP() << "needs two CPUs";
   const dfg::Dfg g = chain_program();
   std::vector<double> x(kValues);
   for (unsigned i = 0; i < kValues; ++i) x[i] = 1.0 + 0.375 * i;
   const std::vector<std::string> sets = {"network.injection_latency=0", "network.ejection_latency=0"};
   {  // The case this test is about: with two members, some route between them has latency 1.
     const ArchConfig arch = with_threads(sets, 2);
-    Fabric f(arch, lower(g, arch), true, 2);
+    Fabric f(arch, lower(g, arch), true, 2, false);
     ASSERT_EQ(f.threads_used(), 2u);
     EXPECT_EQ(f.network().min_cross_member_latency(), 1u);
   }
   const SimResult one = simulate(g, with_threads(sets, 1), {{"x", 65536, x}}, {{"y", 131072, kValues}});
   ASSERT_NO_FATAL_FAILURE(expect_reference(one, x));
-  const SimResult two = simulate(g, with_threads(sets, 2), {{"x", 65536, x}}, {{"y", 131072, kValues}});
-  EXPECT_EQ(two.threads, 2u);
-  EXPECT_EQ(two.cycles_run_ahead, 0u);  // two jobs per cycle: no running ahead
-  expect_identical(one, two);
+  for (unsigned t : kThreadCounts)
+    for (unsigned rep = 0; rep < kRepeats; ++rep) {
+      SCOPED_TRACE(run_name(t, rep));
+      const SimResult more =
+          simulate(g, with_threads(sets, t), {{"x", 65536, x}}, {{"y", 131072, kValues}}, beyond_cpus());
+      EXPECT_EQ(more.threads, t);
+      EXPECT_EQ(more.cycles_run_ahead, 0u);  // two jobs per cycle: no running ahead
+      expect_identical(one, more);
+    }
 }
 
 // Running ahead binds the caller to evaluate the next cycle: another cycle, or reading statistics
 // while the helpers are a cycle ahead, is an error naming it (not a silently wrong result).
 TEST(ModelThreads, RunningAheadDemandsTheNextCycle) {
-  if (!two_cpus()) GTEST_SKIP() << "needs two CPUs";
   const ArchConfig arch = with_threads({}, 2);
-  Fabric f(arch, lower(chain_program(), arch), true, 2);
+  Fabric f(arch, lower(chain_program(), arch), true, 2, false);
   ASSERT_EQ(f.threads_used(), 2u);
   f.enable_run_ahead(1000);
   f.evaluate(0);
@@ -332,7 +367,7 @@ TEST(ModelThreads, RunningAheadDemandsTheNextCycle) {
   ASSERT_EQ(f.cycles_run_ahead(), 2u);
   EXPECT_THROW(f.stats_json(2), std::logic_error);
   // Below the limit only: with the watchdog at cycle 2, cycle 2 is not started ahead.
-  Fabric g(arch, lower(chain_program(), arch), true, 2);
+  Fabric g(arch, lower(chain_program(), arch), true, 2, false);
   g.enable_run_ahead(2);
   for (std::uint64_t t = 0; t < 2; ++t) {
     g.evaluate(t);
@@ -345,7 +380,6 @@ TEST(ModelThreads, RunningAheadDemandsTheNextCycle) {
 // A deadlocking fabric (the 2D stencil's deep channels shrunk below what the mapping asked for,
 // as in docs/robustness.md) ends at the same cycle with the same report for any thread count.
 TEST(ModelThreads, DeadlockEndsAtTheSameCycleWithTheSameReport) {
-  if (!two_cpus()) GTEST_SKIP() << "needs two CPUs";
   // Without stage buffers: a route's stages would hold the words the shrunk channels lack.
   const std::vector<std::string> sets = {"fabric.pe.input_queue_depth=8", "network.stage_buffer_words=0",
                                          "run.deadlock_cycles=100"};
@@ -360,12 +394,17 @@ TEST(ModelThreads, DeadlockEndsAtTheSameCycleWithTheSameReport) {
     d.depth = 8;
     d.credits = std::min<std::uint64_t>(d.credits, 8);
   }
+  ASSERT_GE(m.program.pes.size(), 48u);
   const SimResult one = simulate(m.program, with_threads(sets, 1), m.inputs, m.outputs);
   ASSERT_EQ(one.status, RunStatus::Deadlock);
   EXPECT_NE(one.report.find("full output queue"), std::string::npos) << one.report;
-  const SimResult two = simulate(m.program, with_threads(sets, 2), m.inputs, m.outputs);
-  EXPECT_EQ(two.threads, 2u);
-  expect_identical(one, two);
+  for (unsigned t : kThreadCounts)
+    for (unsigned rep = 0; rep < kRepeats; ++rep) {
+      SCOPED_TRACE(run_name(t, rep));
+      const SimResult more = simulate(m.program, with_threads(sets, t), m.inputs, m.outputs, beyond_cpus());
+      EXPECT_EQ(more.threads, t);
+      expect_identical(one, more);
+    }
 }
 
 }  // namespace

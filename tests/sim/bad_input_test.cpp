@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -733,11 +734,33 @@ std::string substitute(std::string s, const std::string& tmp) {
   return s;
 }
 
-/// Every path under `root`, relative, sorted (files and directories).
-std::set<std::string> listing(const fs::path& root) {
-  std::set<std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(root))
-    out.insert(fs::relative(e.path(), root).string());
+/// 64-bit FNV-1a of a file's bytes.
+std::uint64_t content_hash(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  char buf[4096];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    for (std::streamsize i = 0; i < in.gcount(); ++i) {
+      h ^= static_cast<unsigned char>(buf[i]);
+      h *= 0x100000001b3ull;
+    }
+  }
+  return h;
+}
+
+/// Every path under `root`, relative, with what it is: "dir", or a regular file's size and the
+/// hash of its bytes (an input replaced by an output shows, even under the same name).
+std::map<std::string, std::string> snapshot(const fs::path& root) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    const std::string rel = fs::relative(e.path(), root).string();
+    if (e.is_directory())
+      out[rel] = "dir";
+    else if (e.is_regular_file())
+      out[rel] = "file of " + std::to_string(e.file_size()) + " bytes, hash " + std::to_string(content_hash(e.path()));
+    else
+      out[rel] = "other";
+  }
   return out;
 }
 
@@ -756,7 +779,7 @@ TEST_P(BadInput, OneLineNamingTheCulpritAndNothingLeftBehind) {
       std::ofstream(tmp / f.name, std::ios::binary) << f.content;
     }
   }
-  const std::set<std::string> before = listing(tmp);
+  const std::map<std::string, std::string> before = snapshot(tmp);
   std::vector<std::string> args;
   for (const std::string& a : c.args) args.push_back(substitute(a, tmp.string()));
   const std::string needle = substitute(c.needle, tmp.string());
@@ -771,8 +794,9 @@ TEST_P(BadInput, OneLineNamingTheCulpritAndNothingLeftBehind) {
   EXPECT_TRUE(!e.empty() && e.back() == '\n') << e;
   EXPECT_EQ(e.rfind("cgrasim: error: ", 0), 0u) << e;
   EXPECT_NE(e.find(needle), std::string::npos) << "needle: " << needle << "\nstderr: " << e;
-  // Nothing written: no output, no temporary file of the atomic writer, no directory created.
-  EXPECT_EQ(listing(tmp), before);
+  // Nothing written: no output, no temporary file of the atomic writer, no directory created, and
+  // every file the case wrote (an input that an output flag names too) has its bytes unchanged.
+  EXPECT_EQ(snapshot(tmp), before);
   fs::remove_all(tmp);
 }
 

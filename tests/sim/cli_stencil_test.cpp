@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -192,6 +194,61 @@ TEST(CliStencil, Small2dRunWithNumpyInputAndOutput) {
   EXPECT_EQ(load_json(dir / "r.json")["max_abs_error"], 0.0);
 }
 
+// The mismatch path, driven by the test-only fault --test-negate-output (docs/cli.md): one
+// simulated value has its sign flipped after the run. Exit 5, one error line, the report's FAIL
+// line with the count, the index and the largest error, the JSON's fail figures, and --output
+// still written with what the fabric produced (the flipped value included). The expected figures
+// come from reference_stencil on the documented default input, not from the run.
+TEST(CliStencil, OutputMismatchIsExit5WithReportJsonAndOutput) {
+  TempDir dir;
+  constexpr std::uint64_t kAt = 150;  // an interior point of the 300-point grid
+  const Result r = cli({"--stencil", "1d", "--radius", "2", "--grid", "300", "--workers", "2", "--json",
+                        dir / "r.json", "--output", dir / "out.npy", "--test-negate-output", std::to_string(kAt)});
+  StencilSpec spec;
+  spec.dims = 1;
+  spec.radius = {2, 0, 0};
+  spec.grid = {300, 1, 1};
+  const std::vector<double> ref = reference_stencil(spec, default_input_grid(300));
+  ASSERT_NE(ref[kAt], 0.0);  // a zero would flip to -0: a mismatch with error 0
+  const double error = 2 * std::fabs(ref[kAt]);
+
+  EXPECT_EQ(r.code, kExitCheckFailed) << r.err << r.out;
+  EXPECT_EQ(r.err,
+            "cgrasim: error: output check failed: 1 of 300 values differ from the reference (first at index 150)\n");
+  char fail_line[160];
+  std::snprintf(fail_line, sizeof fail_line,
+                "\noutput check: FAIL (1 values differ, first at index 150; max abs error %.6g)\n", error);
+  EXPECT_NE(r.out.find(fail_line), std::string::npos) << "no '" << fail_line << "' in\n" << r.out;
+  EXPECT_EQ(r.out.find("output check: pass"), std::string::npos) << r.out;
+
+  const json j = load_json(dir / "r.json");
+  EXPECT_EQ(j["status"], "done");
+  EXPECT_EQ(j["output_check"], "fail");
+  EXPECT_EQ(j["mismatches"], 1);
+  EXPECT_EQ(j["first_mismatch"], kAt);
+  EXPECT_EQ(j["max_abs_error"].get<double>(), error);
+
+  ASSERT_TRUE(fs::exists(dir / "out.npy"));
+  const NpyArray out = read_npy(dir / "out.npy");
+  EXPECT_EQ(out.shape, (std::vector<std::uint64_t>{300}));
+  ASSERT_EQ(out.data.size(), ref.size());
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const double want = i == kAt ? -ref[i] : ref[i];
+    EXPECT_EQ(std::memcmp(&out.data[i], &want, sizeof want), 0) << "index " << i;
+  }
+
+  // --quiet prints the verdict too; an index outside the grid is a bad command line.
+  const Result q = cli({"--stencil", "1d", "--radius", "2", "--grid", "300", "--workers", "2", "--quiet",
+                        "--test-negate-output", "0"});
+  EXPECT_EQ(q.code, kExitCheckFailed) << q.err;
+  EXPECT_NE(q.out.find("output check fail\n"), std::string::npos) << q.out;
+  const Result bad = cli({"--stencil", "1d", "--radius", "2", "--grid", "300", "--test-negate-output", "300"});
+  EXPECT_EQ(bad.code, kExitUsage);
+  EXPECT_EQ(bad.err,
+            "cgrasim: error: --test-negate-output: index 300 is outside the grid of 300 values (see cgrasim "
+            "--help)\n");
+}
+
 TEST(CliStencil, DefaultInputIsDeterministicAndInRange) {
   const std::vector<double> a = default_input_grid(1000), b = default_input_grid(1000);
   EXPECT_EQ(a, b);
@@ -273,15 +330,22 @@ TEST(CliStencil, ErrorsAreOneLineWithTheDocumentedExitCode) {
 }
 
 TEST(CliStencil, ExampleSpecFilesRunSmall) {
-  // Every example spec maps and runs; the grid is shrunk so the test stays fast.
+  // Every example spec maps and runs; the grid is shrunk so the test stays fast. The specs the
+  // documentation names must be among them (an empty or moved directory is a failure, not a
+  // loop over nothing).
+  std::set<std::string> ran;
   for (const auto& e : fs::directory_iterator(std::string(CGRA_SOURCE_DIR) + "/examples/specs")) {
     if (e.path().extension() != ".yaml") continue;
+    ran.insert(e.path().filename().string());
     const std::string text = read_file(e.path().string());
     const bool two_d = text.find("stencil: 2d") != std::string::npos;
     const Result r = cli({"--spec", e.path().string(), "--grid", two_d ? "60x30" : "400", "--quiet"});
     EXPECT_EQ(r.code, kExitOk) << e.path() << "\n" << r.err << r.out;
     EXPECT_NE(r.out.find("output check pass"), std::string::npos) << e.path() << r.out;
   }
+  EXPECT_GE(ran.size(), 5u);
+  for (const char* named : {"paper_1d.yaml", "paper_2d.yaml", "jacobi_2d_5pt.yaml"})
+    EXPECT_TRUE(ran.count(named)) << named << " was not run";
 }
 
 }  // namespace

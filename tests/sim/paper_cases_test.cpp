@@ -1,0 +1,202 @@
+// The primary paper's two cases, full size, run by the real cgrasim binary as a child process
+// (not run_cli in-process): the command a user types, its exit code, its report and its JSON.
+// Each must exit 0, pass the output check over the whole grid, and take exactly the cycles
+// recorded in tests/sim/paper_cycles.txt. A change that moves the cycles (the mapping, the model,
+// configs/paper.yaml) updates that file in the same commit; regenerate it with
+//
+//   CGRA_UPDATE_PAPER_CYCLES=1 build/tests/sim/sim_paper_cases_test
+//
+// which runs both cases, and rewrites the file only when every run exits 0 with a passing check.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kSource = CGRA_SOURCE_DIR;
+const std::string kCyclesFile = kSource + "/tests/sim/paper_cycles.txt";
+
+/// One case: its name in paper_cycles.txt, the command line, and what the whole-grid check must
+/// count (values = grid points, outputs = interior points; worked out from the paper's sizes).
+struct PaperCase {
+  std::string name;
+  std::vector<std::string> args;
+  std::uint64_t values, outputs;
+};
+
+void PrintTo(const PaperCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<PaperCase> paper_cases() {
+  return {
+      // 960 x 449 grid, radius 12: (960 - 24) x (449 - 24) interior outputs.
+      {"2d", {"--stencil", "2d", "--radius", "12", "--workers", "5"}, 960ull * 449, 936ull * 425},
+      // 194400 points, radius 8.
+      {"1d", {"--spec", kSource + "/examples/specs/paper_1d.yaml"}, 194400, 194400 - 16},
+  };
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// paper_cycles.txt: "<case> <cycles>" per line; '#' starts a comment.
+std::map<std::string, std::uint64_t> read_cycles() {
+  std::map<std::string, std::uint64_t> cycles;
+  std::istringstream in(slurp(kCyclesFile));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream l(line);
+    std::string name;
+    std::uint64_t n = 0;
+    if (!(l >> name >> n)) ADD_FAILURE() << kCyclesFile << ": bad line '" << line << "'";
+    else cycles[name] = n;
+  }
+  return cycles;
+}
+
+/// Replaces the number on the line of `name` (adds the line if there is none).
+void write_cycles(const std::string& name, std::uint64_t n) {
+  std::istringstream in(slurp(kCyclesFile));
+  std::ostringstream out;
+  std::string line;
+  bool found = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '#' && line.rfind(name + " ", 0) == 0) {
+      line = name + " " + std::to_string(n);
+      found = true;
+    }
+    out << line << "\n";
+  }
+  if (!found) out << name << " " << n << "\n";
+  std::ofstream(kCyclesFile, std::ios::binary) << out.str();
+}
+
+struct ChildResult {
+  int code = -1;  // exit status; -1 if it did not exit normally
+  std::string out, err;
+};
+
+/// Runs the cgrasim binary with `args`, stdout and stderr into files of `dir`; waits for it. The
+/// environment is inherited (ctest sets ASAN_OPTIONS for the sanitized build).
+ChildResult run_cgrasim(const std::vector<std::string>& args, const fs::path& dir) {
+  std::vector<std::string> argv_s = {CGRASIM_BINARY};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string out_path = (dir / "stdout.txt").string(), err_path = (dir / "stderr.txt").string();
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ChildResult r;
+  if (rc != 0) {
+    ADD_FAILURE() << "cannot start " << argv[0] << ": " << std::strerror(rc);
+    return r;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) r.code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status)) ADD_FAILURE() << "cgrasim killed by signal " << WTERMSIG(status);
+  r.out = slurp(out_path);
+  r.err = slurp(err_path);
+  return r;
+}
+
+class PaperCases : public ::testing::TestWithParam<PaperCase> {};
+
+TEST_P(PaperCases, ExitZeroWholeGridPassesAndExactCycles) {
+  const PaperCase& c = GetParam();
+  const fs::path dir = fs::temp_directory_path() / ("cgrasim_paper_" + c.name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::vector<std::string> args = c.args;
+  args.push_back("--json");
+  args.push_back((dir / "r.json").string());
+
+  const ChildResult r = run_cgrasim(args, dir);
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(r.err, "");
+  const std::string pass = "\noutput check: pass (" + std::to_string(c.values) +
+                           " values equal to the reference bit for bit, " + std::to_string(c.outputs) +
+                           " of them computed outputs; max abs error 0)\n";
+  EXPECT_NE(r.out.find(pass), std::string::npos) << "no '" << pass << "' in\n" << r.out;
+  const json j = json::parse(slurp(dir / "r.json"));
+  EXPECT_EQ(j["status"], "done");
+  EXPECT_EQ(j["output_check"], "pass");
+  EXPECT_EQ(j["mismatches"], 0);
+  const std::uint64_t cycles = j["cycles"].get<std::uint64_t>();
+  // The text report prints the same count.
+  std::smatch m;
+  const std::regex cycles_line("\\n  cycles +([0-9]+) ");
+  ASSERT_TRUE(std::regex_search(r.out, m, cycles_line)) << r.out;
+  EXPECT_EQ(std::stoull(m[1]), cycles);
+  std::cout << "[ cgrasim  ] " << c.name << ": " << cycles << " cycles, "
+            << j["wall_clock"]["simulate_seconds"].get<double>() + j["wall_clock"]["map_seconds"].get<double>()
+            << " s of simulation and mapping\n";
+
+  if (std::getenv("CGRA_UPDATE_PAPER_CYCLES") != nullptr) {
+    if (!HasFailure()) write_cycles(c.name, cycles);
+    std::cout << "[ cgrasim  ] " << (HasFailure() ? "not updated: " : "updated: ") << kCyclesFile << "\n";
+  } else {
+    const auto want = read_cycles();
+    ASSERT_TRUE(want.count(c.name)) << kCyclesFile << " has no line '" << c.name << " <cycles>'";
+    EXPECT_EQ(cycles, want.at(c.name))
+        << "the paper's " << c.name << " case takes " << cycles << " cycles, " << kCyclesFile << " says "
+        << want.at(c.name) << "; if the change is deliberate, update the file in the same commit:\n"
+        << "  CGRA_UPDATE_PAPER_CYCLES=1 " << fs::path(CGRASIM_BINARY).parent_path().parent_path().string()
+        << "/tests/sim/sim_paper_cases_test";
+  }
+  fs::remove_all(dir);
+}
+
+// The reference file names exactly the cases run here (a renamed or dropped case cannot leave a
+// stale number that nothing checks).
+TEST(PaperCycles, FileListsExactlyTheCases) {
+  const auto want = read_cycles();
+  std::vector<std::string> names;
+  for (const auto& [name, n] : want) {
+    names.push_back(name);
+    EXPECT_GT(n, 0u) << name;
+  }
+  std::vector<std::string> cases;
+  for (const PaperCase& c : paper_cases()) cases.push_back(c.name);
+  std::sort(cases.begin(), cases.end());
+  EXPECT_EQ(names, cases);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paper, PaperCases, ::testing::ValuesIn(paper_cases()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
