@@ -209,9 +209,11 @@ Row run_point(const std::string& exe, const Point& p, const std::string& tmpdir)
     try {
       const auto j = nlohmann::json::parse(s.str());
       row.cycles = number(j, "cycles");
-      row.gflops = number(j, "gflops");
-      row.roofline_percent = number(j, "roofline_percent");
-      row.attainable_percent = number(j, "attainable_percent");
+      // A --predict-only point has no run: its figures are the prediction's (cycles stays NULL).
+      const bool predicted = j.value("status", std::string()) == "predicted";
+      row.gflops = number(j, predicted ? "predicted_gflops" : "gflops");
+      row.roofline_percent = number(j, predicted ? "predicted_roofline_percent" : "roofline_percent");
+      row.attainable_percent = number(j, predicted ? "predicted_attainable_percent" : "attainable_percent");
       row.predicted_cycles = number(j, "predicted_cycles");
       row.dram_bytes = number(j, "dram_bytes");
       row.report = j.dump();
