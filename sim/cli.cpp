@@ -595,11 +595,7 @@ void check_output_files(const Options& o) {
 
 }  // namespace
 
-namespace {
-
-/// Prints "cgrasim: <kind>: <what>" as exactly one line: messages may quote user input (a YAML
-/// scalar, an assembly line) that holds line breaks or other control characters, shown escaped.
-void print_error(std::ostream& err, std::string_view what, std::string_view kind = "error") {
+void print_error(std::ostream& err, std::string_view what, std::string_view kind) {
   std::string line;
   for (const char c : what) {
     if (c == '\n') line += "\\n";
@@ -609,8 +605,6 @@ void print_error(std::ostream& err, std::string_view what, std::string_view kind
   }
   err << "cgrasim: " << kind << ": " << line << "\n";
 }
-
-}  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"cgrasim: cycle-accurate CGRA simulator for star stencils", "cgrasim"};

@@ -13,6 +13,7 @@
 #include <ostream>
 #include <thread>
 
+#include "sim/cli.h"
 #include "sim/exit_codes.h"
 #include "sim/output_file.h"
 #include "sim/study/plot.h"
@@ -28,16 +29,6 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-void print_error(std::ostream& err, std::string_view what, std::string_view kind = "error") {
-  std::string line;
-  for (const char c : what) {
-    if (c == '\n') line += "\\n";
-    else if (c == '\r') line += "\\r";
-    else if (static_cast<unsigned char>(c) < 0x20 && c != '\t') line += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-    else line += c;
-  }
-  err << "cgrasim: " << kind << ": " << line << "\n";
-}
 
 struct SweepOptions {
   std::string file, db, csv, plots;
