@@ -49,9 +49,25 @@ unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) {
   return spec.dims >= 2 ? spec.points() + 1 : spec.points();
 }
 
+unsigned x_forward_copies(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
+  if (spec.dims < 2) return 0;
+  const PeParams& pe = arch.fabric.pe;
+  // Consecutive filters of a reader's chain serve taps w columns apart: with the workers staggered
+  // one tap apart, the later filter uses a word w tap latencies after the earlier one. A tap
+  // latency is the FU's and a chain link's; the Fig. 4 placement puts consecutive taps one or two
+  // hops apart (two where a band turns and across the I column).
+  const std::uint64_t tap = std::max(pe.latency.fp_mac, pe.latency.fp_mul) + route_latency(arch.network, 2);
+  const std::uint64_t gap = std::uint64_t{workers} * tap + kRateSlack;
+  const std::uint64_t points = (workers - 1 + 2 * std::uint64_t{spec.radius[0]}) / workers;
+  if (points == 0 || points * gap <= pe.input_queue_depth) return 0;  // the filters' queues hold it
+  const std::uint64_t native = pe.input_queue_depth + pe.output_queue_depth;
+  return static_cast<unsigned>((gap + native - 1) / native);
+}
+
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
                                   const ArchConfig& arch) {
-  const StencilPlan plan(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages);
+  const StencilPlan plan(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages,
+                         x_forward_copies(spec, workers, arch));
   const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(spec), arch.fabric.pe);
   BufferEstimate b;
   b.blocks = plan.blocking();
@@ -86,6 +102,7 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
   const unsigned pes = arch.fabric.rows * arch.fabric.cols;
   std::vector<BufferEstimate> out;
   std::uint64_t least_bytes = ~std::uint64_t{0};
+  unsigned least_pes = ~0u;
   // Every block count up to 32, then about 15% apart (estimates change slowly there), and the most.
   std::vector<std::uint64_t> counts;
   for (std::uint64_t nb = 1; nb <= most; nb = nb < 32 ? nb + 1 : nb + std::max<std::uint64_t>(1, nb * 15 / 100))
@@ -95,8 +112,12 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
     for (std::uint64_t nb : counts) {
       BufferEstimate e = estimate_buffering(spec, workers, static_cast<unsigned>(nb), delay, arch);
       least_bytes = std::min(least_bytes, e.scratchpad_bytes);
+      if (e.scratchpad_bytes <= spm) least_pes = std::min(least_pes, e.pes_needed);
       if (e.scratchpad_bytes <= spm && e.pes_needed <= pes) out.push_back(e);
     }
+  if (out.empty() && least_pes != ~0u)
+    throw MapError(with_w(spec, workers) + " needs " + std::to_string(least_pes) +
+                   " PEs with the best blocking; the fabric has " + std::to_string(pes));
   if (out.empty())
     throw MapError(with_w(spec, workers) + " needs " + std::to_string(least_bytes) +
                    " bytes of deep queues even with " + std::to_string(most) + " blocks; the scratchpad has " +
@@ -273,7 +294,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   std::uint64_t reader_words = 0;  // reader 0's (the longest) stream
   for (std::size_t i = 0;; ++i) {
     buf = candidates[i];
-    const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages);
+    const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages, x_forward_copies(m.spec, w, arch));
     sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe);
     try {
       place_stencil(sd, arch);

@@ -40,6 +40,11 @@ struct BufferEstimate {
   double cycles() const { return reader_cycles > memory_cycles ? reader_cycles : memory_cycles; }
 };
 
+/// 2D: COPY stages per gap of the x filters' forward chains (StencilPlan::x_forward_point): a
+/// gap holds the words between two filters of one reader used w tap latencies apart; 0 when the
+/// filters' input queues hold every gap's skew.
+unsigned x_forward_copies(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
+
 /// Buffering of `workers` workers with `blocks` blocks on `arch` (builds the DFG to count).
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
                                   const ArchConfig& arch);

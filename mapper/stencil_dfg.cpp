@@ -42,7 +42,7 @@ class Generator {
  public:
   Generator(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe)
       : plan_(plan), layout_(layout), b_(out_.dfg), native_(pe.input_queue_depth + pe.output_queue_depth),
-        fan_in_(std::max(2u, pe.input_queues)) {}
+        queue_(pe.input_queue_depth), fan_in_(std::max(2u, pe.input_queues)) {}
 
   StencilDfg run() {
     const StencilSpec& spec = plan_.spec();
@@ -190,6 +190,57 @@ class Generator {
     out_.dfg.channel(e).capacity = buf.capacity;
   }
 
+  // A delay line of `tokens` initial tokens (0.0) from `from` to `to`: one channel when they fit
+  // an input queue, else COPY stages `<delay_name>.<i>` splitting them into channels that do.
+  void connect_delay_line(const PortRef& from, const PortRef& to, std::uint64_t tokens, const std::string& delay_name,
+                          int worker) {
+    const std::uint64_t per = std::max<std::uint64_t>(1, queue_);
+    const std::uint64_t channels = std::max<std::uint64_t>(1, (tokens + per - 1) / per);
+    PortRef src = from;
+    std::uint64_t left = tokens;
+    for (std::uint64_t i = 0; i < channels; ++i) {
+      const std::uint64_t here = left / (channels - i);
+      left -= here;
+      dfg::Edge e;
+      if (i + 1 < channels) {
+        auto copy = b_.add(OpKind::Copy, delay_name + "_c" + num(i)).role(Role::Compute, worker);
+        e = b_.connect(src, copy.port("in"));
+        src = copy.port("out");
+      } else {
+        e = b_.connect(src, to);
+      }
+      out_.dfg.channel(e).initial.assign(here, dfg::Literal{0.0});
+    }
+  }
+
+  // 2D: forward point m of reader k's chain (StencilPlan::x_forward_point): the reader itself, or
+  // the last of the plan's COPY stages fed by point m-1.
+  PortRef forward_point(unsigned k, unsigned m) {
+    if (m == 0 || plan_.forward_copies() == 0) return readers_[k];
+    auto key = std::make_pair(k, m);
+    auto it = forward_.find(key);
+    if (it != forward_.end()) return it->second;
+    PortRef src = forward_point(k, m - 1);
+    for (unsigned c = 0; c < plan_.forward_copies(); ++c) {
+      auto copy = b_.add(OpKind::Copy, "r" + num(k) + ".fwd" + num(m) + "_c" + num(c)).role(Role::Reader, static_cast<int>(k));
+      b_.connect(src, copy.port("in"));
+      src = copy.port("out");
+    }
+    return forward_.emplace(key, src).first->second;
+  }
+
+  // The shared filter of column offset s with pattern `pat` (workers whose taps need the same
+  // values take them from one filter), on its reader's forward chain.
+  PortRef x_filter(unsigned s, const FilterPattern& pat) {
+    auto key = std::make_pair(s, pat);
+    auto it = x_filters_.find(key);
+    if (it != x_filters_.end()) return it->second;
+    const unsigned k = s % plan_.workers();
+    const PortRef src = plan_.two_d() ? forward_point(k, plan_.x_forward_point(s)) : readers_[k];
+    return x_filters_.emplace(key, filtered("xf.s" + num(s) + "_n" + num(pat.n), pat, src, static_cast<int>(k)))
+        .first->second;
+  }
+
   PortRef add_compute_worker(unsigned j) {
     const StencilSpec& spec = plan_.spec();
     const int wj = static_cast<int>(j);
@@ -197,36 +248,33 @@ class Generator {
     const std::string p = name("w", j);
     dfg::MacChain x = dfg::add_mac_chain(b_, p + ".x", cx, Role::Compute, wj);
     for (unsigned a = 0; a < cx.size(); ++a) {
-      const unsigned s = j + a, k = plan_.x_reader(j, a);
-      const FilterPattern pat = plan_.x_tap(j, a);
-      // One filter per (column offset, pattern): workers whose taps need the same values share it.
-      auto key = std::make_pair(s, pat);
-      auto it = x_filters_.find(key);
-      if (it == x_filters_.end())
-        it = x_filters_.emplace(key, filtered("xf.s" + num(s) + "_n" + num(pat.n), pat, readers_[k], static_cast<int>(k))).first;
-      b_.connect(it->second, x.taps[a]);
-      out_.slots.push_back({x.ops[a], a, k});
+      b_.connect(x_filter(j + a, plan_.x_tap(j, a)), x.taps[a]);
+      out_.slots.push_back({x.ops[a], a, plan_.x_reader(j, a)});
     }
     if (!plan_.two_d()) return x.out;
 
+    // The y chain: every tap takes every word of the worker's column stream (the filter of its
+    // centre x tap), so all taps use a word at the same step; tap a pairs it with the partial sum
+    // tap a-1 made one row (two across the centre) of the worker's columns earlier, a delay line
+    // of initial tokens. The first 2ry rows' results of a block are dropped.
     const unsigned row0 = static_cast<unsigned>(cx.size());
     const unsigned ky = plan_.y_reader(j);
     PortRef xo = filtered(p + ".xo", plan_.x_out(j), x.out, wj);
-    PortRef column = filtered(p + ".ys", plan_.y_source(j), readers_[ky], wj);
+    PortRef column = x_filter(j + plan_.rx(), plan_.y_source(j));
     const std::vector<double> cy = spec.y_coefficients();
-    // Tap a's accumulator channel holds the rows between taps a-1 and a.
     dfg::MacChain y = dfg::add_mac_chain(b_, p + ".y", cy, Role::Compute, wj,
                                          [&](const PortRef& from, const PortRef& to, std::size_t a) {
-                                           connect_buffered(from, to, plan_.y_acc_backlog(j, static_cast<unsigned>(a)),
-                                                            p + ".y.d" + num(a), wj);
+                                           connect_delay_line(from, to, plan_.y_acc_backlog(j, static_cast<unsigned>(a)),
+                                                              p + ".y.d" + num(a), wj);
                                          });
     for (unsigned a = 0; a < cy.size(); ++a) {
-      b_.connect(filtered(p + ".y.f" + num(a), plan_.y_tap(j, a), column, wj), y.taps[a]);
+      b_.connect(column, y.taps[a]);
       out_.slots.push_back({y.ops[a], row0 + a, ky});
     }
+    PortRef yo = filtered(p + ".yo", plan_.y_out(j), y.out, wj);
     auto add = b_.add(OpKind::Add, p + ".add").role(Role::Compute, wj);
     connect_buffered(xo, add.port("a"), plan_.x_out_backlog(j), p + ".xd", wj);
-    b_.connect(y.out, add.port("b"));
+    b_.connect(yo, add.port("b"));
     out_.slots.push_back({add.vertex(), row0 + static_cast<unsigned>(cy.size()), ky});
     return add.port("out");
   }
@@ -270,10 +318,12 @@ class Generator {
   StencilDfg out_;
   Builder b_;
   std::uint64_t native_;
+  std::uint64_t queue_;  // initial tokens an input queue holds
   unsigned fan_in_;
   std::vector<PortRef> readers_;
   std::map<FilterPattern, PortRef> bits_;
   std::map<std::pair<unsigned, FilterPattern>, PortRef> x_filters_;
+  std::map<std::pair<unsigned, unsigned>, PortRef> forward_;
 };
 
 }  // namespace

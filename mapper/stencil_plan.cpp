@@ -21,8 +21,9 @@ BlockPlan StencilPlan::make_blocks(const StencilSpec& spec, unsigned blocks) {
   return b;
 }
 
-StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages)
-    : spec_(spec), w_(workers), blocks_(blocks), delay_(delay_stages) {
+StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages,
+                         unsigned forward_copies)
+    : spec_(spec), w_(workers), blocks_(blocks), delay_(delay_stages), forward_copies_(forward_copies) {
   spec_.validate();
   rx_ = spec.radius[0];
   ry_ = spec.dims >= 2 ? spec.radius[1] : 0;
@@ -97,13 +98,9 @@ int StencilPlan::y_offset(unsigned a) const {
   return i < r ? i - r : i - r + 1;
 }
 
-FilterPattern StencilPlan::y_tap(unsigned j, unsigned a) const {
-  // Output row y needs row y+o of the column stream: rows [ry+o, ny-ry+o) of every block.
+FilterPattern StencilPlan::y_out(unsigned j) const {
   const std::uint64_t n = worker_count(j);
-  const std::int64_t o = y_offset(a);
-  const std::uint64_t before = static_cast<std::uint64_t>(static_cast<std::int64_t>(ry_) + o);
-  const std::uint64_t after = static_cast<std::uint64_t>(static_cast<std::int64_t>(ry_) - o);
-  return {before * n, out_rows() * n, after * n};
+  return {2 * std::uint64_t{ry_} * n, out_rows() * n, 0};
 }
 
 std::uint64_t StencilPlan::y_acc_backlog(unsigned j, unsigned a) const {

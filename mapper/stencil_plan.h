@@ -73,7 +73,9 @@ class StencilPlan {
   /// Plans `spec` with `workers` workers and the given blocking; `delay_stages` lets a channel
   /// whose backlog fits two PEs' queues use a COPY stage instead of a deep FIFO. Throws SpecError
   /// when a block is narrower than the worker count (a worker would get no column).
-  StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages = false);
+  /// 2D: `forward_copies` COPY stages per gap of the x forward chains (see x_source).
+  StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages = false,
+              unsigned forward_copies = 0);
   /// 1D: `workers` workers each interleaving `interleave` segments (SegmentPlan). Throws SpecError
   /// for a 2D spec or an interleave of 0.
   static StencilPlan streams(const StencilSpec& spec, unsigned workers, unsigned interleave);
@@ -120,17 +122,28 @@ class StencilPlan {
   FilterPattern x_tap(unsigned j, unsigned a) const;
   /// 2D: filter of worker j's x partial sums keeping the interior rows (period: one block).
   FilterPattern x_out(unsigned j) const;
+  /// 2D: the x filter with column offset s = j + a takes reader (s mod w)'s stream at forward
+  /// point s / w of that reader's forward chain: point 0 is the reader itself, point m the last
+  /// of forward_copies() COPY stages fed by point m-1. A word then reaches the filters that use
+  /// it later (larger s: later taps of the staggered workers) later, instead of waiting in their
+  /// queues.
+  unsigned x_forward_point(unsigned s) const { return s / w_; }
+  unsigned forward_copies() const { return forward_copies_; }
   /// 2D: the reader feeding worker j's y chain: the one that loads column rx + j of each row.
   unsigned y_reader(unsigned j) const { return x_reader(j, rx_); }
-  /// 2D: filter of the y reader's stream keeping worker j's columns (period: one row).
+  /// 2D: filter of the y reader's stream keeping worker j's columns (period: one row): the same
+  /// filter as x tap rx of worker j, whose output the y chain shares.
   FilterPattern y_source(unsigned j) const;
   /// y tap a = 0..2ry-1: offset -ry..-1 for a < ry, 1..ry after.
   int y_offset(unsigned a) const;
-  /// 2D: filter of worker j's column stream for y tap a (period: one block).
-  FilterPattern y_tap(unsigned j, unsigned a) const;
+  /// 2D: filter of worker j's y chain output keeping the interior rows (period: one block): the
+  /// first 2ry rows' results of a block are partial sums over initial tokens or the block before.
+  FilterPattern y_out(unsigned j) const;
 
-  /// 2D: backlog of the channel feeding y tap a's accumulator (a >= 1): the rows between tap a-1
-  /// and tap a, times the worker's columns — the paper's "mandatory buffering".
+  /// 2D: initial tokens of the channel feeding y tap a's accumulator (a >= 1): every y tap takes
+  /// every word of the worker's column stream, so tap a pairs a word with the partial sum tap a-1
+  /// made (rows between the taps) x (the worker's columns) words earlier — the paper's
+  /// "mandatory buffering", held as a delay line.
   std::uint64_t y_acc_backlog(unsigned j, unsigned a) const;
   /// 2D: backlog of worker j's x partial sums waiting for the y partial sums (ry rows).
   std::uint64_t x_out_backlog(unsigned j) const { return std::uint64_t{ry_} * worker_count(j); }
@@ -142,6 +155,7 @@ class StencilPlan {
   std::uint64_t nx_, ny_;
   BlockPlan blocks_;
   bool delay_ = false;
+  unsigned forward_copies_ = 0;
   SegmentPlan seg_;
 };
 

@@ -64,6 +64,9 @@ class DfgInterpreter {
       c.from_bits = g.op(s).kind == dfg::OpKind::Bits;
       c.deep = ch.capacity != 0;
       c.initial = ch.initial.size();
+      c.from_copy = g.op(s).kind == dfg::OpKind::Copy;
+      c.into_copy = g.op(t).kind == dfg::OpKind::Copy;
+      c.src = s;
       for (const auto& lit : ch.initial) {
         if (const auto* d = std::get_if<double>(&lit)) c.q.push_back({dbits(*d), 0});
         else c.q.push_back({static_cast<std::uint64_t>(std::get<std::int64_t>(lit)), 0});
@@ -87,8 +90,18 @@ class DfgInterpreter {
       }
       if (!any) break;
     }
-    for (const Chan& c : chans_)
-      if (c.q.size() != c.initial && !c.from_bits) r.leftovers.push_back(c.name + " (" + std::to_string(c.q.size()) + ")");
+    // A COPY passes its input on, so a delay line split by COPY stages conserves its tokens as a
+    // whole, not stage by stage: each line is counted at its last channel.
+    for (const Chan& c : chans_) {
+      if (c.from_bits || c.into_copy) continue;
+      std::uint64_t held = c.q.size(), initial = c.initial;
+      for (const Chan* up = &c; up->from_copy;) {
+        up = &chans_[ops_[up->src].ins.at("in")];
+        held += up->q.size();
+        initial += up->initial;
+      }
+      if (held != initial) r.leftovers.push_back(c.name + " (" + std::to_string(held) + ")");
+    }
     if (!r.done) r.blocked = describe_blocked();
     return r;
   }
@@ -98,6 +111,8 @@ class DfgInterpreter {
     std::string name;
     std::deque<Token> q;
     std::uint64_t cap = 0;
+    bool from_copy = false, into_copy = false;
+    dfg::Vertex src = 0;
     std::uint64_t high = 0;
     std::size_t initial = 0;
     bool from_bits = false;

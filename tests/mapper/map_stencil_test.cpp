@@ -21,12 +21,15 @@ using test::legacy_default_arch;
 using test::make_spec;
 
 // Ops per role from the plan's formulas, independently of the generator's bookkeeping.
-std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned w, const BlockPlan& bp, bool delay) {
+std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned w, const BlockPlan& bp, bool delay,
+                                               const ArchConfig& arch = legacy_default_arch()) {
   StencilPlan plan(spec, w, bp, delay);
   const unsigned rx = spec.radius[0], ry = plan.ry();
+  const std::uint64_t queue = arch.fabric.pe.input_queue_depth;
+  const std::uint64_t native = queue + arch.fabric.pe.output_queue_depth;
   std::set<std::pair<unsigned, FilterPattern>> xf;
   std::set<FilterPattern> bits;
-  unsigned other_filters = 0, copies = 0;
+  unsigned other_filters = 0, copies = 0, forward = 0;
   auto want = [&](const FilterPattern& p) {
     if (!p.passes_all()) bits.insert(p);
     return !p.passes_all();
@@ -35,12 +38,23 @@ std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned
     for (unsigned a = 0; a <= 2 * rx; ++a)
       if (want(plan.x_tap(j, a))) xf.insert({j + a, plan.x_tap(j, a)});
     if (plan.two_d()) {
-      other_filters += want(plan.x_out(j)) + want(plan.y_source(j));
-      for (unsigned a = 0; a < 2 * ry; ++a) other_filters += want(plan.y_tap(j, a));
-      for (unsigned a = 1; a < 2 * ry; ++a) copies += plan.buffer_for(plan.y_acc_backlog(j, a), 12).copies;
-      copies += plan.buffer_for(plan.x_out_backlog(j), 12).copies;
+      // The y chain shares the centre x tap's filter; its output filter drops a block's first 2ry rows.
+      EXPECT_EQ(plan.y_source(j), plan.x_tap(j, rx));
+      other_filters += want(plan.x_out(j)) + want(plan.y_out(j));
+      // A y link's delay line: one channel per input queue's worth of initial tokens.
+      for (unsigned a = 1; a < 2 * ry; ++a)
+        copies += static_cast<unsigned>((plan.y_acc_backlog(j, a) + queue - 1) / queue) - 1;
+      copies += plan.buffer_for(plan.x_out_backlog(j), native).copies;
     }
   }
+  // Reader k's forward chain reaches the farthest forward point of its filters.
+  if (plan.two_d())
+    for (unsigned k = 0; k < w; ++k) {
+      unsigned points = 0;
+      for (const auto& [s, pat] : xf)
+        if (s % w == k) points = std::max(points, s / w);
+      forward += points * x_forward_copies(spec, w, arch);
+    }
   unsigned joins = 0;
   for (unsigned n = w; ; n = (n + 3) / 4) {
     joins += (n + 3) / 4;
@@ -52,7 +66,7 @@ std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned
   if (!plan.two_d()) xf.clear(), bits.clear(), other_filters = 2 * w;
   roles["compute"] = w * (2 * rx + 1 + (plan.two_d() ? 2 * ry + 1 : 0)) + copies;
   roles["control"] = 2 * w;
-  roles["reader"] = w;
+  roles["reader"] = w + forward;
   roles["writer"] = w;
   roles["sync"] = w + joins;
   roles["filter"] = static_cast<unsigned>(xf.size() + bits.size()) + other_filters;
@@ -295,7 +309,7 @@ TEST(MapperMapStencil, SmallScratchpadForcesStripMining) {
   s.workers = 3;
   MappedStencil one = map_stencil(s, legacy_default_arch({"memory.scratchpad.ports=64"}));
   EXPECT_EQ(one.summary.buffering.blocks.blocks, 1u);
-  EXPECT_EQ(one.summary.buffering.deep_channels, 3u * 4);
+  EXPECT_EQ(one.summary.buffering.deep_channels, 3u);  // per worker: the x sums waiting for the y sums
   MappedStencil m = map_stencil(s, legacy_default_arch({"memory.scratchpad.ports=64", "memory.scratchpad.size_bytes=1024"}));
   const BlockPlan& b = m.summary.buffering.blocks;
   EXPECT_GT(b.blocks, 1u);

@@ -386,7 +386,7 @@ TEST(ModelThreads, DeadlockEndsAtTheSameCycleWithTheSameReport) {
   StencilSpec spec;
   spec.dims = 2;
   spec.radius = {2, 2, 0};
-  spec.grid = {64, 32, 1};
+  spec.grid = {192, 32, 1};  // 94 columns per worker: the x sums wait 2 rows, 188 words
   spec.workers = 2;
   Mapped m = map(spec, with_threads(sets, 1));
   ASSERT_FALSE(m.program.deep.empty());

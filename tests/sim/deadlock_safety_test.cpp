@@ -91,8 +91,8 @@ std::uint64_t stopped_at(const std::string& err) {
 
 TEST_F(DeadlockSafety, ShallowRowDelayChannelsEndAsADiagnosedDeadlock) {
   const auto t0 = std::chrono::steady_clock::now();
-  // 1. Map the 2D stencil (r=2, 64x32, w=2) on 8-entry queues and keep the placed program.
-  std::vector<std::string> map = {"--stencil", "2d", "--radius", "2",           "--grid", "64x32",
+  // 1. Map the 2D stencil (r=2, 192x32, w=2) on 8-entry queues and keep the placed program.
+  std::vector<std::string> map = {"--stencil", "2d", "--radius", "2",           "--grid", "192x32",
                                   "--workers", "2",  "--asm",    at("map.asm"), "--quiet"};
   map.insert(map.end(), kArch.begin(), kArch.end());
   const Result mapped = cli(map);
@@ -113,7 +113,7 @@ TEST_F(DeadlockSafety, ShallowRowDelayChannelsEndAsADiagnosedDeadlock) {
   StencilSpec spec;
   spec.dims = 2;
   spec.radius = {2, 2, 0};
-  spec.grid = {64, 32, 1};
+  spec.grid = {192, 32, 1};
   const HostLayout layout = default_host_layout(spec);
   const std::uint64_t n = spec.grid_points();
   std::vector<double> in(n);
@@ -133,7 +133,7 @@ TEST_F(DeadlockSafety, ShallowRowDelayChannelsEndAsADiagnosedDeadlock) {
   // 3. The program as mapped runs to the end and matches the reference: the image is right.
   const Result good = asm_run("map.asm", {});
   ASSERT_EQ(good.code, kExitOk) << good.err << good.out;
-  EXPECT_NE(good.out.find("check: ok (1 output(s), 2048 values"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("check: ok (1 output(s), 6144 values"), std::string::npos) << good.out;
 
   // 4. The same program with every deep channel shrunk to kShrunkCapacity words.
   const std::string shrunk = std::regex_replace(program, std::regex("capacity=[0-9]+"),
