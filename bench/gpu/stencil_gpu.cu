@@ -12,10 +12,11 @@
 // reference in the same order (and, for 1D/2D, with the project's own reference_stencil when the
 // program is linked with bench/gpu/project_ref.cpp), and the program exits non-zero on a mismatch.
 //
-// Timing: CUDA events, warm-up, then the median of repeated batches; inputs rotated over enough
-// buffer sets to exceed 4x the L2 (so small grids stream from DRAM, as large ones do); the same
-// batches on one buffer set give the L2-resident ("hot") figure. The DRAM bandwidth is measured
-// by a copy kernel in the same run. Flops and bytes are counted as mapper/roofline.cpp counts
+// Timing: CUDA events, warm-up, then the median of repeated batches, each batch a CUDA graph of
+// launches over enough buffer sets to exceed 4x the L2 (so small grids stream from DRAM, as large
+// ones do); the same batches on one buffer set give the L2-resident ("hot") figure, and plain
+// launches (no graph) are timed too. The DRAM bandwidth is the best of several copy kernels in the
+// same run. Flops and bytes are counted as mapper/roofline.cpp counts
 // them: useful flops = interior outputs x (2 (points - 1) + 1); ideal bytes = 2 x 8 x grid points.
 //
 // Usage: stencil_gpu [--json FILE] [--only NAME,NAME...] [--reps N] [--no-large] [--peak-gflops G]
@@ -56,6 +57,8 @@ constexpr int kMaxR = 32;
 __constant__ double c_x[2 * kMaxR + 1];  // offsets -rx..rx
 __constant__ double c_y[2 * kMaxR];      // offsets -ry..-1, 1..ry
 __constant__ double c_z[2 * kMaxR];      // offsets -rz..-1, 1..rz (2D problems: their y)
+
+__host__ __device__ constexpr int cmax(int a, int b) { return a > b ? a : b; }
 
 // One step of a chain: the first term is a MUL, every later one a fused MAC.
 __device__ __forceinline__ void chain(double& acc, int idx, double c, double v) {
@@ -115,167 +118,217 @@ __global__ void __launch_bounds__(NT) stencil1d(const double* __restrict__ in, d
 }
 
 // ----------------------------------------------------------------------------------------------
-// 2D and 3D: 2.5D blocking. A block owns a tile of 2*BX x BY columns (x, y) and streams along
+// 2D and 3D: 2.5D blocking. A block owns a tile of VEC*BX x BY columns (x, y) and streams along
 // the outer dimension (z in 3D; y of a 2D problem, which runs as nx x 1 x ny with RY = 0) over a
-// chunk of zchunk planes. Each thread owns a pair of adjacent x columns:
-//   - the 2RZ+1 planes around the current one, for its pair, live in a register queue (the z
-//     part reads only registers); the next plane is loaded one iteration ahead;
-//   - the current plane of the tile with its x/y halo lives in shared memory, double-buffered:
-//     the thread writes its own pair from the queue, the halo comes from global memory by cp.async
-//     (8-byte, issued one plane ahead so it overlaps the compute of the current plane);
-//   - the x part reads RX+1 aligned 16-byte shared loads per pair, the y part 2RY.
+// chunk of zchunk planes. Each thread owns VEC (1 or 2) adjacent x columns:
+//   - the 2RZ+1 planes around the current one, for its columns, live in a register queue (the z
+//     part reads only registers);
+//   - the current plane of the tile with its x/y halo lives in shared memory, in a ring of D+1
+//     plane buffers: the thread writes its own columns from the queue, the halo comes from global
+//     memory by cp.async (8-byte), issued D planes ahead; the queue's next plane is also fetched
+//     by cp.async, D planes ahead, into a per-thread staging ring (so D iterations of compute
+//     cover the memory latency without registers for loads in flight);
+//   - with VEC = 2 the x part reads RX+1 aligned 16-byte shared loads for the pair (each value
+//     feeds both chains), the y part 2RY; with VEC = 1, 2RX+1 and 2RY 8-byte loads;
+//   - the x, y and z chains are interleaved step by step (each in its own order).
 // One __syncthreads per plane. Interior outputs are computed; boundary cells take the input.
-template <int RX, int RY, int RZ, int BX, int BY, int MINB>
+template <int RX, int RY, int RZ, int BX, int BY, int VEC, int D, int MINB>
 __global__ void __launch_bounds__(BX* BY, MINB)
     stencil_stream(const double* __restrict__ in, double* __restrict__ out, int nx, int ny, int nz, int zchunk) {
-  constexpr int W = 2 * BX + 2 * RX;  // shared row width (even: 16-byte aligned rows)
+  static_assert(VEC == 1 || VEC == 2, "one or two columns per thread");
+  static_assert(D >= 1, "prefetch distance");
+  constexpr int TW = VEC * BX;        // tile width (outputs along x)
+  constexpr int W = TW + 2 * RX;      // shared row width
   constexpr int H = BY + 2 * RY;
   constexpr int PLANE = W * H;
+  constexpr int NB = D + 1;           // plane buffers in the ring
   constexpr int NT = BX * BY;
-  constexpr int NH = PLANE - 2 * BX * BY;  // halo values per plane
+  constexpr int NH = PLANE - TW * BY; // halo values per plane
   constexpr int NHPT = (NH + NT - 1) / NT;
   constexpr int Q = 2 * RZ + 1;
   extern __shared__ double2 smem2[];
   double* const sm = reinterpret_cast<double*>(smem2);
+  double* const stage = sm + NB * PLANE;  // D slots x NT threads x VEC values
 
   const int tx = threadIdx.x, ty = threadIdx.y, t = ty * BX + tx;
-  const int i0 = blockIdx.x * 2 * BX, j0 = blockIdx.y * BY;
+  const int i0 = blockIdx.x * TW, j0 = blockIdx.y * BY;
   const int k0 = blockIdx.z * zchunk, k1 = min(k0 + zchunk, nz);
-  const int i = i0 + 2 * tx, j = j0 + ty;
-  const bool ok0 = i < nx, ok1 = i + 1 < nx, rowok = j < ny;
+  const int i = i0 + VEC * tx, j = j0 + ty;
+  const bool rowok = j < ny;
+  bool ok[VEC];
+#pragma unroll
+  for (int e = 0; e < VEC; ++e) ok[e] = i + e < nx;
   const long long pstride = (long long)nx * ny;
   const long long own = (long long)j * nx + i;
 
-  auto load_own = [&](int k) -> double2 {
-    double2 v = make_double2(0.0, 0.0);
+  auto load_own = [&](int k, double (&v)[VEC]) {
+#pragma unroll
+    for (int e = 0; e < VEC; ++e) v[e] = 0.0;
     if (k >= 0 && k < nz && rowok) {
       const long long g = k * pstride + own;
-      if (ok1 && (g & 1) == 0) {
-        v = __ldg(reinterpret_cast<const double2*>(in + g));
+      if (VEC == 2 && ok[VEC - 1] && (g & 1) == 0) {
+        const double2 w = __ldg(reinterpret_cast<const double2*>(in + g));
+        v[0] = w.x;
+        v[VEC - 1] = w.y;
       } else {
-        if (ok0) v.x = __ldg(in + g);
-        if (ok1) v.y = __ldg(in + g + 1);
+#pragma unroll
+        for (int e = 0; e < VEC; ++e)
+          if (ok[e]) v[e] = __ldg(in + g + e);
       }
     }
-    return v;
   };
-  // Halo of plane k into buffer b: top RY rows, bottom RY rows, then RX columns left and right of
-  // the BY middle rows. Values outside the grid are not loaded (only boundary cells, which take
-  // the input, could read them).
+  // cp.async of the thread's own columns of plane k into staging slot s.
+  auto issue_own = [&](int k, int s) {
+    if (k < nz && rowok) {
+      double* dst = stage + (s * NT + t) * VEC;
+      const long long g = k * pstride + own;
+      if (VEC == 2 && ok[VEC - 1] && (g & 1) == 0) {
+        __pipeline_memcpy_async(dst, in + g, 2 * sizeof(double));
+      } else {
+#pragma unroll
+        for (int e = 0; e < VEC; ++e)
+          if (ok[e]) __pipeline_memcpy_async(dst + e, in + g + e, sizeof(double));
+      }
+    }
+  };
+  // Halo of a plane: top RY rows, bottom RY rows, then RX columns left and right of the BY middle
+  // rows, dealt round-robin to the threads. Each thread's shared offsets and in-plane global
+  // offsets are computed once (-1: outside the grid, not loaded; only boundary cells, which take
+  // the input, could read those values).
+  int hs[NHPT], hg[NHPT];
+#pragma unroll
+  for (int n = 0; n < NHPT; ++n) {
+    const int h = t + n * NT;
+    int r = 0, c = 0;
+    if (h < 2 * RY * W) {
+      const int rr = h / W;
+      c = h - rr * W;
+      r = rr < RY ? rr : rr + BY;
+    } else {
+      const int hh = h - 2 * RY * W;
+      const int rr = hh / (2 * RX);
+      const int cc = hh - rr * (2 * RX);
+      r = RY + rr;
+      c = cc < RX ? cc : cc + TW;
+    }
+    const int gx = i0 - RX + c, gy = j0 - RY + r;
+    hs[n] = r * W + c;
+    hg[n] = (h < NH && gx >= 0 && gx < nx && gy >= 0 && gy < ny) ? gy * nx + gx : -1;
+  }
   auto issue_halo = [&](int k, int b) {
     double* dst = sm + b * PLANE;
     const double* src = in + (long long)k * pstride;
 #pragma unroll
-    for (int n = 0; n < NHPT; ++n) {
-      const int h = t + n * NT;
-      if (h < NH) {
-        int r, c;
-        if (h < 2 * RY * W) {
-          const int rr = h / W;
-          c = h - rr * W;
-          r = rr < RY ? rr : rr + BY;
-        } else {
-          const int hh = h - 2 * RY * W;
-          const int rr = hh / (2 * RX);
-          const int cc = hh - rr * (2 * RX);
-          r = RY + rr;
-          c = cc < RX ? cc : cc + 2 * BX;
-        }
-        const int gx = i0 - RX + c, gy = j0 - RY + r;
-        if (gx >= 0 && gx < nx && gy >= 0 && gy < ny)
-          __pipeline_memcpy_async(dst + r * W + c, src + (long long)gy * nx + gx, sizeof(double));
-      }
-    }
+    for (int n = 0; n < NHPT; ++n)
+      if (hg[n] >= 0) __pipeline_memcpy_async(dst + hs[n], src + hg[n], sizeof(double));
+  };
+  // Group j: the halo of plane j+D (buffer (j+D-k0) mod NB) and the own columns of plane j+RZ+D
+  // (slot (j-k0+D) mod D), which the queue takes at the end of iteration j+D-1.
+  auto issue_group = [&](int jg) {
+    if (jg + D < k1) issue_halo(jg + D, (jg + D - k0) % NB);
+    if (jg + D - 1 >= k0 && jg + D < k1) issue_own(jg + RZ + D, (jg - k0 + D) % D);
     __pipeline_commit();
   };
 
-  double2 q[Q];
+  double q[Q][VEC];
 #pragma unroll
-  for (int m = 0; m < Q; ++m) q[m] = load_own(k0 - RZ + m);
-  issue_halo(k0, 0);
+  for (int m = 0; m < Q; ++m) load_own(k0 - RZ + m, q[m]);
+  for (int jg = k0 - D; jg < k0; ++jg) issue_group(jg);
 
   for (int k = k0; k < k1; ++k) {
-    const int b = (k - k0) & 1;
-    double* const buf = sm + b * PLANE;
+    double* const buf = sm + ((k - k0) % NB) * PLANE;
     {
-      double* mine = buf + (RY + ty) * W + RX + 2 * tx;
-      mine[0] = q[RZ].x;
-      mine[1] = q[RZ].y;
+      double* mine = buf + (RY + ty) * W + RX + VEC * tx;
+#pragma unroll
+      for (int e = 0; e < VEC; ++e) mine[e] = q[RZ][e];
     }
-    __pipeline_wait_prior(0);
+    __pipeline_wait_prior(D - 1);
     __syncthreads();
-    double2 nxt = make_double2(0.0, 0.0);
-    if (k + 1 < k1) {
-      issue_halo(k + 1, b ^ 1);
-      nxt = load_own(k + RZ + 1);
-    }
-    // x part: RX+1 aligned pair loads from the thread's row.
-    double ax0 = 0, ax1 = 0;
-    {
-      const double2* row = reinterpret_cast<const double2*>(buf + (RY + ty) * W) + tx;
+    issue_group(k);
+    // The x, y and z chains advance together (one step of each per loop trip), so that a thread
+    // has up to 3*VEC independent FMA chains in flight; each chain keeps its own order.
+    constexpr int XS = VEC == 2 ? RX + 1 : 2 * RX + 1;  // x steps (pairs of values with VEC = 2)
+    constexpr int STEPS = cmax(XS, cmax(2 * RY, 2 * RZ));
+    double ax[VEC], ay[VEC], az[VEC];
+    const double* const rowp = buf + (RY + ty) * W + VEC * tx;  // in[i - RX]
+    const double* const colp = buf + ty * W + RX + VEC * tx;     // in[j - RY][i]
 #pragma unroll
-      for (int e = 0; e <= RX; ++e) {
-        const double2 w = row[e];
-        if (2 * e <= 2 * RX) chain(ax0, 2 * e, c_x[2 * e], w.x);
-        if (2 * e >= 1) chain(ax1, 2 * e - 1, c_x[2 * e - 1], w.x);
-        if (2 * e + 1 <= 2 * RX) chain(ax0, 2 * e + 1, c_x[2 * e + 1], w.y);
-        chain(ax1, 2 * e, c_x[2 * e], w.y);
-      }
-    }
-    double o0 = ax0, o1 = ax1;
-    if constexpr (RY > 0) {
-      double ay0 = 0, ay1 = 0;
-      const double* col = buf + ty * W + RX + 2 * tx;
-#pragma unroll
-      for (int m = 0; m <= 2 * RY; ++m) {
-        if (m == RY) continue;
-        const int idx = m < RY ? m : m - 1;
-        double v0, v1;
-        if constexpr (RX % 2 == 0) {
-          const double2 w = *reinterpret_cast<const double2*>(col + m * W);
-          v0 = w.x;
-          v1 = w.y;
+    for (int st = 0; st < STEPS; ++st) {
+      if (st < XS) {
+        if constexpr (VEC == 2) {
+          const double2 w = reinterpret_cast<const double2*>(rowp)[st];
+          const int e = st;
+          if (2 * e <= 2 * RX) chain(ax[0], 2 * e, c_x[2 * e], w.x);
+          if (2 * e >= 1) chain(ax[1], 2 * e - 1, c_x[2 * e - 1], w.x);
+          if (2 * e + 1 <= 2 * RX) chain(ax[0], 2 * e + 1, c_x[2 * e + 1], w.y);
+          chain(ax[1], 2 * e, c_x[2 * e], w.y);
         } else {
-          v0 = col[m * W];
-          v1 = col[m * W + 1];
+          chain(ax[0], st, c_x[st], rowp[st]);
         }
-        chain(ay0, idx, c_y[idx], v0);
-        chain(ay1, idx, c_y[idx], v1);
       }
-      o0 = __dadd_rn(o0, ay0);
-      o1 = __dadd_rn(o1, ay1);
-    }
-    if constexpr (RZ > 0) {
-      double az0 = 0, az1 = 0;
+      if constexpr (RY > 0) {
+        if (st < 2 * RY) {
+          const int m = st < RY ? st : st + 1;  // row offset m - RY, the centre skipped
+          double v[VEC];
+          if constexpr (VEC == 2 && RX % 2 == 0) {
+            const double2 w = *reinterpret_cast<const double2*>(colp + m * W);
+            v[0] = w.x;
+            v[VEC - 1] = w.y;
+          } else {
 #pragma unroll
-      for (int m = 0; m < Q; ++m) {
-        if (m == RZ) continue;
-        const int idx = m < RZ ? m : m - 1;
-        chain(az0, idx, c_z[idx], q[m].x);
-        chain(az1, idx, c_z[idx], q[m].y);
+            for (int e = 0; e < VEC; ++e) v[e] = colp[m * W + e];
+          }
+#pragma unroll
+          for (int e = 0; e < VEC; ++e) chain(ay[e], st, c_y[st], v[e]);
+        }
       }
-      o0 = __dadd_rn(o0, az0);
-      o1 = __dadd_rn(o1, az1);
+      if constexpr (RZ > 0) {
+        if (st < 2 * RZ) {
+          const int m = st < RZ ? st : st + 1;
+#pragma unroll
+          for (int e = 0; e < VEC; ++e) chain(az[e], st, c_z[st], q[m][e]);
+        }
+      }
     }
-    if (rowok && ok0) {
+    double o[VEC];
+#pragma unroll
+    for (int e = 0; e < VEC; ++e) {
+      o[e] = ax[e];
+      if constexpr (RY > 0) o[e] = __dadd_rn(o[e], ay[e]);
+      if constexpr (RZ > 0) o[e] = __dadd_rn(o[e], az[e]);
+    }
+    if (rowok && ok[0]) {
       const bool bzy = k < RZ || k >= nz - RZ || j < RY || j >= ny - RY;
-      const double r0 = (bzy || i < RX || i >= nx - RX) ? q[RZ].x : o0;
-      const double r1 = (bzy || i + 1 < RX || i + 1 >= nx - RX) ? q[RZ].y : o1;
+      double res[VEC];
+#pragma unroll
+      for (int e = 0; e < VEC; ++e) res[e] = (bzy || i + e < RX || i + e >= nx - RX) ? q[RZ][e] : o[e];
       const long long g = (long long)k * pstride + own;
-      if (ok1 && (g & 1) == 0) {
-        *reinterpret_cast<double2*>(out + g) = make_double2(r0, r1);
+      if (VEC == 2 && ok[VEC - 1] && (g & 1) == 0) {
+        *reinterpret_cast<double2*>(out + g) = make_double2(res[0], res[VEC - 1]);
       } else {
-        out[g] = r0;
-        if (ok1) out[g + 1] = r1;
+#pragma unroll
+        for (int e = 0; e < VEC; ++e)
+          if (ok[e]) out[g + e] = res[e];
       }
     }
+    {
+      // The queue's next plane, k+RZ+1: group k+1-D, slot (k+1-k0) mod D. Done on the last
+      // iteration too (the queue is dead then): a conditional shift costs ~80 registers.
+      __pipeline_wait_prior(D - 1);
+      const double* slot = stage + (((k + 1 - k0) % D) * NT + t) * VEC;
+      const bool inside = k + RZ + 1 < nz;
 #pragma unroll
-    for (int m = 0; m + 1 < Q; ++m) q[m] = q[m + 1];
-    q[Q - 1] = nxt;
+      for (int m = 0; m + 1 < Q; ++m)
+#pragma unroll
+        for (int e = 0; e < VEC; ++e) q[m][e] = q[m + 1][e];
+#pragma unroll
+      for (int e = 0; e < VEC; ++e) q[Q - 1][e] = inside ? slot[e] : 0.0;
+    }
   }
 }
 
-// Device-to-device copy for the bandwidth ceiling: 16-byte accesses, 4 in flight per thread.
+// Device-to-device copies for the bandwidth ceiling (16-byte accesses): a grid-stride loop with 4
+// accesses in flight per thread, and one access per thread over a grid that covers the buffer.
 __global__ void copy_kernel(const double2* __restrict__ src, double2* __restrict__ dst, long long n2) {
   const long long stride = (long long)gridDim.x * blockDim.x;
   long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -288,6 +341,11 @@ __global__ void copy_kernel(const double2* __restrict__ src, double2* __restrict
     dst[idx + 3 * stride] = d;
   }
   for (; idx < n2; idx += stride) dst[idx] = __ldg(src + idx);
+}
+
+__global__ void copy_flat(const double2* __restrict__ src, double2* __restrict__ dst, long long n2) {
+  const long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < n2) dst[idx] = __ldg(src + idx);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -440,7 +498,7 @@ Variant make_1d(const Problem& p) {
 }
 
 // The streaming kernel for a 3D problem (RY, RZ as given) or a 2D problem (kernel RY = 0, RZ = ry).
-template <int RX, int RY, int RZ, int BX, int BY, int MINB = 1>
+template <int RX, int RY, int RZ, int BX, int BY, int VEC, int D, int MINB = 1>
 Variant make_stream(const Problem& p, int zchunk) {
   Variant v;
   int nx, ny, nz;
@@ -449,15 +507,16 @@ Variant make_stream(const Problem& p, int zchunk) {
   } else {
     nx = (int)p.n[0], ny = 1, nz = (int)p.n[1];
   }
-  constexpr int W = 2 * BX + 2 * RX;
-  constexpr int PLANE = W * (BY + 2 * RY);
-  const int smem = 2 * PLANE * (int)sizeof(double);
-  auto kern = stencil_stream<RX, RY, RZ, BX, BY, MINB>;
+  constexpr int TW = VEC * BX;
+  constexpr int PLANE = (TW + 2 * RX) * (BY + 2 * RY);
+  const int smem = ((D + 1) * PLANE + D * BX * BY * VEC) * (int)sizeof(double);
+  auto kern = stencil_stream<RX, RY, RZ, BX, BY, VEC, D, MINB>;
   CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  const dim3 grid((nx + 2 * BX - 1) / (2 * BX), (ny + BY - 1) / BY, (nz + zchunk - 1) / zchunk);
+  const dim3 grid((nx + TW - 1) / TW, (ny + BY - 1) / BY, (nz + zchunk - 1) / zchunk);
   const dim3 block(BX, BY);
-  v.name = "stream tile " + std::to_string(2 * BX) + "x" + std::to_string(BY) + " chunk " + std::to_string(zchunk);
-  if (MINB > 1) v.name += " minblocks " + std::to_string(MINB);
+  v.name = "stream " + std::to_string(TW) + "x" + std::to_string(BY) + " v" + std::to_string(VEC) + " d" +
+           std::to_string(D) + (MINB > 1 ? " mb" + std::to_string(MINB) : std::string()) + " chunk " +
+           std::to_string(zchunk);
   v.launch = [=](const double* in, double* out, cudaStream_t s) {
     kern<<<grid, block, smem, s>>>(in, out, nx, ny, nz, zchunk);
   };
@@ -474,14 +533,14 @@ Variant make_stream(const Problem& p, int zchunk) {
 
 // Chunk lengths along the streamed dimension worth trying: the whole length, then halvings while
 // a chunk stays at least 2r planes long (its queue start-up re-reads 2r planes) and the grid has
-// fewer than 16 blocks per SM (`tiles`: blocks per plane).
+// fewer than 32 blocks per SM (`tiles`: blocks per plane).
 std::vector<int> chunk_candidates(int nz, int r, long long tiles, int sms) {
   std::vector<int> c;
   for (int d = 1; c.size() < 6; d *= 2) {
     const int z = (nz + d - 1) / d;
     if (!c.empty() && (z < 2 * std::max(r, 1) || z == c.back())) break;
     c.push_back(z);
-    if (tiles * ((nz + z - 1) / z) >= 16ll * sms) break;
+    if (tiles * ((nz + z - 1) / z) >= 32ll * sms) break;
   }
   return c;
 }
@@ -498,12 +557,14 @@ struct Case {
 std::vector<Variant> variants_for(const Problem& p) {
   std::vector<Variant> v;
   const int rx = p.r[0], ry = p.r[1], rz = p.r[2];
-  // tiles: blocks per plane for a tile of 2*bx x by columns.
-  auto add_chunks = [&](auto make, int nzs, int r, int bx, int by) {
+  // tiles: blocks per plane for a tile of tw x by columns.
+  auto add = [&](auto make, int nzs, int r, int tw, int by) {
     const long long nxs = p.n[0], nys = p.dims == 3 ? p.n[1] : 1;
-    const long long tiles = ((nxs + 2 * bx - 1) / (2 * bx)) * ((nys + by - 1) / by);
+    const long long tiles = ((nxs + tw - 1) / tw) * ((nys + by - 1) / by);
     for (int z : chunk_candidates(nzs, r, tiles, g_sms)) v.push_back(make(z));
   };
+#define STREAM(RX_, RY_, RZ_, BX_, BY_, VEC_, D_, MINB_) \
+  add([&](int z) { return make_stream<RX_, RY_, RZ_, BX_, BY_, VEC_, D_, MINB_>(p, z); }, nzs, rs, VEC_ * BX_, BY_)
   if (p.dims == 1) {
     if (rx == 8) {
       v.push_back(make_1d<8, 256, 1>(p));
@@ -513,40 +574,48 @@ std::vector<Variant> variants_for(const Problem& p) {
       v.push_back(make_1d<3, 128, 2>(p));
     }
   } else if (p.dims == 2) {
-    const int nzs = (int)p.n[1];
+    const int nzs = (int)p.n[1], rs = ry;
     if (rx == 12 && ry == 12) {
-      add_chunks([&](int z) { return make_stream<12, 0, 12, 32, 1>(p, z); }, nzs, ry, 32, 1);
-      add_chunks([&](int z) { return make_stream<12, 0, 12, 64, 1>(p, z); }, nzs, ry, 64, 1);
-      add_chunks([&](int z) { return make_stream<12, 0, 12, 128, 1>(p, z); }, nzs, ry, 128, 1);
-      add_chunks([&](int z) { return make_stream<12, 0, 12, 64, 1, 8>(p, z); }, nzs, ry, 64, 1);
+      STREAM(12, 0, 12, 32, 1, 2, 1, 1);
+      STREAM(12, 0, 12, 32, 1, 2, 2, 1);
+      STREAM(12, 0, 12, 64, 1, 2, 2, 1);
+      STREAM(12, 0, 12, 64, 1, 2, 1, 8);
+      STREAM(12, 0, 12, 64, 1, 1, 2, 1);
     } else if (rx == 3 && ry == 2) {
-      v.push_back(make_stream<3, 0, 2, 16, 1>(p, 5));
-      v.push_back(make_stream<3, 0, 2, 16, 1>(p, nzs));
+      v.push_back(make_stream<3, 0, 2, 16, 1, 2, 1>(p, 5));
+      v.push_back(make_stream<3, 0, 2, 16, 1, 2, 3>(p, nzs));
+      v.push_back(make_stream<3, 0, 2, 16, 1, 1, 2>(p, 7));
     }
   } else {
-    const int nzs = (int)p.n[2];
+    const int nzs = (int)p.n[2], rs = rz;
     if (rx == 4 && ry == 4 && rz == 4) {
-      add_chunks([&](int z) { return make_stream<4, 4, 4, 32, 8>(p, z); }, nzs, rz, 32, 8);
-      add_chunks([&](int z) { return make_stream<4, 4, 4, 32, 16>(p, z); }, nzs, rz, 32, 16);
-      add_chunks([&](int z) { return make_stream<4, 4, 4, 16, 16>(p, z); }, nzs, rz, 16, 16);
+      STREAM(4, 4, 4, 16, 16, 2, 1, 1);
+      STREAM(4, 4, 4, 32, 8, 2, 2, 1);
+      STREAM(4, 4, 4, 16, 16, 2, 2, 1);
+      STREAM(4, 4, 4, 16, 16, 2, 3, 1);
+      STREAM(4, 4, 4, 32, 8, 1, 3, 2);
     } else if (rx == 8 && ry == 8 && rz == 8) {
-      add_chunks([&](int z) { return make_stream<8, 8, 8, 32, 8>(p, z); }, nzs, rz, 32, 8);
-      add_chunks([&](int z) { return make_stream<8, 8, 8, 16, 16>(p, z); }, nzs, rz, 16, 16);
-      add_chunks([&](int z) { return make_stream<8, 8, 8, 32, 4>(p, z); }, nzs, rz, 32, 4);
-      add_chunks([&](int z) { return make_stream<8, 8, 8, 32, 8, 2>(p, z); }, nzs, rz, 32, 8);
+      STREAM(8, 8, 8, 32, 8, 2, 1, 2);
+      STREAM(8, 8, 8, 32, 8, 2, 2, 2);
+      STREAM(8, 8, 8, 16, 16, 2, 2, 2);
+      STREAM(8, 8, 8, 16, 16, 2, 2, 1);
+      STREAM(8, 8, 8, 32, 16, 1, 2, 1);
     } else if (rx == 12 && ry == 12 && rz == 12) {
-      add_chunks([&](int z) { return make_stream<12, 12, 12, 32, 8>(p, z); }, nzs, rz, 32, 8);
-      add_chunks([&](int z) { return make_stream<12, 12, 12, 16, 16>(p, z); }, nzs, rz, 16, 16);
-      add_chunks([&](int z) { return make_stream<12, 12, 12, 32, 4>(p, z); }, nzs, rz, 32, 4);
-      add_chunks([&](int z) { return make_stream<12, 12, 12, 32, 4, 3>(p, z); }, nzs, rz, 32, 4);
+      STREAM(12, 12, 12, 16, 16, 2, 1, 1);
+      STREAM(12, 12, 12, 16, 16, 2, 2, 1);
+      STREAM(12, 12, 12, 16, 8, 2, 2, 1);
+      STREAM(12, 12, 12, 32, 16, 1, 2, 1);
+      STREAM(12, 12, 12, 32, 8, 1, 3, 1);
     } else if (rx == 3 && ry == 1 && rz == 2) {
-      v.push_back(make_stream<3, 1, 2, 16, 4>(p, 4));
-      v.push_back(make_stream<3, 1, 2, 16, 4>(p, nzs));
+      v.push_back(make_stream<3, 1, 2, 16, 4, 2, 1>(p, 4));
+      v.push_back(make_stream<3, 1, 2, 16, 4, 2, 2>(p, nzs));
+      v.push_back(make_stream<3, 1, 2, 16, 4, 1, 3>(p, 5));
     } else if (rx == 1 && ry == 1 && rz == 1) {
-      v.push_back(make_stream<1, 1, 1, 32, 8>(p, 3));
-      v.push_back(make_stream<1, 1, 1, 32, 8>(p, nzs));
+      v.push_back(make_stream<1, 1, 1, 32, 8, 2, 1>(p, 3));
+      v.push_back(make_stream<1, 1, 1, 32, 8, 1, 2>(p, nzs));
     }
   }
+#undef STREAM
   if (v.empty()) {
     std::fprintf(stderr, "no kernel instantiated for %dd r=%d,%d,%d\n", p.dims, rx, ry, rz);
     std::exit(2);
@@ -575,20 +644,38 @@ struct Timing {
   double median_ms = 0, min_ms = 0, max_ms = 0;
 };
 
-// Median over `reps` batches of `per_batch` launches (rotating over `sets` buffer pairs), per launch.
+// Median over `reps` batches of `per_batch` launches (rotating over `sets` buffer pairs), per
+// launch. With `graph`, the batch is captured once as a CUDA graph and the graph is replayed (no
+// host launch overhead between the kernels); otherwise the kernels are launched one by one.
 Timing time_launches(const Variant& v, const std::vector<double*>& ins, const std::vector<double*>& outs, int sets,
-                     int per_batch, int reps, cudaStream_t s) {
+                     int per_batch, int reps, cudaStream_t s, bool graph) {
   cudaEvent_t a, b;
   CUDA_CHECK(cudaEventCreate(&a));
   CUDA_CHECK(cudaEventCreate(&b));
-  for (int w = 0; w < std::max(3, sets); ++w) v.launch(ins[w % sets], outs[w % sets], s);
+  cudaGraphExec_t exec = nullptr;
+  if (graph) {
+    cudaGraph_t g;
+    CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int k = 0; k < per_batch; ++k) v.launch(ins[k % sets], outs[k % sets], s);
+    CUDA_CHECK(cudaStreamEndCapture(s, &g));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, g, 0));
+    CUDA_CHECK(cudaGraphDestroy(g));
+  }
+  auto batch = [&](int& next) {
+    if (graph) {
+      CUDA_CHECK(cudaGraphLaunch(exec, s));
+    } else {
+      for (int k = 0; k < per_batch; ++k, next = (next + 1) % sets) v.launch(ins[next], outs[next], s);
+    }
+  };
+  int next = 0;
+  for (int w = 0; w < 2; ++w) batch(next);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaStreamSynchronize(s));
   std::vector<double> t;
-  int next = 0;
   for (int r = 0; r < reps; ++r) {
     CUDA_CHECK(cudaEventRecord(a, s));
-    for (int k = 0; k < per_batch; ++k, next = (next + 1) % sets) v.launch(ins[next], outs[next], s);
+    batch(next);
     CUDA_CHECK(cudaEventRecord(b, s));
     CUDA_CHECK(cudaEventSynchronize(b));
     CUDA_CHECK(cudaGetLastError());
@@ -596,6 +683,7 @@ Timing time_launches(const Variant& v, const std::vector<double*>& ins, const st
     CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
     t.push_back(ms / per_batch);
   }
+  if (exec) CUDA_CHECK(cudaGraphExecDestroy(exec));
   CUDA_CHECK(cudaEventDestroy(a));
   CUDA_CHECK(cudaEventDestroy(b));
   Timing r;
@@ -612,8 +700,11 @@ struct DeviceInfo {
   double peak_fp64_gflops = 0;      // used for the roofline (datasheet, see docs/gpu.md)
   std::string peak_source;
   double computed_fp64_gflops = 0;  // SMs x 64 FP64 FMA/clk x 2 x max clock
-  double copy_gbs = 0;              // measured, bytes read + written per second
+  double copy_gbs = 0;              // measured, bytes read + written per second: the best copy kernel
   double copy_gbs_min = 0, copy_gbs_max = 0;
+  std::string copy_best;
+  std::vector<std::pair<std::string, double>> copies;  // every copy measured (median GB/s)
+  double memcpy_gbs = 0;            // cudaMemcpyAsync device to device, for reference
   double theoretical_gbs = 0;
 };
 
@@ -669,37 +760,69 @@ void measure_copy(DeviceInfo& d, cudaStream_t s) {
   CUDA_CHECK(cudaMalloc(&src, bytes));
   CUDA_CHECK(cudaMalloc(&dst, bytes));
   CUDA_CHECK(cudaMemset(src, 0x3f, bytes));
-  const int blocks = d.sms * 8;
   cudaEvent_t a, b;
   CUDA_CHECK(cudaEventCreate(&a));
   CUDA_CHECK(cudaEventCreate(&b));
-  for (int w = 0; w < 3; ++w) copy_kernel<<<blocks, 256, 0, s>>>(src, dst, n2);
-  CUDA_CHECK(cudaGetLastError());
-  std::vector<double> gbs;
-  for (int r = 0; r < 20; ++r) {
-    CUDA_CHECK(cudaEventRecord(a, s));
-    copy_kernel<<<blocks, 256, 0, s>>>(src, dst, n2);
-    CUDA_CHECK(cudaEventRecord(b, s));
-    CUDA_CHECK(cudaEventSynchronize(b));
+  auto measure = [&](const std::string& name, const std::function<void()>& run) {
+    for (int w = 0; w < 3; ++w) run();
     CUDA_CHECK(cudaGetLastError());
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
-    gbs.push_back(2.0 * bytes / (ms * 1e-3) / 1e9);
-  }
-  d.copy_gbs = median(gbs);
-  d.copy_gbs_min = *std::min_element(gbs.begin(), gbs.end());
-  d.copy_gbs_max = *std::max_element(gbs.begin(), gbs.end());
-  // Spot-check the copy.
-  std::vector<double> h(1024);
-  CUDA_CHECK(cudaMemcpy(h.data(), reinterpret_cast<double*>(dst) + n2 * 2 - 1024, 1024 * sizeof(double),
-                        cudaMemcpyDeviceToHost));
-  double expect;
-  std::memset(&expect, 0x3f, sizeof expect);
-  for (double x : h)
-    if (std::memcmp(&x, &expect, sizeof x) != 0) {
-      std::fprintf(stderr, "copy kernel produced wrong data\n");
-      std::exit(2);
+    std::vector<double> gbs;
+    for (int r = 0; r < 20; ++r) {
+      CUDA_CHECK(cudaEventRecord(a, s));
+      run();
+      CUDA_CHECK(cudaEventRecord(b, s));
+      CUDA_CHECK(cudaEventSynchronize(b));
+      CUDA_CHECK(cudaGetLastError());
+      float ms = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+      gbs.push_back(2.0 * bytes / (ms * 1e-3) / 1e9);
     }
+    const double m = median(gbs);
+    d.copies.push_back({name, m});
+    if (m > d.copy_gbs) {
+      d.copy_gbs = m;
+      d.copy_best = name;
+      d.copy_gbs_min = *std::min_element(gbs.begin(), gbs.end());
+      d.copy_gbs_max = *std::max_element(gbs.begin(), gbs.end());
+    }
+    // Spot-check the copy.
+    std::vector<double> h(1024);
+    CUDA_CHECK(cudaMemcpy(h.data(), reinterpret_cast<double*>(dst) + n2 * 2 - 1024, 1024 * sizeof(double),
+                          cudaMemcpyDeviceToHost));
+    double expect;
+    std::memset(&expect, 0x3f, sizeof expect);
+    for (double x : h)
+      if (std::memcmp(&x, &expect, sizeof x) != 0) {
+        std::fprintf(stderr, "copy kernel %s produced wrong data\n", name.c_str());
+        std::exit(2);
+      }
+    CUDA_CHECK(cudaMemset(dst, 0, bytes));
+  };
+  for (int per_sm : {4, 8, 16, 32}) {
+    const int blocks = d.sms * per_sm;
+    measure("grid-stride x4, " + std::to_string(per_sm) + " blocks/SM of 256",
+            [&] { copy_kernel<<<blocks, 256, 0, s>>>(src, dst, n2); });
+  }
+  for (int tpb : {256, 1024}) {
+    const long long blocks = (n2 + tpb - 1) / tpb;
+    measure("one 16 B access per thread, blocks of " + std::to_string(tpb),
+            [&] { copy_flat<<<(unsigned)blocks, tpb, 0, s>>>(src, dst, n2); });
+  }
+  // cudaMemcpyAsync, for reference only (not a kernel of ours; not used for the roofline).
+  {
+    for (int w = 0; w < 3; ++w) CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
+    std::vector<double> gbs;
+    for (int r = 0; r < 20; ++r) {
+      CUDA_CHECK(cudaEventRecord(a, s));
+      CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
+      CUDA_CHECK(cudaEventRecord(b, s));
+      CUDA_CHECK(cudaEventSynchronize(b));
+      float ms = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+      gbs.push_back(2.0 * bytes / (ms * 1e-3) / 1e9);
+    }
+    d.memcpy_gbs = median(gbs);
+  }
   CUDA_CHECK(cudaEventDestroy(a));
   CUDA_CHECK(cudaEventDestroy(b));
   CUDA_CHECK(cudaFree(src));
@@ -710,7 +833,7 @@ struct VariantResult {
   std::string name;
   int regs, local_bytes, smem_bytes, threads, blocks_per_sm;
   long long blocks;
-  Timing cold, hot;
+  Timing cold, hot, stream;  // graph replay over rotated sets, graph on one set, plain launches rotated
   long long mismatches;
 };
 
@@ -778,7 +901,7 @@ CaseResult run_case(const Case& c, const DeviceInfo& dev, int reps, bool verbose
 
   std::vector<Variant> vs = variants_for(p);
   for (const Variant& v : vs) {
-    VariantResult vr{v.name, v.regs, v.local_bytes, v.smem_bytes, v.threads, v.blocks_per_sm, v.blocks, {}, {}, 0};
+    VariantResult vr{v.name, v.regs, v.local_bytes, v.smem_bytes, v.threads, v.blocks_per_sm, v.blocks, {}, {}, {}, 0};
     // Correctness: poison every output buffer (NaN pattern), run once on each set, compare.
     for (int k = 0; k < sets; ++k) CUDA_CHECK(cudaMemset(outs[k], 0xff, bytes));
     v.launch(ins[0], outs[0], s);
@@ -794,8 +917,9 @@ CaseResult run_case(const Case& c, const DeviceInfo& dev, int reps, bool verbose
     }
     if (reps > 0) {
       const int per_batch = sets > 1 ? sets : 1;
-      vr.cold = time_launches(v, ins, outs, sets, per_batch, reps, s);
-      vr.hot = time_launches(v, {ins[0]}, {outs[0]}, 1, per_batch, reps, s);
+      vr.cold = time_launches(v, ins, outs, sets, per_batch, reps, s, true);
+      vr.hot = time_launches(v, {ins[0]}, {outs[0]}, 1, per_batch, reps, s, true);
+      vr.stream = time_launches(v, ins, outs, sets, per_batch, reps, s, false);
       // The timed runs wrote the same outputs again: check the last set written too.
       if (sets > 1) {
         CUDA_CHECK(cudaMemcpy(got.data(), outs[sets - 1], bytes, cudaMemcpyDeviceToHost));
@@ -809,9 +933,9 @@ CaseResult run_case(const Case& c, const DeviceInfo& dev, int reps, bool verbose
       }
     }
     if (verbose)
-      std::printf("  %-34s %-40s regs %3d local %3d smem %6d blk/SM %2d  %9.4f ms  hot %9.4f ms  %s\n",
+      std::printf("  %-20s %-34s regs %3d local %3d smem %6d blk/SM %2d  %9.4f ms  hot %9.4f  launches %9.4f  %s\n",
                   c.name.c_str(), v.name.c_str(), v.regs, v.local_bytes, v.smem_bytes, v.blocks_per_sm,
-                  vr.cold.median_ms, vr.hot.median_ms, vr.mismatches ? "FAIL" : "pass");
+                  vr.cold.median_ms, vr.hot.median_ms, vr.stream.median_ms, vr.mismatches ? "FAIL" : "pass");
     std::fflush(stdout);
     res.variants.push_back(vr);
   }
@@ -862,8 +986,9 @@ void write_json(const char* path, const DeviceInfo& d, const std::vector<CaseRes
     std::fprintf(f, "\"outputs\": %lld, \"grid_points\": %lld, \"useful_flops\": %.0f, \"ideal_bytes\": %.0f, ",
                  r.outputs, r.grid_points, r.useful_flops, r.ideal_bytes);
     std::fprintf(f, "\"arithmetic_intensity\": %.6f, \"buffer_sets\": %d, ", r.intensity, r.sets);
-    std::fprintf(f, "\"time_ms\": %.6f, \"time_ms_min\": %.6f, \"time_ms_max\": %.6f, \"time_hot_ms\": %.6f, ",
-                 b.cold.median_ms, b.cold.min_ms, b.cold.max_ms, b.hot.median_ms);
+    std::fprintf(f, "\"time_ms\": %.6f, \"time_ms_min\": %.6f, \"time_ms_max\": %.6f, \"time_hot_ms\": %.6f, "
+                    "\"time_launches_ms\": %.6f, ",
+                 b.cold.median_ms, b.cold.min_ms, b.cold.max_ms, b.hot.median_ms, b.stream.median_ms);
     std::fprintf(f, "\"gflops\": %.3f, \"gflops_hot\": %.3f, \"ideal_bytes_gbs\": %.3f, ", r.gflops, r.gflops_hot,
                  r.ideal_gbs);
     std::fprintf(f, "\"copy_gbs\": %.3f, \"peak_fp64_gflops\": %.1f, \"memory_gflops\": %.3f, ", d.copy_gbs,
@@ -875,20 +1000,21 @@ void write_json(const char* path, const DeviceInfo& d, const std::vector<CaseRes
     std::fprintf(f, "\"best_variant\": \"%s\", ", json_escape(b.name).c_str());
     std::fprintf(f, "\"device\": {\"name\": \"%s\", \"sms\": %d, \"cc\": \"%d.%d\", \"driver\": \"%s\", "
                     "\"runtime\": \"%s\", \"clock_mhz\": %d, \"l2_bytes\": %lld, \"copy_gbs_min\": %.3f, "
-                    "\"copy_gbs_max\": %.3f, \"theoretical_gbs\": %.3f, \"computed_fp64_gflops\": %.1f, "
-                    "\"peak_source\": \"%s\"}, ",
+                    "\"copy_gbs_max\": %.3f, \"copy_best\": \"%s\", \"memcpy_gbs\": %.3f, "
+                    "\"theoretical_gbs\": %.3f, \"computed_fp64_gflops\": %.1f, \"peak_source\": \"%s\"}, ",
                  json_escape(d.name).c_str(), d.sms, d.cc_major, d.cc_minor, version_text(d.driver).c_str(),
                  version_text(d.runtime).c_str(), d.clock_khz / 1000, d.l2_bytes, d.copy_gbs_min, d.copy_gbs_max,
-                 d.theoretical_gbs, d.computed_fp64_gflops, json_escape(d.peak_source).c_str());
+                 json_escape(d.copy_best).c_str(), d.memcpy_gbs, d.theoretical_gbs, d.computed_fp64_gflops,
+                 json_escape(d.peak_source).c_str());
     std::fprintf(f, "\"variants\": [");
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
       const VariantResult& x = r.variants[v];
       std::fprintf(f,
                    "%s{\"name\": \"%s\", \"regs\": %d, \"local_bytes\": %d, \"smem_bytes\": %d, \"threads\": %d, "
                    "\"blocks\": %lld, \"blocks_per_sm\": %d, \"time_ms\": %.6f, \"time_hot_ms\": %.6f, "
-                   "\"gflops\": %.3f, \"mismatches\": %lld}",
+                   "\"time_launches_ms\": %.6f, \"gflops\": %.3f, \"mismatches\": %lld}",
                    v ? ", " : "", json_escape(x.name).c_str(), x.regs, x.local_bytes, x.smem_bytes, x.threads,
-                   x.blocks, x.blocks_per_sm, x.cold.median_ms, x.hot.median_ms,
+                   x.blocks, x.blocks_per_sm, x.cold.median_ms, x.hot.median_ms, x.stream.median_ms,
                    r.useful_flops / (x.cold.median_ms * 1e-3) / 1e9, x.mismatches);
     }
     std::fprintf(f, "]}%s\n", k + 1 < rs.size() ? "," : "");
@@ -1040,8 +1166,11 @@ int main(int argc, char** argv) {
               dev.name.c_str(), dev.sms, dev.cc_major, dev.cc_minor, dev.clock_khz / 1000, dev.l2_bytes >> 20,
               dev.global_bytes >> 30, version_text(dev.driver).c_str(), version_text(dev.runtime).c_str());
   measure_copy(dev, s);
-  std::printf("copy bandwidth: %.1f GB/s median (min %.1f, max %.1f; read + written; theoretical %.1f GB/s)\n",
-              dev.copy_gbs, dev.copy_gbs_min, dev.copy_gbs_max, dev.theoretical_gbs);
+  for (const auto& c : dev.copies) std::printf("  copy %-46s %8.1f GB/s\n", c.first.c_str(), c.second);
+  std::printf("  cudaMemcpyAsync device to device (reference only)  %8.1f GB/s\n", dev.memcpy_gbs);
+  std::printf("copy bandwidth: %.1f GB/s median of the best copy kernel (%s; min %.1f, max %.1f; read + "
+              "written; theoretical %.1f GB/s)\n",
+              dev.copy_gbs, dev.copy_best.c_str(), dev.copy_gbs_min, dev.copy_gbs_max, dev.theoretical_gbs);
   std::printf("FP64 peak used: %.0f GFLOP/s (%s); SMs x 64 x 2 x %d MHz = %.0f GFLOP/s\n", dev.peak_fp64_gflops,
               dev.peak_source.c_str(), dev.clock_khz / 1000, dev.computed_fp64_gflops);
   std::printf("host threads for the reference: %u\n\n", host_threads());
@@ -1079,19 +1208,22 @@ int main(int argc, char** argv) {
               "GFLOP/s\n",
               dev.name.c_str(), dev.sms, version_text(dev.driver).c_str(), version_text(dev.runtime).c_str(),
               dev.copy_gbs, dev.peak_fp64_gflops);
-  std::printf("%-20s %-6s %6s %8s %9s %9s %8s %7s %9s %7s %7s %6s  %s\n", "case", "role", "AI", "roof", "time ms",
-              "GFLOP/s", "% roof", "GB/s", "hot GF/s", "% hot", "sets", "check", "best variant");
+  std::printf("%-20s %-6s %6s %8s %9s %9s %8s %7s %9s %7s %10s %5s %6s  %s\n", "case", "role", "AI", "roof",
+              "time ms", "GFLOP/s", "% roof", "GB/s", "hot GF/s", "% hot", "launch ms", "sets", "check",
+              "best variant");
   bool ok = self_ok;
   for (const CaseResult& r : results) {
     const VariantResult& b = r.variants[r.best];
-    std::printf("%-20s %-6s %6.3f %8.0f %9.4f %9.1f %7.1f%% %7.0f %9.1f %6.1f%% %7d %6s  %s\n", r.c.name.c_str(),
-                r.c.role.c_str(), r.intensity, r.roofline_gflops, b.cold.median_ms, r.gflops, r.percent, r.ideal_gbs,
-                r.gflops_hot, r.percent_hot, r.sets, r.check.c_str(), b.name.c_str());
+    std::printf("%-20s %-6s %6.3f %8.0f %9.4f %9.1f %7.1f%% %7.0f %9.1f %6.1f%% %10.4f %5d %6s  %s\n",
+                r.c.name.c_str(), r.c.role.c_str(), r.intensity, r.roofline_gflops, b.cold.median_ms, r.gflops,
+                r.percent, r.ideal_gbs, r.gflops_hot, r.percent_hot, b.stream.median_ms, r.sets, r.check.c_str(),
+                b.name.c_str());
     if (r.check != "pass" || r.project_check.rfind("FAIL", 0) == 0 || r.project_check.rfind("error", 0) == 0)
       ok = false;
   }
   std::printf("(roof = min(FP64 peak, copy GB/s x AI); AI = useful flops / (16 B x grid points) as mapper/roofline.cpp;"
-              "\n GB/s = ideal bytes / time; hot = the same launches on one buffer set, L2-resident when it fits)\n");
+              "\n GB/s = ideal bytes / time; time: CUDA graph of launches over rotated buffer sets; hot: the same on one"
+              "\n set, L2-resident when it fits; launch ms: the best variant launched one by one, no graph)\n");
   if (json_path) {
     write_json(json_path, dev, results);
     std::printf("wrote %s\n", json_path);
