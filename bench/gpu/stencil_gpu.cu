@@ -1,4 +1,4 @@
-// stencil_gpu: the measured GPU baseline for the project's star stencils (issue 29, part 4).
+// stencil_gpu: the measured GPU baseline for the project's star stencils (docs/gpu.md).
 //
 // 1D, 2D and 3D star stencils in double precision, evaluated in exactly the order of
 // mapper/reference.h (docs/stencil.md, "Evaluation order"):
