@@ -64,10 +64,15 @@ unsigned x_forward_copies(const StencilSpec& spec, unsigned workers, const ArchC
   return static_cast<unsigned>((gap + native - 1) / native);
 }
 
+std::uint64_t delay_line_words(const ArchConfig& arch) {
+  return arch.fabric.pe.input_queue_depth +
+         std::uint64_t{route_latency(arch.network, 1)} * arch.network.stage_buffer_words;
+}
+
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
                                   const ArchConfig& arch) {
   const StencilPlan plan(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages,
-                         x_forward_copies(spec, workers, arch));
+                         x_forward_copies(spec, workers, arch), delay_line_words(arch));
   const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(spec), arch.fabric.pe);
   BufferEstimate b;
   b.blocks = plan.blocking();
@@ -87,8 +92,8 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   const ScratchpadParams& spm = arch.memory.scratchpad;
   if (b.deep_channels > 0) b.scratchpad_rate = std::min(1.0, double(spm.ports) / (2.0 * b.deep_channels));
   const double nb = blocks, ny = double(plan.ny());
-  // A reader's address generator idles 2 cycles per row and 3 more per block (addr_gen_3d_program).
-  b.reader_cycles = nb * (ny * double(plan.reader_count(0) + 2) + 3) / b.scratchpad_rate;
+  // A reader's address generator idles 1 cycle per row and 3 more per block (addr_gen_3d_program).
+  b.reader_cycles = nb * (ny * double(plan.reader_count(0) + 1) + 3) / b.scratchpad_rate;
   const double bytes = 8.0 * nb * (ny * double(b.blocks.in_width) + double(plan.out_rows()) * double(b.blocks.out_width));
   b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
   return b;
@@ -252,9 +257,9 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v)
         b.pes_needed += join_shares_sync_pe(sd.dfg.op(v), arch.fabric.pe) ? 0 : 1;
       // A reader streams (L + 2r) x D words; its address generator idles only when D exceeds a
-      // PE's instruction slots (lowering then takes the looping generator: 2 idle cycles a row).
+      // PE's instruction slots (lowering then takes the looping generator: 1 idle cycle a row).
       const double words = double(plan.reader_total(0));
-      const double idle = d <= arch.fabric.pe.instruction_slots ? 0.0 : 2.0 * double(words) / d;
+      const double idle = d <= arch.fabric.pe.instruction_slots ? 0.0 : double(words) / d;
       b.reader_cycles = words + idle;
       const double bytes = 8.0 * double(w) * (words + double(plan.writer_total(0)));
       b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
@@ -294,7 +299,8 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   std::uint64_t reader_words = 0;  // reader 0's (the longest) stream
   for (std::size_t i = 0;; ++i) {
     buf = candidates[i];
-    const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages, x_forward_copies(m.spec, w, arch));
+    const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages, x_forward_copies(m.spec, w, arch),
+                           delay_line_words(arch));
     sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe);
     try {
       place_stencil(sd, arch);

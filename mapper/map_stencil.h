@@ -45,6 +45,10 @@ struct BufferEstimate {
 /// filters' input queues hold every gap's skew.
 unsigned x_forward_copies(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
 
+/// 2D: initial tokens one channel of a y delay line holds: the consumer's input queue and the
+/// stages of a one-hop route (network.stage_buffer_words), the shortest route between two PEs.
+std::uint64_t delay_line_words(const ArchConfig& arch);
+
 /// Buffering of `workers` workers with `blocks` blocks on `arch` (builds the DFG to count).
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
                                   const ArchConfig& arch);

@@ -77,7 +77,12 @@ void place_compute(StencilDfg& sd, const FabricGeometry& geo, std::vector<std::v
     band_rows.push_back(static_cast<unsigned>(rows));
   }
   std::vector<const ComputeSlot*> order;
-  for (const ComputeSlot& s : sd.slots) order.push_back(&s);
+  std::map<unsigned, std::vector<const ComputeSlot*>> chains;  // rows past the bands, by col
+  for (const ComputeSlot& s : sd.slots)
+    if (sd.banded_rows > 0 && s.row >= sd.banded_rows)
+      chains[s.col].push_back(&s);
+    else
+      order.push_back(&s);
   std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return std::tie(a->row, a->col) < std::tie(b->row, b->col); });
   for (const ComputeSlot* s : order) {
     unsigned row = s->row, band = 0;
@@ -102,6 +107,29 @@ void place_compute(StencilDfg& sd, const FabricGeometry& geo, std::vector<std::v
     const PePos p = rest.at(next++);
     sd.dfg.place(s->op, coord_of(p));
     occ[geo.index(p)].push_back(s->op);
+    used.insert(p);
+  }
+  if (chains.empty()) return;
+  // The free F PEs as a snake: down the first F column, up the next, ...; the chains one after
+  // the other along it.
+  std::vector<PePos> snake;
+  bool down = true;
+  for (auto col : fcols) {
+    std::sort(col.begin(), col.end(), [](PePos a, PePos b) { return a.row < b.row; });
+    if (!down) std::reverse(col.begin(), col.end());
+    for (PePos p : col)
+      if (!used.count(p)) snake.push_back(p);
+    down = !down;
+  }
+  std::size_t at = 0;
+  for (auto& [c, taps] : chains) {
+    std::stable_sort(taps.begin(), taps.end(), [](auto* a, auto* b) { return a->row < b->row; });
+    if (snake.size() - at < taps.size()) throw MapError("the chains need more MAC-capable PEs than the fabric has");
+    for (const ComputeSlot* s : taps) {
+      const PePos p = snake[at++];
+      sd.dfg.place(s->op, coord_of(p));
+      occ[geo.index(p)].push_back(s->op);
+    }
   }
 }
 

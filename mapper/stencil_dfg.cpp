@@ -53,6 +53,7 @@ class Generator {
     out_.slot_rows = 2 * plan_.rx() + 1 + (plan_.two_d() ? 2 * plan_.ry() + 1 : 0);
     const bool streams = plan_.streams();
     out_.snake = streams;
+    if (plan_.two_d()) out_.banded_rows = 2 * plan_.rx() + 1;
     for (unsigned k = 0; k < w; ++k) readers_.push_back(streams ? add_stream_reader(k) : add_reader(k));
     std::vector<std::int64_t> expected;
     std::vector<PortRef> done;
@@ -153,25 +154,32 @@ class Generator {
     return store.port("done");
   }
 
-  // The shared bit generator of `pat` (one per distinct pattern, multicast to its filters).
-  PortRef bits(const FilterPattern& pat, int worker) {
-    auto it = bits_.find(pat);
-    if (it != bits_.end()) return it->second;
-    auto h = b_.add(OpKind::Bits, "bits.m" + num(pat.m) + "_n" + num(pat.n) + "_p" + num(pat.p))
+  // The bit generator of filter `filter`. 1D: one per distinct pattern, multicast to every filter
+  // using it. 2D: one per filter: filters with the same pattern serve taps of different readers,
+  // used s tap latencies apart along the staggered chains, and a shared multicast would hold every
+  // one of them to the slowest.
+  PortRef bits(const FilterPattern& pat, int worker, const std::string& filter) {
+    const bool own = plan_.two_d();
+    if (!own) {
+      auto it = bits_.find(pat);
+      if (it != bits_.end()) return it->second;
+    }
+    auto h = b_.add(OpKind::Bits, own ? filter + ".bits" : "bits.m" + num(pat.m) + "_n" + num(pat.n) + "_p" + num(pat.p))
                  .imm("m", static_cast<std::int64_t>(pat.m))
                  .imm("n", static_cast<std::int64_t>(pat.n))
                  .imm("p", static_cast<std::int64_t>(pat.p))
                  .role(Role::Filter, worker);
+    if (own) return h.port("out");
     return bits_.emplace(pat, h.port("out")).first->second;
   }
 
-  // `src` filtered by `pat` (a FILTER mode=bits fed by the shared BITS), or `src` itself when the
-  // pattern passes everything.
+  // `src` filtered by `pat` (a FILTER mode=bits fed by a BITS, see bits()), or `src` itself when
+  // the pattern passes everything.
   PortRef filtered(const std::string& name, const FilterPattern& pat, const PortRef& src, int worker) {
     if (pat.passes_all()) return src;
     auto f = b_.add(OpKind::Filter, name).imm("mode", "bits").role(Role::Filter, worker);
     b_.connect(src, f.port("in"));
-    b_.connect(bits(pat, worker), f.port("bits"));
+    b_.connect(bits(pat, worker, name), f.port("bits"));
     return f.port("out");
   }
 
@@ -191,10 +199,11 @@ class Generator {
   }
 
   // A delay line of `tokens` initial tokens (0.0) from `from` to `to`: one channel when they fit
-  // an input queue, else COPY stages `<delay_name>.<i>` splitting them into channels that do.
+  // one (StencilPlan::line_words), else COPY stages `<delay_name>_c<i>` splitting them into
+  // channels that do.
   void connect_delay_line(const PortRef& from, const PortRef& to, std::uint64_t tokens, const std::string& delay_name,
                           int worker) {
-    const std::uint64_t per = std::max<std::uint64_t>(1, queue_);
+    const std::uint64_t per = std::max<std::uint64_t>(1, plan_.line_words() ? plan_.line_words() : queue_);
     const std::uint64_t channels = std::max<std::uint64_t>(1, (tokens + per - 1) / per);
     PortRef src = from;
     std::uint64_t left = tokens;

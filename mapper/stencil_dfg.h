@@ -45,6 +45,11 @@ struct StencilDfg {
   /// through the F columns, worker after worker, instead of the Fig. 4 bands (1D streams: a chain
   /// link is then one or two hops, and the reader's multicast passes the taps in chain order).
   bool snake = false;
+  /// 2D: the Fig. 4 bands hold rows [0, banded_rows) (the x chains); the slots of later rows (each
+  /// worker's y chain and ADD, one `col` per worker) then take consecutive free F PEs of a snake,
+  /// chain after chain, so that a y link, whose delay line holds a fixed number of words, is one
+  /// or two hops. 0: every row in the bands.
+  unsigned banded_rows = 0;
   std::string done_op;             ///< the op whose unconnected `done` output is the run's done
 };
 

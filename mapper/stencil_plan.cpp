@@ -22,8 +22,13 @@ BlockPlan StencilPlan::make_blocks(const StencilSpec& spec, unsigned blocks) {
 }
 
 StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages,
-                         unsigned forward_copies)
-    : spec_(spec), w_(workers), blocks_(blocks), delay_(delay_stages), forward_copies_(forward_copies) {
+                         unsigned forward_copies, std::uint64_t line_words)
+    : spec_(spec),
+      w_(workers),
+      blocks_(blocks),
+      delay_(delay_stages),
+      forward_copies_(forward_copies),
+      line_words_(line_words) {
   spec_.validate();
   rx_ = spec.radius[0];
   ry_ = spec.dims >= 2 ? spec.radius[1] : 0;

@@ -73,9 +73,10 @@ class StencilPlan {
   /// Plans `spec` with `workers` workers and the given blocking; `delay_stages` lets a channel
   /// whose backlog fits two PEs' queues use a COPY stage instead of a deep FIFO. Throws SpecError
   /// when a block is narrower than the worker count (a worker would get no column).
-  /// 2D: `forward_copies` COPY stages per gap of the x forward chains (see x_source).
+  /// 2D: `forward_copies` COPY stages per gap of the x forward chains (see x_forward_point);
+  /// `line_words` initial tokens one channel of a y delay line holds (0: an input queue's depth).
   StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages = false,
-              unsigned forward_copies = 0);
+              unsigned forward_copies = 0, std::uint64_t line_words = 0);
   /// 1D: `workers` workers each interleaving `interleave` segments (SegmentPlan). Throws SpecError
   /// for a 2D spec or an interleave of 0.
   static StencilPlan streams(const StencilSpec& spec, unsigned workers, unsigned interleave);
@@ -129,6 +130,8 @@ class StencilPlan {
   /// queues.
   unsigned x_forward_point(unsigned s) const { return s / w_; }
   unsigned forward_copies() const { return forward_copies_; }
+  /// 2D: initial tokens one channel of a y delay line holds (0: the input queue depth).
+  std::uint64_t line_words() const { return line_words_; }
   /// 2D: the reader feeding worker j's y chain: the one that loads column rx + j of each row.
   unsigned y_reader(unsigned j) const { return x_reader(j, rx_); }
   /// 2D: filter of the y reader's stream keeping worker j's columns (period: one row): the same
@@ -156,6 +159,7 @@ class StencilPlan {
   BlockPlan blocks_;
   bool delay_ = false;
   unsigned forward_copies_ = 0;
+  std::uint64_t line_words_ = 0;
   SegmentPlan seg_;
 };
 

@@ -350,9 +350,9 @@ Program addr_gen_2d_program(unsigned out, std::uint64_t base_addr, std::int64_t 
       // Row done: move the row end on; stop after the last row.
       Ins(Opcode::Iadd).when(bit(live), bit(in_row) | bit(advance)).src(r(row_end), imm(row_stride)).reg(row_end)
           .pred(live, PredCompare::NotEqual, imm(wrap(end0 + count_y * rs))).set(bit(advance)),
-      // Next row: rewind the address to one stride before the row start.
-      Ins(Opcode::Iadd).when(bit(advance) | bit(live)).src(r(addr), imm(wrap(rs - count_x * s))).reg(addr)
-          .set(bit(in_row)).clr(bit(advance)),
+      // Next row: emit its first address (the x loop emits the rest).
+      Ins(Opcode::Iadd).when(bit(advance) | bit(live)).src(r(addr), imm(wrap(rs - (count_x - 1) * s))).out(out).reg(addr)
+          .pred(in_row, PredCompare::NotEqual, r(row_end)).clr(bit(advance)),
   });
   p.pred_init = bit(in_row) | bit(live);
   p.reg_init.push_back({addr, imm(wrap(base_addr - s))});
@@ -418,16 +418,17 @@ Program addr_gen_3d_program(unsigned out, std::uint64_t base_addr, std::int64_t 
       // Row done: move the row end on; the block ends when it reaches the sentinel.
       Ins(Opcode::Iadd).when(bit(in_blk), bit(in_row) | bit(advance)).src(r(row_end), imm(row_stride)).reg(row_end)
           .pred(in_blk, PredCompare::NotEqual, r(sentinel)).set(bit(advance)),
-      // Next row of the block: rewind the address to one stride before the row start.
-      Ins(Opcode::Iadd).when(bit(advance) | bit(in_blk)).src(r(addr), imm(wrap(rs - count_x * s))).reg(addr)
-          .set(bit(in_row)).clr(bit(advance)),
+      // Next row of the block: emit its first address (the x loop emits the rest).
+      Ins(Opcode::Iadd).when(bit(advance) | bit(in_blk)).src(r(addr), imm(wrap(rs - (count_x - 1) * s))).out(out).reg(addr)
+          .pred(in_row, PredCompare::NotEqual, r(row_end)).clr(bit(advance)),
       // Block done: count it; stop after the last one.
       Ins(Opcode::Isub).when(bit(advance) | bit(live), bit(in_blk) | bit(b1)).src(r(left), imm(1)).reg(left).pred(live).set(bit(b1)),
       // Next block: sentinel, row end and address move on by one block.
       Ins(Opcode::Iadd).when(bit(b1) | bit(live), bit(b2)).src(r(sentinel), imm(block_stride)).reg(sentinel).set(bit(b2)),
       Ins(Opcode::Iadd).when(bit(b2), bit(b3)).src(r(row_end), imm(wrap(bs - count_y * rs))).reg(row_end).set(bit(b3)),
-      Ins(Opcode::Iadd).when(bit(b3)).src(r(addr), imm(wrap(bs - (count_y - 1) * rs - count_x * s))).reg(addr)
-          .set(bit(in_row) | bit(in_blk)).clr(bit(advance) | bit(b1) | bit(b2) | bit(b3)),
+      // First row of the next block: emit its first address.
+      Ins(Opcode::Iadd).when(bit(b3)).src(r(addr), imm(wrap(bs - (count_y - 1) * rs - (count_x - 1) * s))).out(out).reg(addr)
+          .pred(in_row, PredCompare::NotEqual, r(row_end)).set(bit(in_blk)).clr(bit(advance) | bit(b1) | bit(b2) | bit(b3)),
   });
   p.pred_init = bit(in_row) | bit(in_blk) | bit(live);
   p.reg_init.push_back({addr, imm(wrap(base_addr - s))});

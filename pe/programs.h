@@ -106,7 +106,7 @@ Program counter_program(unsigned out, std::int64_t start, std::int64_t step, std
 Program addr_gen_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count,
                          ProgramBase base = {});
 /// ADDR_GEN 2D: base + y*row_stride + x*stride for y < count_y, x < count_x (x fastest); one per
-/// cycle plus 2 cycles per row. Uses 3 predicates and 2 registers. row_stride 0 repeats the row
+/// cycle plus 1 cycle per row (the row end; the next row's first address comes with the rewind). Uses 3 predicates and 2 registers. row_stride 0 repeats the row
 /// (a repeated counter); stride 0 with count_x > 1 and several distinct rows is not supported.
 Program addr_gen_2d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
                             std::int64_t row_stride, std::uint64_t count_y, ProgramBase base = {});
@@ -121,7 +121,7 @@ Program addr_gen_unrolled_program(unsigned out, std::uint64_t base_addr, std::in
 /// Predicates addr_gen_unrolled_program uses for a row of `count_x` addresses.
 unsigned addr_gen_unrolled_predicates(std::uint64_t count_x);
 /// ADDR_GEN 3D (a strip-mined 2D grid): base + b*block_stride + y*row_stride + x*stride for
-/// b < blocks, y < count_y, x < count_x (x fastest). One address per cycle plus 2 cycles per row
+/// b < blocks, y < count_y, x < count_x (x fastest). One address per cycle plus 1 cycle per row
 /// and 3 more per block. Uses 7 predicates and 4 registers. Throws std::invalid_argument for
 /// stride 0 with count_x > 1, or row_stride 0 with count_y > 1 (use addr_gen_2d_program).
 Program addr_gen_3d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,

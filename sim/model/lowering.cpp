@@ -11,6 +11,7 @@
 
 #include "dfg/validate.h"
 #include "mapper/binding.h"
+#include "network/route.h"
 #include "network/route_allocator.h"
 #include "pe/listing.h"
 #include "pe/programs.h"
@@ -508,10 +509,18 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
           fp.deep.push_back({g.describe(*e), rq.destinations.back(), ch.capacity,
                              pe.input_queue_depth -
                                  std::min<std::uint64_t>(ch.initial.size(), pe.input_queue_depth)});
-        if (ch.initial.size() > pe.input_queue_depth)
-          throw LoweringError(
-              "channel " + g.describe(*e) + " has " + std::to_string(ch.initial.size()) +
-              " initial tokens; an input queue holds " + std::to_string(pe.input_queue_depth));
+        // Initial tokens fill the consumer's input queue and the route's pipeline stages (the
+        // words a route holds in flight, network.stage_buffer_words, are extra slots of that
+        // queue in the model: the stages' registers start loaded).
+        const std::uint64_t stages =
+            ch.route.size() > 1
+                ? std::uint64_t{route_latency(arch.network, static_cast<unsigned>(ch.route.size() - 1))} *
+                      arch.network.stage_buffer_words
+                : 0;
+        if (ch.initial.size() > pe.input_queue_depth + stages)
+          throw LoweringError("channel " + g.describe(*e) + " has " + std::to_string(ch.initial.size()) +
+                              " initial tokens; its input queue and route stages hold " +
+                              std::to_string(pe.input_queue_depth + stages));
         for (const dfg::Literal& l : ch.initial)
           fp.initial.push_back({rq.destinations.back(), literal_word(l)});
       }

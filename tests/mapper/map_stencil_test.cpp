@@ -25,8 +25,8 @@ std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned
                                                const ArchConfig& arch = legacy_default_arch()) {
   StencilPlan plan(spec, w, bp, delay);
   const unsigned rx = spec.radius[0], ry = plan.ry();
-  const std::uint64_t queue = arch.fabric.pe.input_queue_depth;
-  const std::uint64_t native = queue + arch.fabric.pe.output_queue_depth;
+  const std::uint64_t line = delay_line_words(arch);  // initial tokens one channel holds
+  const std::uint64_t native = arch.fabric.pe.input_queue_depth + arch.fabric.pe.output_queue_depth;
   std::set<std::pair<unsigned, FilterPattern>> xf;
   std::set<FilterPattern> bits;
   unsigned other_filters = 0, copies = 0, forward = 0;
@@ -43,7 +43,7 @@ std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned
       other_filters += want(plan.x_out(j)) + want(plan.y_out(j));
       // A y link's delay line: one channel per input queue's worth of initial tokens.
       for (unsigned a = 1; a < 2 * ry; ++a)
-        copies += static_cast<unsigned>((plan.y_acc_backlog(j, a) + queue - 1) / queue) - 1;
+        copies += static_cast<unsigned>((plan.y_acc_backlog(j, a) + line - 1) / line) - 1;
       copies += plan.buffer_for(plan.x_out_backlog(j), native).copies;
     }
   }
@@ -69,7 +69,9 @@ std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned
   roles["reader"] = w + forward;
   roles["writer"] = w;
   roles["sync"] = w + joins;
-  roles["filter"] = static_cast<unsigned>(xf.size() + bits.size()) + other_filters;
+  // 1D shares a BITS per distinct pattern; 2D gives every filter a BITS of its own.
+  const std::size_t filters = xf.size() + other_filters;
+  roles["filter"] = static_cast<unsigned>(filters + (plan.two_d() ? filters : bits.size()));
   return roles;
 }
 

@@ -299,11 +299,12 @@ TEST(PePrograms, CounterAndAddressGenerators) {
   a.h.run(8);
   EXPECT_EQ(a.out(2), (Ints{4096, 4104, 4112}));
 
-  // 2D: rows at 1000 and 1100, three addresses each. Emit 0,1,2; row step 3,4; emit 5,6,7; stop.
+  // 2D: rows at 1000 and 1100, three addresses each. Emit at 1,2,3; row end at 4; the rewind emits
+  // the second row's first address at 5, then 6, 7; stop.
   Solo g(addr_gen_2d_program(0, 1000, 8, 3, 100, 2, {1, 2}));
   g.h.run(20);
   EXPECT_EQ(g.out(0), (Ints{1000, 1008, 1016, 1100, 1108, 1116}));
-  EXPECT_EQ(g.cycles(0), (Cycles{1, 2, 3, 6, 7, 8}));
+  EXPECT_EQ(g.cycles(0), (Cycles{1, 2, 3, 5, 6, 7}));
   EXPECT_TRUE(g.pe.quiescent());
 
   Solo same(addr_gen_2d_program(0, 64, 8, 2, 0, 3));  // row_stride 0: the row three times
@@ -335,12 +336,13 @@ TEST(PePrograms, AddrGenUnrolledEmitsOnePerCycleWithoutRowGaps) {
 }
 
 // 3D (strip-mined grid): 2 blocks 40 bytes apart, 2 rows 100 apart, 3 addresses 8 apart. Rows
-// cost 2 idle cycles (row end, rewind), a new block 3 more (count, sentinel, row end); then stop.
+// cost 1 idle cycle (row end; the rewind emits the next row's first address), a new block 3 more
+// (count, sentinel, row end); then stop.
 TEST(PePrograms, AddrGen3dWalksBlocksRowsColumns) {
   Solo g(addr_gen_3d_program(1, 1000, 8, 3, 100, 2, 40, 2, {1, 1}));
   g.h.run(40);
   EXPECT_EQ(g.out(1), (Ints{1000, 1008, 1016, 1100, 1108, 1116, 1040, 1048, 1056, 1140, 1148, 1156}));
-  EXPECT_EQ(g.cycles(1), (Cycles{1, 2, 3, 6, 7, 8, 14, 15, 16, 19, 20, 21}));
+  EXPECT_EQ(g.cycles(1), (Cycles{1, 2, 3, 5, 6, 7, 12, 13, 14, 16, 17, 18}));
   EXPECT_TRUE(g.pe.quiescent());
   // One row per block, overlapping blocks (stride of a block smaller than a row).
   Solo o(addr_gen_3d_program(0, 0, 8, 4, 800, 1, 16, 3));
