@@ -197,9 +197,9 @@ std::vector<ParamSpec> declare() {
   p.push_back(uint_param("fabric.pe.output_queues", FIELD(fabric.pe.output_queues), "queues", 4, 1, 16,
                          "output queues per PE"));
   p.push_back(uint_param("fabric.pe.input_queue_depth", FIELD(fabric.pe.input_queue_depth), "entries",
-                         128, 1, 1u << 20, "entries per PE input queue"));
+                         16, 1, 1u << 20, "entries per PE input queue"));
   p.push_back(uint_param("fabric.pe.memory_queue_depth", FIELD(fabric.pe.memory_queue_depth), "entries",
-                         0, 0, 1u << 20,
+                         128, 0, 1u << 20,
                          "entries per input queue of a memory-port (M) PE: its load reply buffer, which bounds "
                          "its loads in flight; 0 = fabric.pe.input_queue_depth"));
   p.push_back(uint_param("fabric.pe.output_queue_depth", FIELD(fabric.pe.output_queue_depth), "entries",

@@ -13,7 +13,8 @@ namespace cgra::test {
 /// configs/paper.yaml before the calibration of issue 8: 8-entry input queues, one write-back L1
 /// with 16 MSHRs per memory port. `sets` (as cgrasim --set) apply after.
 inline ArchConfig legacy_default_arch(const std::vector<std::string>& sets = {}) {
-  std::vector<std::string> all = {"fabric.pe.input_queue_depth=8", "memory.l1.ports_per_cache=1",
+  std::vector<std::string> all = {"fabric.pe.input_queue_depth=8", "fabric.pe.memory_queue_depth=0",
+                                  "memory.l1.ports_per_cache=1",
                                   "memory.l1.mshrs=16", "memory.l1.write_policy=write_back"};
   all.insert(all.end(), sets.begin(), sets.end());
   return load_default_arch(all);

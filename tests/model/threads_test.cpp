@@ -280,17 +280,20 @@ TEST(ModelThreads, SkipAheadWithThreadsMatchesTheReferenceMode) {
   spec.radius = {1, 1, 0};
   spec.grid = {40, 16, 1};
   spec.workers = 2;
-  const Mapped m = map(spec, with_threads({}, 2));
-  const SimResult threaded = simulate(m.program, with_threads({}, 2), m.inputs, m.outputs, beyond_cpus());
+  // 128-entry input queues and reply queues of the same depth: a run with no cycle to skip, so
+  // skip-ahead on and off evaluate the same cycles.
+  const std::vector<std::string> q = {"fabric.pe.input_queue_depth=128", "fabric.pe.memory_queue_depth=0"};
+  const Mapped m = map(spec, with_threads(q, 2));
+  const SimResult threaded = simulate(m.program, with_threads(q, 2), m.inputs, m.outputs, beyond_cpus());
   EXPECT_EQ(threaded.threads, 2u);
   ASSERT_NO_FATAL_FAILURE(expect_reference(threaded, m.reference));
   SimOptions every = beyond_cpus();
   every.skip_ahead = false;
-  const SimResult b = simulate(m.program, with_threads({}, 2), m.inputs, m.outputs, every);
+  const SimResult b = simulate(m.program, with_threads(q, 2), m.inputs, m.outputs, every);
   EXPECT_EQ(b.threads, 2u);
   expect_identical(threaded, b);
   every.skip_idle_pes = false;
-  const SimResult c = simulate(m.program, with_threads({}, 2), m.inputs, m.outputs, every);
+  const SimResult c = simulate(m.program, with_threads(q, 2), m.inputs, m.outputs, every);
   EXPECT_EQ(c.threads, 1u);  // the reference mode steps everything on one thread
   EXPECT_EQ(threaded.cycles, c.cycles);
   EXPECT_EQ(without_tick_count(threaded.stats), without_tick_count(c.stats));

@@ -484,7 +484,7 @@ std::vector<Case> cases() {
        with(k2d, {"--arch", "{tmp}/a.yaml"}),
        {file("a.yaml", "fabric:\n  rows: 2\n  cols: 16\n  layout:\n    - MFIFIFIFIFIFIFIM\n")},
        kExitError,
-       "with w=2 needs 38 PEs with the best blocking; the fabric has 32"},
+       "with w=2 needs 40 PEs with the best blocking; the fabric has 32"},
       {"ArchOneRoutePerLinkTooFewToRoute",
        with(k2d, {"--arch", "{tmp}/a.yaml"}),
        {file("a.yaml", "network:\n  routes_per_link: 1\n")},

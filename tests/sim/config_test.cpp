@@ -224,22 +224,22 @@ namespace cgra {
 namespace {
 
 // The report's storage line on configs/paper.yaml, counted by hand: 512 F/I PEs x 4 input queues
-// x 128 entries; 544 PEs x 4 output queues x 4; 32 memory-port PEs x 4 x 128 (reply buffers);
+// x 16 entries; 544 PEs x 4 output queues x 4; 32 memory-port PEs x 4 x 128 (reply buffers);
 // route stages: 2 x (16 x 33 + 34 x 15) = 2076 directed links x 8 circuits x 1 stage, plus 544
 // PEs x (4 injection + 4 ejection) stages, 1 word each; one 16 KiB L1 (32 ports share it) and the
 // 1 MiB L2; 8 bytes a word.
 TEST(ArchConfig, StorageOfThePaperFabric) {
   const StorageBytes s = storage_of(load_default_arch());
-  EXPECT_EQ(s.pe_input_queues, 512u * 4 * 128 * 8);
+  EXPECT_EQ(s.pe_input_queues, 512u * 4 * 16 * 8);
   EXPECT_EQ(s.pe_output_queues, 544u * 4 * 4 * 8);
   EXPECT_EQ(s.reply_buffers, 32u * 4 * 128 * 8);
   EXPECT_EQ(s.route_stages, (2076u * 8 + 544u * 8) * 8);
   EXPECT_EQ(s.scratchpad, 256u * 1024);
   EXPECT_EQ(s.caches, 16u * 1024 + 1024u * 1024);
   EXPECT_EQ(s.total(), s.queues() + s.scratchpad + s.caches);
-  // Input queues of 16 with 128-entry reply buffers: an eighth of the PE input queue bytes.
-  const StorageBytes q = storage_of(load_default_arch({"fabric.pe.input_queue_depth=16", "fabric.pe.memory_queue_depth=128"}));
-  EXPECT_EQ(q.pe_input_queues, 512u * 4 * 16 * 8);
+  // 128-entry input queues (reply buffers following them): eight times the PE input queue bytes.
+  const StorageBytes q = storage_of(load_default_arch({"fabric.pe.input_queue_depth=128", "fabric.pe.memory_queue_depth=0"}));
+  EXPECT_EQ(q.pe_input_queues, 512u * 4 * 128 * 8);
   EXPECT_EQ(q.reply_buffers, s.reply_buffers);
   EXPECT_EQ(storage_of(load_default_arch({"network.stage_buffer_words=0"})).route_stages, 0u);
 }
