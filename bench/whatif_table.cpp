@@ -73,17 +73,19 @@ int main(int argc, char** argv) {
   auto q = [&](unsigned d) { return std::vector<std::string>{"fabric.pe.input_queue_depth=" + std::to_string(d), shallow}; };
   const cgra::StencilSpec d1 = spec_of(1, 8, 194400, 1, 0), d1w = spec_of(1, 8, 194400, 1, 6);
   const cgra::StencilSpec d2 = spec_of(2, 12, 960, 449, 5);
+  const std::vector<std::string> fp8 = {"fabric.latency.fp_mac=8"}, hop3 = {"network.hop_latency=3"};
   std::vector<Row> rows = {
       {"1D r=8 w=6, configs/paper.yaml", d1w, {}},
       {"1D r=8 auto, configs/paper.yaml", d1, {}},
-      {"1D r=8 auto, input queues 16", d1, q(16)},
+      {"1D r=8 auto, input queues 128", d1, q(128)},
       {"1D r=8 auto, input queues 8", d1, q(8)},
-      {"1D r=8 auto, input queues 16, fp_mac=8", d1, [&] { auto v = q(16); v.push_back("fabric.latency.fp_mac=8"); return v; }()},
-      {"1D r=8 auto, input queues 16, hop_latency=3", d1, [&] { auto v = q(16); v.push_back("network.hop_latency=3"); return v; }()},
+      {"1D r=8 auto, fp_mac=8", d1, fp8},
+      {"1D r=8 auto, hop_latency=3", d1, hop3},
       {"2D r=12 w=5, configs/paper.yaml", d2, {}},
-      {"2D r=12 w=5, input queues 16", d2, q(16)},
+      {"2D r=12 w=5, input queues 128", d2, q(128)},
       {"2D r=12 w=5, input queues 8", d2, q(8)},
-      {"2D r=12 w=5, hop_latency=3", d2, {"network.hop_latency=3"}},
+      {"2D r=12 w=5, hop_latency=3", d2, hop3},
+      {"2D r=12 w=5, input queues 128, hop_latency=3", d2, [&] { auto v = q(128); v.push_back(hop3[0]); return v; }()},
   };
   if (quick) rows.erase(rows.begin() + 6, rows.end());
   fmt::print("What-ifs on configs/paper.yaml{} (workers auto unless given)\n\n",
