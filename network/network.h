@@ -3,7 +3,7 @@
 /// Runtime of the static routes: each cycle, each route moves at most one word from its source
 /// queue (a PE output queue) to all its destination queues (PE input queues).
 ///
-/// Timing contract (ARCHITECTURE.md section 3, docs/network.md):
+/// Timing contract (docs/architecture.md, "The timing contract"; docs/network.md):
 ///  - evaluate(t) reads only committed queue state. A route whose source holds a word and whose
 ///    every destination has a free slot (`free_slots() > 0`, i.e. credit) pops the source and
 ///    reserves one slot in every destination, all in cycle t; otherwise it stalls and nothing

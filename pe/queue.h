@@ -1,6 +1,7 @@
 #pragma once
 /// \file queue.h
-/// Bounded FIFO with the two-phase timing contract of ARCHITECTURE.md section 3.
+/// Bounded FIFO with the two-phase timing contract of docs/architecture.md,
+/// "The timing contract".
 ///
 /// Contract, for one cycle:
 ///  - evaluate phase: the reader sees only entries committed at the end of the previous cycle

@@ -1,7 +1,7 @@
 #pragma once
 /// \file triggered_pe.h
 /// The triggered-instruction processing element, stepped by the two-phase contract of
-/// ARCHITECTURE.md section 3.
+/// docs/architecture.md, "The timing contract".
 ///
 /// Per cycle t the owner calls, for every component, evaluate(t) and then, for every component,
 /// commit(). evaluate reads only state committed at the end of t-1 (predicates, registers, the

@@ -4,7 +4,7 @@
 /// static-route network between their queues, the done sink, and the PE side of the memory
 /// ports. The SystemC fabric module (fabric_module.h) steps it; tests may step it directly.
 ///
-/// Phase contract, per cycle t (ARCHITECTURE.md section 3):
+/// Phase contract, per cycle t (docs/architecture.md, "The timing contract"):
 ///  1. evaluate(t): the done sink takes a committed done token; the owner may then move committed
 ///     memory requests out (pop_request). Both read only state committed at the end of t-1.
 ///  2. commit(replies): the load replies that arrived for cycle t go into the slots their LOADs

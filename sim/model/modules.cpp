@@ -2,6 +2,8 @@
 
 #include "sim/model/modules.h"
 
+#include <bit>
+
 namespace cgra {
 
 // --- FabricModule --------------------------------------------------------------------------
@@ -53,8 +55,12 @@ void FabricModule::trace(sc_core::sc_trace_file* tf) {
         tf, trace_state_[j],
         "pe_" + std::to_string(c.pos.row) + "_" + std::to_string(c.pos.col) + ".state", 3);
   }
-  for (std::size_t k = 0; k < trace_queue_.size(); ++k)
-    sc_core::sc_trace(tf, trace_occ_[k], names[k], 6);
+  // Each occupancy in as many bits as its queue's capacity needs (a narrower trace would show
+  // x for the values that do not fit).
+  for (std::size_t k = 0; k < trace_queue_.size(); ++k) {
+    const int bits = static_cast<int>(std::bit_width(trace_queue_[k]->capacity()));
+    sc_core::sc_trace(tf, trace_occ_[k], names[k], bits);
+  }
 }
 
 void FabricModule::step() {

@@ -1,6 +1,6 @@
 #pragma once
 /// \file modules.h
-/// The SystemC modules of the model (ARCHITECTURE.md section 5):
+/// The SystemC modules of the model (docs/architecture.md, "The timing contract"):
 ///  - FabricModule: the placed PEs and the network (a Fabric), stepped by ONE SC_METHOD per cycle;
 ///  - MemoryModule: the memory system (MemorySystem), stepped by ONE SC_METHOD per cycle;
 ///  - HostModule: the host sequence — write the input arrays into simulated memory, start the

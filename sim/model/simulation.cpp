@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <sysc/tracing/sc_tracing_ids.h>
 
 #include "mem/stats_json.h"
 
@@ -64,9 +65,11 @@ void check_host_memory(const ArchConfig& arch, unsigned memory_ports) {
 class FreshContext {
  public:
   FreshContext() {
-    // The copyright banner goes to std::cout, which is the report stream of cgrasim: keep it out
-    // unless the user asked for it (does not override an existing setting).
-    ::setenv("SC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    // SystemC 2.3.4 prints its copyright banner (to stderr) only from its own main(), which
+    // cgrasim and the tests do not use. Should a SystemC print it on elaboration, keep it off the
+    // terminal unless the user asked for it: SC_COPYRIGHT_MESSAGE=DISABLE is the variable
+    // SystemC reads (sc_ver.cpp, pln()); an existing setting is not overridden.
+    ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
     prev_ = sc_core::sc_get_curr_simcontext();
     prev_default_ = sc_core::sc_default_global_context;
     ctx_ = new sc_core::sc_simcontext;
@@ -87,6 +90,34 @@ class FreshContext {
   sc_core::sc_simcontext* ctx_ = nullptr;
 };
 
+/// SystemC time of one fabric cycle, whatever the clock: the model's SystemC time counts cycles
+/// (cycle n starts at n ns), so a VCD trace with a 1 ns time unit reads in cycles. Nothing in the
+/// model reads SystemC time; seconds are cycles / clock.freq_ghz. (A function, not a constant: an
+/// sc_time is made in the run's own simulation context, not during static initialisation.)
+sc_core::sc_time cycle_time() { return sc_core::sc_time(1, sc_core::SC_NS); }
+
+/// Opens the VCD trace of --vcd: time unit one cycle (written as `$timescale 1 ns`, VCD allows
+/// only powers of ten of a second), a `$comment` saying so with the clock, and none of SystemC's
+/// info messages about the time unit on the terminal (they go to std::cout, cgrasim's report).
+sc_core::sc_trace_file* open_vcd(const std::string& path, double freq_ghz) {
+  // SystemC appends ".vcd" to the name it is given.
+  std::string base = path;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+  // I702 (default time unit used) and I703 (time unit set): informational, printed once per file.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_DEFAULT_, sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(base.c_str());
+  if (tf == nullptr) throw std::runtime_error("cannot create VCD file '" + path + "'");
+  tf->set_time_unit(1, sc_core::SC_NS);  // cycle_time()
+  sc_core::sc_write_comment(tf, fmt::format("cgrasim: one time unit is one fabric cycle (written as 1 ns; at "
+                                            "{} GHz a cycle is {:.4g} ns); values at time t are the "
+                                            "state after cycle t",
+                                            freq_ghz, 1.0 / freq_ghz));
+  return tf;
+}
+
 /// The whole model of one run: channels and modules, destroyed before the context.
 struct Model {
   CycleScheduler sched;
@@ -99,8 +130,7 @@ struct Model {
 
   Model(const ArchConfig& arch, const FabricProgram& program, const std::vector<HostArray>& inputs,
         const std::vector<OutputArray>& outputs, bool skip, bool skip_idle_pes, bool threads_beyond_cpus)
-      : sched("scheduler", sc_core::sc_time(1000.0 / arch.clock.freq_ghz, sc_core::SC_PS),
-              arch.run.deadlock_cycles, arch.run.max_cycles, skip),
+      : sched("scheduler", cycle_time(), arch.run.deadlock_cycles, arch.run.max_cycles, skip),
         requests("mem_requests", program.memory_ports),
         replies("mem_replies"),
         deep("deep_links", program.deep.size()),
@@ -166,12 +196,7 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
     Model m(arch, program, inputs, outputs, options.skip_ahead, options.skip_idle_pes, options.threads_beyond_cpus);
     sc_core::sc_trace_file* tf = nullptr;
     if (!options.vcd_path.empty()) {
-      std::string base = options.vcd_path;
-      if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
-        base.resize(base.size() - 4);
-      tf = sc_core::sc_create_vcd_trace_file(base.c_str());
-      if (tf == nullptr)
-        throw std::runtime_error("cannot create VCD file '" + options.vcd_path + "'");
+      tf = open_vcd(options.vcd_path, arch.clock.freq_ghz);
       m.fabric.trace(tf);
     }
     sc_core::sc_start();

@@ -51,6 +51,10 @@ Dfg legend_graph() {
   return g;
 }
 
+// Legend nodes of legend_graph(): 7 fill colours and 4 roles (control, reader, compute, other),
+// each row with its title.
+constexpr std::size_t kLegendNodes = 1 + 7 + 1 + 4;
+
 struct Parsed {
   Agraph_t* g;
   explicit Parsed(const std::string& text) : g(agmemread(text.c_str())) {}
@@ -72,7 +76,7 @@ TEST(DfgDot, ParsesBackWithPaperColoursAndOneClusterPerWorker) {
   ASSERT_NE(p.g, nullptr) << text;
   EXPECT_EQ(std::string(agnameof(p.g)), "legend");
   EXPECT_TRUE(agisdirected(p.g));
-  EXPECT_EQ(agnnodes(p.g), static_cast<int>(dfg.num_ops()));
+  EXPECT_EQ(agnnodes(p.g), static_cast<int>(dfg.num_ops() + kLegendNodes));
   EXPECT_EQ(agnedges(p.g), static_cast<int>(dfg.num_channels()));
 
   const std::map<std::string, std::string> colours{
@@ -95,8 +99,21 @@ TEST(DfgDot, ParsesBackWithPaperColoursAndOneClusterPerWorker) {
       {"cluster_compute_0", {"w0.x.mul0", "w0.x.mac1"}},
       {"cluster_compute_1", {"w1.x.mul0", "w1.x.mac1"}},
       {"cluster_control_1", {"ctl.row", "ctl.cmp", "ctl.demux", "ctl.mux"}},
+      // The legend: a title and one box per fill colour the graph uses, then per role.
+      {"cluster_legend",
+       {"legend:fill", "legend:fill:lightyellow", "legend:fill:orange", "legend:fill:red", "legend:fill:lightblue",
+        "legend:fill:green", "legend:fill:cyan", "legend:fill:gray", "legend:role", "legend:role:control",
+        "legend:role:reader", "legend:role:compute", "legend:role:other"}},
   };
   EXPECT_EQ(clusters, expected);
+  EXPECT_EQ(p.attr("legend:fill:cyan", "label"), "ADDR_GEN\\nCOUNTER");
+  EXPECT_EQ(p.attr("legend:role:reader", "color"), "blue");
+
+  // Outlines by role; compute keeps the default black outline.
+  EXPECT_EQ(p.attr("r0.load", "color"), "blue");
+  EXPECT_EQ(p.attr("r0.addr", "color"), "purple");
+  EXPECT_EQ(p.attr("w0.x.mac1", "color"), "black");
+  EXPECT_EQ(p.attr("sum", "color"), "gray50");
 
   // Edge ends carry the port names.
   Agnode_t* mul = agnode(p.g, const_cast<char*>("w0.x.mul0"), 0);
@@ -122,13 +139,43 @@ TEST(DfgDot, PlacedModePinsNodesAtFabricCoordinates) {
   EXPECT_EQ(p.attr("sum", "pos"), "80,0!");
 }
 
+// Placed mode draws boxes that fit the grid: ops sharing a PE are stacked in its cell, long names
+// are cut (the full name is the tooltip), coefficients have 4 significant digits, and the legend
+// sits below the fabric.
+TEST(DfgDot, PlacedBoxesFitTheGridWithShortLabels) {
+  Dfg dfg = legend_graph();
+  Builder b(dfg);
+  b.add(OpKind::Mac, "w0.x.a_rather_long_name").imm("coef", 1.0 / 9.0).role(Role::Compute, 0).at(2, 2);
+  DotOptions opt;
+  opt.placed = true;
+  opt.spacing = 100;
+  Parsed p(to_dot(dfg, opt));
+  ASSERT_NE(p.g, nullptr);
+  EXPECT_EQ(p.attr("w0.x.a_rather_long_name", "label"), "w0.x.a_rather_\u2026\\nMAC 0.1111");
+  EXPECT_EQ(p.attr("w0.x.a_rather_long_name", "tooltip"),
+            "w0.x.a_rather_long_name: MAC coef=0.1111111111111111 (compute 0)");
+  EXPECT_EQ(p.attr("w0.x.mul0", "label"), "w0.x.mul0\\nMUL 0.25");
+  // w1.x.mac1 and the new MAC share fabric (2,2), y = (4 - 2) * 100: stacked 47 pt apart, each
+  // 37 pt high (two of them in 84 pt with a 10 pt gap), 84 pt wide.
+  EXPECT_EQ(p.attr("w1.x.mac1", "pos"), "200,223.5!");
+  EXPECT_EQ(p.attr("w0.x.a_rather_long_name", "pos"), "200,176.5!");
+  EXPECT_EQ(p.attr("w1.x.mac1", "height"), "0.514");
+  EXPECT_EQ(p.attr("w1.x.mac1", "width"), "1.167");
+  EXPECT_EQ(p.attr("r0.load", "height"), "0.611");  // 44 pt alone in its cell
+  EXPECT_EQ(p.attr("r0.load", "shape"), "box");
+  // Legend rows 1.25 and 2.25 rows below the spare row (y = 0), titles in column 0.
+  EXPECT_EQ(p.attr("legend:fill", "pos"), "0,-125!");
+  EXPECT_EQ(p.attr("legend:fill:lightyellow", "pos"), "100,-125!");
+  EXPECT_EQ(p.attr("legend:role:control", "pos"), "100,-225!");
+}
+
 TEST(DfgDot, RendersWithDotAndNeatoN) {
   Dfg dfg = legend_graph();
   const std::string svg = render(dfg);
   ASSERT_NE(svg.find("<svg"), std::string::npos);
   std::size_t nodes = 0;
   for (std::size_t at = svg.find("class=\"node\""); at != std::string::npos; at = svg.find("class=\"node\"", at + 1)) ++nodes;
-  EXPECT_EQ(nodes, dfg.num_ops());
+  EXPECT_EQ(nodes, dfg.num_ops() + kLegendNodes);
   EXPECT_NE(svg.find("<title>w1.x.mac1</title>"), std::string::npos);
   EXPECT_NE(svg.find("fill=\"orange\""), std::string::npos);
 

@@ -41,7 +41,7 @@ SC_MODULE(PartialReporter) {
 };
 
 TEST(Scheduler, ATickWithoutSomeModulesReportStopsTheRunNamingIt) {
-  ::setenv("SC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
   CycleScheduler sched("sched", sc_core::sc_time(1, sc_core::SC_NS), /*deadlock_cycles=*/100,
                        /*max_cycles=*/1000, /*skip=*/true);
   PartialReporter mod("mod", sched, /*quiet=*/3);

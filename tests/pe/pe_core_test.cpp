@@ -1,5 +1,6 @@
-// Cycle-exact tests of the triggered-instruction PE (ARCHITECTURE.md section 3): latency,
-// throughput, back-pressure, two-phase visibility, priority, tag triggers, hazards, statistics.
+// Cycle-exact tests of the triggered-instruction PE (docs/architecture.md, "The timing
+// contract"): latency, throughput, back-pressure, two-phase visibility, priority, tag triggers,
+// hazards, statistics.
 // Expected cycle numbers are derived by hand in the comments.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Cycle-exact tests of the two-phase queue contract (ARCHITECTURE.md section 3).
+// Cycle-exact tests of the two-phase queue contract (docs/architecture.md, "The timing contract").
 #include "pe/queue.h"
 
 #include <gtest/gtest.h>

@@ -9,15 +9,10 @@
 // which runs both cases, and rewrites the file only when every run exits 0 with a passing check.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -29,11 +24,14 @@
 
 #include <nlohmann/json.hpp>
 
-extern char** environ;
+#include "tests/sim/child_process.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using cgra::test::ChildResult;
+using cgra::test::run_child;
+using cgra::test::slurp;
 using nlohmann::json;
 
 const std::string kSource = CGRA_SOURCE_DIR;
@@ -56,13 +54,6 @@ std::vector<PaperCase> paper_cases() {
       // 194400 points, radius 8.
       {"1d", {"--spec", kSource + "/examples/specs/paper_1d.yaml"}, 194400, 194400 - 16},
   };
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 /// paper_cycles.txt: "<case> <cycles>" per line; '#' starts a comment.
@@ -98,40 +89,11 @@ void write_cycles(const std::string& name, std::uint64_t n) {
   std::ofstream(kCyclesFile, std::ios::binary) << out.str();
 }
 
-struct ChildResult {
-  int code = -1;  // exit status; -1 if it did not exit normally
-  std::string out, err;
-};
-
-/// Runs the cgrasim binary with `args`, stdout and stderr into files of `dir`; waits for it. The
-/// environment is inherited (ctest sets ASAN_OPTIONS for the sanitized build).
+/// Runs the cgrasim binary with `args`, stdout and stderr into files of `dir`.
 ChildResult run_cgrasim(const std::vector<std::string>& args, const fs::path& dir) {
-  std::vector<std::string> argv_s = {CGRASIM_BINARY};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const std::string out_path = (dir / "stdout.txt").string(), err_path = (dir / "stderr.txt").string();
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ChildResult r;
-  if (rc != 0) {
-    ADD_FAILURE() << "cannot start " << argv[0] << ": " << std::strerror(rc);
-    return r;
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) r.code = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) ADD_FAILURE() << "cgrasim killed by signal " << WTERMSIG(status);
-  r.out = slurp(out_path);
-  r.err = slurp(err_path);
-  return r;
+  std::vector<std::string> argv = {CGRASIM_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_child(argv, dir);
 }
 
 class PaperCases : public ::testing::TestWithParam<PaperCase> {};
