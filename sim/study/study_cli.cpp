@@ -102,9 +102,10 @@ int sweep_main(SweepOptions o, std::ostream& out, std::ostream& err) {
   const auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   if (mpi_launched()) {
+    PointLauncher launcher;  // forked before MPI starts its threads
     MpiSession mpi;
     if (mpi.rank() != 0) {
-      mpi_worker(mpi);
+      mpi_worker(mpi, launcher);
       return kExitOk;
     }
     Prepared p;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -22,6 +24,8 @@
 #include <thread>
 
 #include <fmt/format.h>
+
+#include "sim/cli.h"
 
 #ifdef CGRA_HAVE_MPI
 #include <mpi.h>
@@ -123,75 +127,11 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-std::string self_exe() {
-  std::error_code ec;
-  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw SweepError(std::string("cannot find this program (/proc/self/exe): ") + ec.message());
-  return p.string();
-}
 
-Row run_point(const std::string& exe, const Point& p, const std::string& tmpdir) {
-  Row row;
-  row.id = p.id;
-  row.values = p.values;
-  const std::string json = tmpdir + "/" + p.id + ".json";
-  std::vector<std::string> args = {exe};
-  args.insert(args.end(), p.args.begin(), p.args.end());
-  args.insert(args.end(), {"--json", json, "--quiet"});
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+namespace {
 
-  const auto t0 = Clock::now();
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
-    row.status = "failed";
-    row.exit_code = -1;
-    row.error = std::string("cannot start the run: pipe: ") + std::strerror(errno);
-    return row;
-  }
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    // The child: only async-signal-safe calls until exec. It dies with the sweep's thread that
-    // started it, so a killed sweep leaves no runs behind.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(125);
-    const int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-      dup2(null, 0);
-      dup2(null, 1);
-    }
-    dup2(fds[1], 2);
-    execv(exe.c_str(), argv.data());
-    const char msg[] = "cgrasim: error: cannot start the point's run (exec failed)\n";
-    [[maybe_unused]] auto n = write(2, msg, sizeof msg - 1);
-    _exit(127);
-  }
-  close(fds[1]);
-  if (pid < 0) {
-    close(fds[0]);
-    row.status = "failed";
-    row.exit_code = -1;
-    row.error = std::string("cannot start the run: fork: ") + std::strerror(errno);
-    return row;
-  }
-  std::string err;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n > 0) {
-      err.append(buf, static_cast<std::size_t>(n));
-      if (err.size() > (1u << 20)) err.erase(0, err.size() - (1u << 19));  // keep the tail
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  row.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+/// The row's figures from the point's exit status, stderr and JSON report (removed once read).
+void finish_row(Row& row, int status, const std::string& err, const std::string& json) {
   if (WIFEXITED(status)) {
     row.exit_code = WEXITSTATUS(status);
     if (row.exit_code != 0) row.error = error_line(err);
@@ -227,24 +167,231 @@ Row run_point(const std::string& exe, const Point& p, const std::string& tmpdir)
     row.status = "failed";
     row.error = "the run wrote no JSON report";
   }
+}
+
+/// A point's command line after the program name: its arguments, then `--json PATH --quiet`.
+std::vector<std::string> point_args(const Point& p, const std::string& json) {
+  std::vector<std::string> args = p.args;
+  args.insert(args.end(), {"--json", json, "--quiet"});
+  return args;
+}
+
+/// Reads fd to its end into `text`, keeping at most the last MiB.
+void read_all(int fd, std::string& text) {
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n > 0) {
+      text.append(buf, static_cast<std::size_t>(n));
+      if (text.size() > (1u << 20)) text.erase(0, text.size() - (1u << 19));  // keep the tail
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+}
+
+void wait_child(pid_t pid, int& status) {
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+/// In a freshly forked child: stdin and stdout to /dev/null, stderr to `err_fd`, and death with
+/// the parent (so a killed sweep leaves no runs behind). Async-signal-safe calls only. Returns
+/// false when the parent is already gone.
+bool child_setup(pid_t parent, int err_fd) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) return false;
+  const int null = open("/dev/null", O_RDWR);
+  if (null >= 0) {
+    dup2(null, 0);
+    dup2(null, 1);
+  }
+  dup2(err_fd, 2);
+  return true;
+}
+
+}  // namespace
+
+// ---- PointLauncher --------------------------------------------------------------------------
+//
+// The launcher speaks over a stream socket in length-prefixed messages. Request: the point's
+// arguments, each ended by '\0'. Reply: a 32-bit wait status (as waitpid gives it, or -1 when
+// the point could not be started), then its stderr text.
+
+namespace {
+
+bool write_full(int fd, const void* data, std::size_t n) {
+  const char* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t w = send(fd, p, n, MSG_NOSIGNAL);  // a launcher gone is an error, not SIGPIPE
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+bool read_full(int fd, void* data, std::size_t n) {
+  char* p = static_cast<char*>(data);
+  while (n > 0) {
+    const ssize_t r = read(fd, p, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    p += r;
+    n -= static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+bool send_message(int fd, const std::string& s) {
+  const auto n = static_cast<std::uint32_t>(s.size());
+  return write_full(fd, &n, sizeof n) && write_full(fd, s.data(), s.size());
+}
+
+bool recv_message(int fd, std::string& s) {
+  std::uint32_t n = 0;
+  if (!read_full(fd, &n, sizeof n)) return false;
+  s.assign(n, '\0');
+  return read_full(fd, s.data(), n);
+}
+
+/// The launcher's loop, in its own single-threaded process: one forked child per request, which
+/// runs the point in-process and exits with the command's exit code.
+[[noreturn]] void launcher_loop(int sock) {
+  const pid_t self = getpid();
+  for (std::string request; recv_message(sock, request);) {
+    std::vector<std::string> args;
+    for (std::size_t at = 0; at < request.size();) {
+      const auto end = request.find('\0', at);
+      if (end == std::string::npos) break;
+      args.emplace_back(request, at, end - at);
+      at = end + 1;
+    }
+    std::int32_t status = -1;
+    std::string err;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+      err = std::string("cgrasim: error: cannot start the point's run: pipe: ") + std::strerror(errno) + "\n";
+    } else {
+      const pid_t pid = fork();
+      if (pid == 0) {
+        if (!child_setup(self, fds[1])) _exit(125);
+        close(sock);
+        int code = 70;
+        try {
+          code = run_cli(args, std::cout, std::cerr);
+        } catch (const std::exception& e) {
+          std::cerr << "cgrasim: error: " << e.what() << '\n';
+        }
+        std::cout.flush();
+        std::cerr.flush();
+        _exit(code);  // no destructors: the sweep's database and files are the parent's
+      }
+      close(fds[1]);
+      if (pid < 0) {
+        err = std::string("cgrasim: error: cannot start the point's run: fork: ") + std::strerror(errno) + "\n";
+      } else {
+        read_all(fds[0], err);
+        int st = 0;
+        wait_child(pid, st);
+        status = st;
+      }
+      close(fds[0]);
+    }
+    std::string reply(sizeof status, '\0');
+    std::memcpy(reply.data(), &status, sizeof status);
+    reply += err;
+    if (!send_message(sock, reply)) break;
+  }
+  _exit(0);
+}
+
+}  // namespace
+
+PointLauncher::PointLauncher() {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    throw SweepError(std::string("cannot start a point launcher: socketpair: ") + std::strerror(errno));
+  const pid_t parent = getpid();
+  pid_ = fork();
+  if (pid_ < 0) {
+    close(sv[0]);
+    close(sv[1]);
+    throw SweepError(std::string("cannot start a point launcher: fork: ") + std::strerror(errno));
+  }
+  if (pid_ == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(125);
+    close(sv[0]);
+    launcher_loop(sv[1]);
+  }
+  close(sv[1]);
+  sock_ = sv[0];
+}
+
+PointLauncher::~PointLauncher() {
+  // The launcher sees the end of its requests and exits. shutdown, not only close: launchers
+  // forked later hold copies of this end of the socket.
+  shutdown(sock_, SHUT_RDWR);
+  close(sock_);
+  int status = 0;
+  wait_child(pid_, status);
+}
+
+Row PointLauncher::run(const Point& p, const std::string& tmpdir) {
+  Row row;
+  row.id = p.id;
+  row.values = p.values;
+  const std::string json = tmpdir + "/" + p.id + ".json";
+  std::string request;
+  for (const auto& a : point_args(p, json)) {
+    request += a;
+    request += '\0';
+  }
+  const auto t0 = Clock::now();
+  std::string reply;
+  if (!send_message(sock_, request) || !recv_message(sock_, reply) || reply.size() < sizeof(std::int32_t)) {
+    row.status = "failed";
+    row.exit_code = -1;
+    row.error = "cannot run the point: its launcher process is gone";
+    return row;
+  }
+  row.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::int32_t status = 0;
+  std::memcpy(&status, reply.data(), sizeof status);
+  const std::string err = reply.substr(sizeof status);
+  if (status < 0) {
+    row.status = "failed";
+    row.exit_code = -1;
+    row.error = error_line(err);
+    return row;
+  }
+  finish_row(row, status, err, json);
   return row;
 }
 
 std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::vector<std::string>& axes,
                       const RunOptions& o, std::size_t total, std::size_t already) {
-  const std::string exe = self_exe();
   TempDir tmp;
+  const unsigned n = std::max(1u, std::min<unsigned>(o.jobs, static_cast<unsigned>(todo.size())));
+  // One launcher per job, forked while this process has a single thread (before the progress
+  // line's and the jobs' threads start).
+  std::vector<std::unique_ptr<PointLauncher>> launchers;
+  for (unsigned w = 0; w < n; ++w) launchers.push_back(std::make_unique<PointLauncher>());
   Tally tally(o, total, already);
   std::atomic<std::size_t> next{0};
   std::mutex db_mutex;
   std::exception_ptr error;
   {
     std::vector<std::jthread> workers;
-    const unsigned n = std::max(1u, std::min<unsigned>(o.jobs, static_cast<unsigned>(todo.size())));
     for (unsigned w = 0; w < n; ++w)
-      workers.emplace_back([&] {
+      workers.emplace_back([&, w] {
         for (std::size_t i; (i = next++) < todo.size();) {
-          Row r = run_point(exe, todo[i], tmp.path());
+          Row r = launchers[w]->run(todo[i], tmp.path());
           std::lock_guard lock(db_mutex);
           if (error) return;
           try {
@@ -338,8 +485,7 @@ std::size_t mpi_master(const MpiSession& mpi, const std::vector<Point>& todo, Sw
   return tally ? tally->failed() : 0;
 }
 
-void mpi_worker(const MpiSession&) {
-  const std::string exe = self_exe();
+void mpi_worker(const MpiSession&, PointLauncher& launcher) {
   TempDir tmp;
   send_text("", 0, kTagReady);
   for (;;) {
@@ -351,7 +497,7 @@ void mpi_worker(const MpiSession&) {
     p.id = j.at("id").get<std::string>();
     p.values = j.at("values").get<std::vector<std::string>>();
     p.args = j.at("args").get<std::vector<std::string>>();
-    const Row r = run_point(exe, p, tmp.path());
+    const Row r = launcher.run(p, tmp.path());
     send_text(r.to_json().dump(), 0, kTagRow);
   }
 }
@@ -366,7 +512,7 @@ std::size_t mpi_master(const MpiSession&, const std::vector<Point>&, SweepDb*, c
                        const RunOptions&, std::size_t, std::size_t) {
   return 0;
 }
-void mpi_worker(const MpiSession&) {}
+void mpi_worker(const MpiSession&, PointLauncher&) {}
 
 #endif
 

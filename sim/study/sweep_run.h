@@ -1,8 +1,10 @@
 #pragma once
 /// \file sweep_run.h
-/// Running the points of a sweep: each point is one cgrasim process (this very binary,
-/// /proc/self/exe), so a crash, a deadlock or the SystemC state of one point never touches
-/// another; on one machine (--jobs N) or on many through MPI (rank 0 keeps the database).
+/// Running the points of a sweep: each point is a cgrasim process of its own (forked from a
+/// launcher, see PointLauncher), so a crash, a deadlock or the SystemC state of one point never
+/// touches another; on one machine (--jobs N) or on many through MPI (rank 0 keeps the database).
+
+#include <sys/types.h>
 
 #include <string>
 #include <vector>
@@ -25,13 +27,29 @@ class TempDir {
   std::string path_;
 };
 
-/// Runs one point: `exe args... --json TMP --quiet`, stdout discarded, stderr's last
-/// "cgrasim: ..." line kept as the error. Never throws for what the run does (a signal, an exit
-/// code, no report): that is the row, with the point's id and axis values.
-Row run_point(const std::string& exe, const Point& p, const std::string& tmpdir);
+/// Runs points, each in a process of its own, without exec: a single-threaded launcher process,
+/// forked when this object is made (so make it while the caller has one thread, before MPI or any
+/// thread starts), forks one child per point; the child runs the cgrasim command in-process
+/// (`run_cli(args --json TMP --quiet)`, stdout discarded) and exits with its exit code. A point
+/// thus pays no program start-up (exec, dynamic linking), yet a crash, a deadlock or the SystemC
+/// state of one point never touches another or the sweep. The launcher and its children die with
+/// the thread that made it.
+class PointLauncher {
+ public:
+  PointLauncher();
+  ~PointLauncher();
+  PointLauncher(const PointLauncher&) = delete;
+  PointLauncher& operator=(const PointLauncher&) = delete;
 
-/// The path of this program (/proc/self/exe resolved), for running points.
-std::string self_exe();
+  /// Runs one point and returns its row, stderr's last "cgrasim: ..." line kept as the error.
+  /// Never throws for what the run does (a signal, an exit code, no report): that is the row,
+  /// with the point's id and axis values.
+  Row run(const Point& p, const std::string& tmpdir);
+
+ private:
+  int sock_ = -1;
+  pid_t pid_ = -1;
+};
 
 /// How a sweep is run and reported.
 struct RunOptions {
@@ -39,7 +57,7 @@ struct RunOptions {
   bool progress = false;  ///< a progress line on stderr (a terminal)
 };
 
-/// Runs `todo` (the points without a row) with `jobs` processes at once, inserting each row as it
+/// Runs `todo` (the points without a row) with `jobs` launchers at once, inserting each row as it
 /// comes. Returns the number of failed points.
 std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::vector<std::string>& axes,
                       const RunOptions& o, std::size_t total, std::size_t already);
@@ -70,6 +88,6 @@ std::size_t mpi_master(const MpiSession& mpi, const std::vector<Point>& todo, Sw
                        std::size_t already);
 
 /// Every other rank: asks for points, runs them, sends the rows back, until told to stop.
-void mpi_worker(const MpiSession& mpi);
+void mpi_worker(const MpiSession& mpi, PointLauncher& launcher);
 
 }  // namespace cgra::study

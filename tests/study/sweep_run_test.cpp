@@ -160,6 +160,20 @@ TEST(Sweep, ResumeRunsOnlyThePointsWithoutARow) {
   }
 }
 
+/// The processes (their pids) whose working directory is `dir`.
+std::vector<std::string> processes_in(const fs::path& dir) {
+  std::vector<std::string> pids;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code ec2;
+    const auto cwd = fs::read_symlink(e.path() / "cwd", ec2);
+    if (!ec2 && cwd == dir) pids.push_back(name);
+  }
+  return pids;
+}
+
 TEST(Sweep, KilledWithSigkillLosesOnlyThePointsInFlight) {
   TempDir d;
   write(d / "s.yaml",
@@ -193,6 +207,17 @@ TEST(Sweep, KilledWithSigkillLosesOnlyThePointsInFlight) {
   int status = 0;
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status)) << "the sweep ended before it was killed";
+  // No run outlives the sweep: its launchers and their points (whose working directory is d)
+  // die with it.
+  std::vector<std::string> left;
+  for (const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       std::chrono::steady_clock::now() < end;) {
+    left = processes_in(d.path);
+    if (left.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(left.empty()) << left.size() << " processes of the killed sweep are still running, e.g. pid "
+                            << (left.empty() ? "" : left.front());
   ASSERT_GE(rows, 2u);
   const auto before = query(d / "k.sqlite", "SELECT id, wall_seconds, cycles FROM points ORDER BY id");
   ASSERT_GE(before.size(), 2u);
