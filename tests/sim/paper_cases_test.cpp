@@ -1,12 +1,14 @@
 // The primary paper's two cases, full size, run by the real cgrasim binary as a child process
 // (not run_cli in-process): the command a user types, its exit code, its report and its JSON.
 // Each must exit 0, pass the output check over the whole grid, and take exactly the cycles
-// recorded in tests/sim/paper_cycles.txt. A change that moves the cycles (the mapping, the model,
-// configs/paper.yaml) updates that file in the same commit; regenerate it with
+// recorded in tests/sim/paper_cycles.txt, and its whole JSON report (every counter, wall_clock
+// left out) must equal tests/reference/paper_<case>.json. A change that moves the results (the
+// mapping, the model, configs/paper.yaml) updates those files in the same commit; regenerate them
+// with
 //
-//   CGRA_UPDATE_PAPER_CYCLES=1 build/tests/sim/sim_paper_cases_test
+//   CGRA_UPDATE_REFERENCES=1 build/tests/sim/sim_paper_cases_test
 //
-// which runs both cases, and rewrites the file only when every run exits 0 with a passing check.
+// which runs both cases, and rewrites the files only when every run exits 0 with a passing check.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -25,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/sim/child_process.h"
+#include "tests/sim/stats_reference.h"
 
 namespace {
 
@@ -128,7 +131,12 @@ TEST_P(PaperCases, ExitZeroWholeGridPassesAndExactCycles) {
             << j["wall_clock"]["simulate_seconds"].get<double>() + j["wall_clock"]["map_seconds"].get<double>()
             << " s of simulation and mapping\n";
 
-  if (std::getenv("CGRA_UPDATE_PAPER_CYCLES") != nullptr) {
+  // The whole report (every counter), against tests/reference/paper_<case>.json.
+  cgra::test::expect_reference(cgra::test::deterministic_report(j),
+                               kSource + "/tests/reference/paper_" + c.name + ".json",
+                               "build/tests/sim/sim_paper_cases_test");
+
+  if (std::getenv("CGRA_UPDATE_REFERENCES") != nullptr) {
     if (!HasFailure()) write_cycles(c.name, cycles);
     std::cout << "[ cgrasim  ] " << (HasFailure() ? "not updated: " : "updated: ") << kCyclesFile << "\n";
   } else {
@@ -137,7 +145,7 @@ TEST_P(PaperCases, ExitZeroWholeGridPassesAndExactCycles) {
     EXPECT_EQ(cycles, want.at(c.name))
         << "the paper's " << c.name << " case takes " << cycles << " cycles, " << kCyclesFile << " says "
         << want.at(c.name) << "; if the change is deliberate, update the file in the same commit:\n"
-        << "  CGRA_UPDATE_PAPER_CYCLES=1 " << fs::path(CGRASIM_BINARY).parent_path().parent_path().string()
+        << "  CGRA_UPDATE_REFERENCES=1 " << fs::path(CGRASIM_BINARY).parent_path().parent_path().string()
         << "/tests/sim/sim_paper_cases_test";
   }
   fs::remove_all(dir);

@@ -1,0 +1,110 @@
+// The statistics reference: the whole JSON report of a fixed set of workloads — every cycle count
+// and every counter of every PE, queue, route, cache and DRAM channel — committed under
+// tests/reference/ and compared here, so that a change of a single cycle or counter anywhere in
+// the model fails the suite. Only `wall_clock` (host timings) is left out: the rest of a report is
+// deterministic (docs/json.md). The paper's two full-size cases are compared the same way by
+// sim_paper_cases_test (tests/reference/paper_*.json).
+//
+// A change that moves results on purpose (the model, the mapping, configs/paper.yaml) regenerates
+// the files in the same commit, and says why in the commit message:
+//
+//   CGRA_UPDATE_REFERENCES=1 build/tests/sim/sim_stats_reference_test
+//   CGRA_UPDATE_REFERENCES=1 build/tests/sim/sim_paper_cases_test
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/sim/child_process.h"
+#include "tests/sim/stats_reference.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cgra::test::ChildResult;
+using cgra::test::run_child;
+using cgra::test::slurp;
+using nlohmann::json;
+
+const std::string kSource = CGRA_SOURCE_DIR;
+
+/// One workload: its reference file (tests/reference/<file>.json), the command line, its exit code.
+struct Workload {
+  std::string name, file;
+  std::vector<std::string> args;
+  int exit_code;
+};
+
+void PrintTo(const Workload& w, std::ostream* os) { *os << w.name; }
+
+std::vector<Workload> workloads() {
+  const std::string ex = kSource + "/examples/", ref = kSource + "/tests/reference/";
+  const std::vector<std::string> deep = {"--stencil", "2d",      "--radius", "2",
+                                         "--grid",    "192x32",  "--workers", "2",
+                                         "--set",     "fabric.pe.input_queue_depth=8"};
+  auto with = [](std::vector<std::string> a, std::initializer_list<std::string> more) {
+    a.insert(a.end(), more);
+    return a;
+  };
+  return {
+      // 2D on 8-entry queues: the y chain needs deep (scratchpad) channels. One thread, then two
+      // threads against the same file: the results do not depend on run.threads.
+      {"small_2d_deep_channels", "small_2d_deep_channels", with(deep, {"--set", "run.threads=1"}), 0},
+      {"small_2d_deep_channels_two_threads", "small_2d_deep_channels", with(deep, {"--set", "run.threads=2"}), 0},
+      // 1D, the worker count chosen by the prediction.
+      {"small_1d_auto", "small_1d_auto", {"--stencil", "1d", "--radius", "3", "--grid", "4000", "--workers", "auto"}, 0},
+      // 2D on 3-cycle hops.
+      {"small_2d_hop3", "small_2d_hop3",
+       {"--stencil", "2d", "--radius", "4", "--grid", "120x40", "--set", "network.hop_latency=3"}, 0},
+      // Mapping and prediction only (the paper's 2D case).
+      {"predict_paper_2d", "predict_paper_2d", {"--stencil", "2d", "--radius", "12", "--workers", "5", "--predict-only"}, 0},
+      // Hand-written programs: two that run to the end, one that deadlocks (exit 3).
+      {"asm_fir3", "asm_fir3", {"--asm-run", ex + "asm/fir3.asm"}, 0},
+      {"asm_vscale", "asm_vscale", {"--asm-run", ex + "asm/vscale.asm"}, 0},
+      {"asm_deadlock", "asm_deadlock", {"--asm-run", ref + "starved_store.asm"}, 3},
+  };
+}
+
+class StatsReference : public ::testing::TestWithParam<Workload> {};
+
+TEST_P(StatsReference, ReportEqualsTheCommittedReference) {
+  const Workload& w = GetParam();
+  const fs::path dir = fs::temp_directory_path() / ("cgrasim_statsref_" + w.name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::vector<std::string> argv = {CGRASIM_BINARY};
+  argv.insert(argv.end(), w.args.begin(), w.args.end());
+  argv.insert(argv.end(), {"--json", (dir / "r.json").string(), "--quiet"});
+  const ChildResult r = run_child(argv, dir);
+  ASSERT_EQ(r.code, w.exit_code) << r.err << r.out;
+  const json got = cgra::test::deterministic_report(json::parse(slurp(dir / "r.json")));
+  fs::remove_all(dir);
+  cgra::test::expect_reference(got, kSource + "/tests/reference/" + w.file + ".json",
+                               "build/tests/sim/sim_stats_reference_test");
+}
+
+INSTANTIATE_TEST_SUITE_P(Workloads, StatsReference, ::testing::ValuesIn(workloads()),
+                         [](const auto& info) { return info.param.name; });
+
+// Every reference file is one that a test here or in sim_paper_cases_test compares (a dropped
+// workload cannot leave a stale file behind that nothing checks).
+TEST(StatsReferenceFiles, EveryFileIsCompared) {
+  std::vector<std::string> files, used = {"paper_1d", "paper_2d"};
+  for (const auto& e : fs::directory_iterator(kSource + "/tests/reference"))
+    if (e.path().extension() == ".json") files.push_back(e.path().stem().string());
+  for (const Workload& w : workloads()) used.push_back(w.file);
+  std::sort(files.begin(), files.end());
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  EXPECT_EQ(files, used);
+}
+
+}  // namespace
