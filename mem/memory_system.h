@@ -16,8 +16,8 @@
 #include "mem/ring.h"
 #include "mem/scratchpad.h"
 #include "mem/set_assoc_cache.h"
-#include "pe/mem_request.h"
-#include "pe/word.h"
+#include "common/mem_request.h"
+#include "common/word.h"
 
 namespace cgra {
 

@@ -10,7 +10,7 @@
 
 #include "mem/mem_params.h"
 #include "mem/ring.h"
-#include "pe/word.h"
+#include "common/word.h"
 
 namespace cgra {
 

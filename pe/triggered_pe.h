@@ -31,9 +31,9 @@
 #include <vector>
 
 #include "pe/isa.h"
-#include "pe/mem_request.h"
+#include "common/mem_request.h"
 #include "pe/pe_params.h"
-#include "pe/queue.h"
+#include "common/queue.h"
 
 namespace cgra {
 

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "mem/memory_system.h"
-#include "pe/mem_request.h"
-#include "pe/queue.h"
+#include "common/mem_request.h"
+#include "common/queue.h"
 
 namespace cgra {
 

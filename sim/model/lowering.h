@@ -34,7 +34,7 @@
 #include "network/fabric_geometry.h"
 #include "network/route.h"
 #include "pe/isa.h"
-#include "pe/word.h"
+#include "common/word.h"
 #include "sim/config/arch_config.h"
 
 namespace cgra {

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "mem_test_util.h"
-#include "pe/queue.h"
+#include "common/queue.h"
 
 namespace cgra {
 namespace {

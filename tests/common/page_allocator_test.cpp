@@ -1,11 +1,11 @@
-// pe/page_allocator.h: the storage thread members write on their own starts on a page, and a
+// common/page_allocator.h: the storage thread members write on their own starts on a page, and a
 // range rounded up to whole pages ends where the next member's range may start on a page.
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
-#include "pe/page_allocator.h"
+#include "common/page_allocator.h"
 
 namespace cgra {
 namespace {

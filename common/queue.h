@@ -30,7 +30,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "pe/word.h"
+#include "common/word.h"
 
 namespace cgra {
 

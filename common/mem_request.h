@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "pe/word.h"
+#include "common/word.h"
 
 namespace cgra {
 

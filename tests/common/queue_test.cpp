@@ -1,5 +1,5 @@
 // Cycle-exact tests of the two-phase queue contract (docs/architecture.md, "The timing contract").
-#include "pe/queue.h"
+#include "common/queue.h"
 
 #include <gtest/gtest.h>
 
