@@ -17,7 +17,7 @@
 #include "mapper/spec_yaml.h"
 #include "mapper/stencil_spec.h"
 #include "pe/listing.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 #include "sim/npy.h"
 #include "sim/output_file.h"
 

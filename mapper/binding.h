@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "dfg/graph.h"
-#include "pe/pe_params.h"
+#include "config/pe_params.h"
 
 namespace cgra {
 

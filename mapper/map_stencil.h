@@ -19,7 +19,7 @@
 #include "mapper/roofline.h"
 #include "mapper/stencil_dfg.h"
 #include "mapper/stencil_plan.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 
 namespace cgra {
 

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "mapper/stencil_dfg.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 
 namespace cgra {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "mapper/stencil_plan.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 
 namespace cgra {
 

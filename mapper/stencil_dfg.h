@@ -11,7 +11,7 @@
 
 #include "dfg/graph.h"
 #include "mapper/stencil_plan.h"
-#include "pe/pe_params.h"
+#include "config/pe_params.h"
 
 namespace cgra {
 

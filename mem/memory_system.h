@@ -12,7 +12,7 @@
 
 #include "mem/backing_store.h"
 #include "mem/dram.h"
-#include "mem/mem_params.h"
+#include "config/mem_params.h"
 #include "mem/ring.h"
 #include "mem/scratchpad.h"
 #include "mem/set_assoc_cache.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "mem/mem_params.h"
+#include "config/mem_params.h"
 #include "mem/ring.h"
 #include "common/word.h"
 

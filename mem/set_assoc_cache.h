@@ -10,7 +10,7 @@
 
 #include "mem/fully_assoc_lru.h"
 #include "mem/line_table.h"
-#include "mem/mem_params.h"
+#include "config/mem_params.h"
 
 namespace cgra {
 

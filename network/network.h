@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "network/fabric_geometry.h"
-#include "network/network_params.h"
+#include "config/network_params.h"
 #include "network/route.h"
 #include "common/page_allocator.h"
 #include "common/queue.h"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "network/fabric_geometry.h"
-#include "network/network_params.h"
+#include "config/network_params.h"
 
 namespace cgra {
 

@@ -32,7 +32,7 @@
 
 #include "pe/isa.h"
 #include "common/mem_request.h"
-#include "pe/pe_params.h"
+#include "config/pe_params.h"
 #include "common/queue.h"
 
 namespace cgra {

@@ -35,7 +35,7 @@
 #include "mapper/roofline.h"
 #include "mapper/spec_yaml.h"
 #include "mapper/stencil_spec.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 #include "sim/exit_codes.h"
 #include "sim/heatmap.h"
 #include "sim/model/asm_run.h"

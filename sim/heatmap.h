@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dfg/graph.h"
-#include "network/network_params.h"
+#include "config/network_params.h"
 
 namespace cgra {
 

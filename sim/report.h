@@ -13,7 +13,7 @@
 
 #include "mapper/map_stencil.h"
 #include "mapper/roofline.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 #include "sim/model/simulation.h"
 
 namespace cgra {

@@ -65,7 +65,7 @@
 #include "network/network.h"
 #include "common/page_allocator.h"
 #include "pe/triggered_pe.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 #include "sim/model/lowering.h"
 #include "sim/model/worker_team.h"
 

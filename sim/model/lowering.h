@@ -35,7 +35,7 @@
 #include "network/route.h"
 #include "pe/isa.h"
 #include "common/word.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 
 namespace cgra {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "mem/memory_system.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 #include "sim/model/channels.h"
 #include "sim/model/fabric.h"
 

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dfg/graph.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 #include "sim/model/channels.h"
 #include "sim/model/lowering.h"
 #include "sim/model/modules.h"

@@ -19,7 +19,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 #include "sim/output_file.h"
 
 namespace cgra::study {

@@ -19,7 +19,7 @@
 #include "mapper/spec_yaml.h"
 #include "mapper/stencil_spec.h"
 #include "sim/cli.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 #include "sim/output_file.h"
 
 namespace cgra::study {

@@ -10,7 +10,7 @@
 #include "mapper/map_stencil.h"
 #include "mapper/spec_yaml.h"
 #include "network/fabric_geometry.h"
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 #include "tests/common/legacy_arch.h"
 #include "tests/mapper/stencil_test_util.h"
 

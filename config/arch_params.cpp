@@ -11,7 +11,7 @@
 #include <sstream>
 #include <utility>
 
-#include "sim/config/param_spec.h"
+#include "config/param_spec.h"
 
 namespace cgra::config {
 namespace {

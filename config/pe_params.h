@@ -1,8 +1,8 @@
 #pragma once
 /// \file pe_params.h
 /// Typed parameters of one triggered-instruction PE. Filled from the architecture YAML by the
-/// configuration layer (sim/config), which declares each field's key, unit, default and meaning;
-/// plain C++ users (unit tests) set the fields directly.
+/// configuration layer (config/, arch_params.cpp), which declares each field's key, unit,
+/// default and meaning; plain C++ users (unit tests) set the fields directly.
 
 namespace cgra {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// \file mem_params.h
 /// Typed parameters of the memory system: scratchpad, caches, DRAM. Filled from the architecture
-/// YAML by the configuration layer (sim/config).
+/// YAML by the configuration layer (config/, arch_params.cpp).
 
 #include <cstdint>
 

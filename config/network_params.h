@@ -1,12 +1,12 @@
 #pragma once
 /// \file network_params.h
 /// Typed parameters of the fabric geometry and the on-chip network. Filled from the architecture
-/// YAML by the configuration layer (sim/config).
+/// YAML by the configuration layer (config/, arch_params.cpp).
 
 #include <string>
 #include <vector>
 
-#include "pe/pe_params.h"
+#include "config/pe_params.h"
 
 namespace cgra {
 

@@ -1,6 +1,6 @@
 // Loading, checking and printing the architecture configuration (see arch_config.h).
 
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "sim/config/param_spec.h"
+#include "config/param_spec.h"
 
 namespace cgra {
 namespace {

@@ -1,6 +1,6 @@
 // The architecture configuration layer: loading, errors with file:line and key, overrides,
 // and the built-in default equal to configs/paper.yaml.
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 
 #include <gtest/gtest.h>
 

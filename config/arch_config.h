@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
-#include "mem/mem_params.h"
-#include "network/network_params.h"
-#include "pe/pe_params.h"
+#include "config/mem_params.h"
+#include "config/network_params.h"
+#include "config/pe_params.h"
 
 namespace cgra {
 
