@@ -12,12 +12,12 @@
 #include <typeinfo>
 #include <vector>
 
+#include "config/arch_config.h"
 #include "dfg/asm.h"
 #include "dfg/validate.h"
 #include "mapper/spec_yaml.h"
 #include "mapper/stencil_spec.h"
 #include "pe/listing.h"
-#include "config/arch_config.h"
 #include "sim/npy.h"
 #include "sim/output_file.h"
 

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "dfg/graph.h"
 #include "config/pe_params.h"
+#include "dfg/graph.h"
 
 namespace cgra {
 

@@ -15,8 +15,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "mapper/stencil_dfg.h"
 #include "config/arch_config.h"
+#include "mapper/stencil_dfg.h"
 
 namespace cgra {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "mapper/stencil_plan.h"
 #include "config/arch_config.h"
+#include "mapper/stencil_plan.h"
 
 namespace cgra {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "common/word.h"
 #include "config/mem_params.h"
 #include "mem/ring.h"
-#include "common/word.h"
 
 namespace cgra {
 

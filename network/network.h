@@ -35,11 +35,11 @@
 #include <string>
 #include <vector>
 
-#include "network/fabric_geometry.h"
-#include "config/network_params.h"
-#include "network/route.h"
 #include "common/page_allocator.h"
 #include "common/queue.h"
+#include "config/network_params.h"
+#include "network/fabric_geometry.h"
+#include "network/route.h"
 
 namespace cgra {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "network/fabric_geometry.h"
 #include "config/network_params.h"
+#include "network/fabric_geometry.h"
 
 namespace cgra {
 

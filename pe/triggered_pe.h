@@ -30,10 +30,10 @@
 #include <string_view>
 #include <vector>
 
-#include "pe/isa.h"
 #include "common/mem_request.h"
-#include "config/pe_params.h"
 #include "common/queue.h"
+#include "config/pe_params.h"
+#include "pe/isa.h"
 
 namespace cgra {
 

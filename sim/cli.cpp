@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/arch_config.h"
 #include "dfg/asm.h"
 #include "dfg/dot.h"
 #include "dfg/error.h"
@@ -35,7 +36,6 @@
 #include "mapper/roofline.h"
 #include "mapper/spec_yaml.h"
 #include "mapper/stencil_spec.h"
-#include "config/arch_config.h"
 #include "sim/exit_codes.h"
 #include "sim/heatmap.h"
 #include "sim/model/asm_run.h"

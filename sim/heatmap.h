@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dfg/graph.h"
 #include "config/network_params.h"
+#include "dfg/graph.h"
 
 namespace cgra {
 

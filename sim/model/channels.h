@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "mem/memory_system.h"
 #include "common/mem_request.h"
 #include "common/queue.h"
+#include "mem/memory_system.h"
 
 namespace cgra {
 

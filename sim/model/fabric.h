@@ -61,12 +61,12 @@
 
 #include "mem/memory_system.h"
 
+#include "common/page_allocator.h"
+#include "config/arch_config.h"
+#include "lowering/lowering.h"
 #include "network/fabric_geometry.h"
 #include "network/network.h"
-#include "common/page_allocator.h"
 #include "pe/triggered_pe.h"
-#include "config/arch_config.h"
-#include "sim/model/lowering.h"
 #include "sim/model/worker_team.h"
 
 namespace cgra {

@@ -16,10 +16,10 @@
 #include <set>
 #include <sstream>
 
+#include "config/arch_config.h"
 #include "mapper/spec_yaml.h"
 #include "mapper/stencil_spec.h"
 #include "sim/cli.h"
-#include "config/arch_config.h"
 #include "sim/output_file.h"
 
 namespace cgra::study {

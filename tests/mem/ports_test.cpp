@@ -6,8 +6,8 @@
 #include <map>
 #include <random>
 
-#include "mem_test_util.h"
 #include "common/queue.h"
+#include "mem_test_util.h"
 
 namespace cgra {
 namespace {

@@ -1,7 +1,7 @@
 // Lowering of placed DFGs: queues from QueueBinding, merged programs, PE-kind rules, done sink,
 // routes and their errors.
 
-#include "sim/model/lowering.h"
+#include "lowering/lowering.h"
 
 #include <gtest/gtest.h>
 

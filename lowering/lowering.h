@@ -30,12 +30,12 @@
 #include <string>
 #include <vector>
 
+#include "common/word.h"
+#include "config/arch_config.h"
 #include "dfg/graph.h"
 #include "network/fabric_geometry.h"
 #include "network/route.h"
 #include "pe/isa.h"
-#include "common/word.h"
-#include "config/arch_config.h"
 
 namespace cgra {
 

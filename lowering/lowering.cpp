@@ -1,6 +1,6 @@
 // Lowering of a placed DFG to per-PE programs, routes and the done sink (see lowering.h).
 
-#include "sim/model/lowering.h"
+#include "lowering/lowering.h"
 
 #include <algorithm>
 #include <bit>
