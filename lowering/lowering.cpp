@@ -11,6 +11,7 @@
 
 #include "dfg/validate.h"
 #include "mapper/binding.h"
+#include "mapper/pe_kinds.h"
 #include "network/route.h"
 #include "network/route_allocator.h"
 #include "pe/listing.h"
@@ -355,8 +356,8 @@ class PeLowering {
 
 void check_kind(const dfg::Op& op, const Program& p, PeKind kind) {
   using K = dfg::OpKind;
-  const bool fp = dfg::needs_fp_pe(op) || (op.kind == K::Raw && program_uses(p, is_fp_op));
-  const bool mem = dfg::needs_memory_pe(op) || (op.kind == K::Raw && program_uses(p, is_mem_op));
+  const bool fp = needs_fp_pe(op) || (op.kind == K::Raw && program_uses(p, is_fp_op));
+  const bool mem = needs_memory_pe(op) || (op.kind == K::Raw && program_uses(p, is_mem_op));
   const char have = static_cast<char>(kind);
   if (fp && kind != PeKind::Fp)
     throw LoweringError(op_text(op) + " needs an FP PE ('F'); the PE there is '" +
