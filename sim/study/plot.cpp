@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 
 #include "config/arch_config.h"
-#include "sim/output_file.h"
+#include "io/output_file.h"
 
 namespace cgra::study {
 namespace {

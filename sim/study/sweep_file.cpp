@@ -17,10 +17,10 @@
 #include <sstream>
 
 #include "config/arch_config.h"
-#include "mapper/spec_yaml.h"
-#include "mapper/stencil_spec.h"
+#include "io/output_file.h"
 #include "sim/cli.h"
-#include "sim/output_file.h"
+#include "spec/spec_yaml.h"
+#include "spec/stencil_spec.h"
 
 namespace cgra::study {
 namespace {

@@ -9,8 +9,8 @@
 #include "config/arch_config.h"
 #include "dfg/dot.h"
 #include "mapper/map_stencil.h"
-#include "mapper/spec_yaml.h"
 #include "network/fabric_geometry.h"
+#include "spec/spec_yaml.h"
 #include "tests/common/legacy_arch.h"
 #include "tests/mapper/stencil_test_util.h"
 

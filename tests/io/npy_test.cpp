@@ -1,6 +1,6 @@
 // .npy reading and writing against bytes laid out by hand as NumPy writes them, and the
 // all-or-nothing output file.
-#include "sim/npy.h"
+#include "io/npy.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "sim/output_file.h"
+#include "io/output_file.h"
 
 namespace cgra {
 namespace {

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mapper/stencil_spec.h"
+#include "spec/stencil_spec.h"
 
 namespace cgra {
 

@@ -1,4 +1,4 @@
-#include "mapper/spec_yaml.h"
+#include "spec/spec_yaml.h"
 
 #include <gtest/gtest.h>
 

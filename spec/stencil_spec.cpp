@@ -1,4 +1,4 @@
-#include "mapper/stencil_spec.h"
+#include "spec/stencil_spec.h"
 
 #include <charconv>
 

@@ -1,4 +1,4 @@
-#include "mapper/spec_yaml.h"
+#include "spec/spec_yaml.h"
 
 #include <yaml-cpp/yaml.h>
 

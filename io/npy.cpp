@@ -1,11 +1,11 @@
-#include "sim/npy.h"
+#include "io/npy.h"
 
 #include <bit>
 #include <cctype>
 #include <charconv>
 #include <cstring>
 
-#include "sim/output_file.h"
+#include "io/output_file.h"
 
 namespace cgra {
 namespace {
