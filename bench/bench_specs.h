@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "mapper/stencil_spec.h"
+#include "spec/stencil_spec.h"
 
 namespace cgra::bench {
 

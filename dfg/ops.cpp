@@ -463,11 +463,4 @@ bool is_valid_op_name(std::string_view name) {
   }
 }
 
-bool needs_fp_pe(const Op& op) {
-  return op.kind == OpKind::Mul || op.kind == OpKind::Mac ||
-         ((op.kind == OpKind::Add || op.kind == OpKind::Sub) && op.sym("type") != "i64");
-}
-
-bool needs_memory_pe(const Op& op) { return op.kind == OpKind::Load || op.kind == OpKind::Store; }
-
 }  // namespace cgra::dfg

@@ -172,12 +172,6 @@ struct Op {
   std::vector<Immediate> imms_;
 };
 
-/// The PE kind an op needs beyond a plain integer PE: MUL, MAC and f64 ADD/SUB need FP units,
-/// LOAD and STORE a memory port. (A RAW op's needs follow from its program, which the lowering
-/// checks.) One rule for the placer and the lowering.
-bool needs_fp_pe(const Op& op);
-bool needs_memory_pe(const Op& op);
-
 /// Input ports of this instance (JOIN's count, CMP's rhs, FILTER's mode and RAW's `ins` are
 /// applied), in declaration order. Every one of them must be fed by exactly one edge.
 std::vector<PortInfo> input_ports(const Op& op);

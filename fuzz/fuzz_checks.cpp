@@ -12,14 +12,14 @@
 #include <typeinfo>
 #include <vector>
 
+#include "config/arch_config.h"
 #include "dfg/asm.h"
 #include "dfg/validate.h"
-#include "mapper/spec_yaml.h"
-#include "mapper/stencil_spec.h"
+#include "io/npy.h"
+#include "io/output_file.h"
 #include "pe/listing.h"
-#include "sim/config/arch_config.h"
-#include "sim/npy.h"
-#include "sim/output_file.h"
+#include "spec/spec_yaml.h"
+#include "spec/stencil_spec.h"
 
 namespace cgra::fuzz {
 namespace {

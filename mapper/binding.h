@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "config/pe_params.h"
 #include "dfg/graph.h"
-#include "pe/pe_params.h"
 
 namespace cgra {
 

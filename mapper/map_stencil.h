@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "config/arch_config.h"
 #include "dfg/graph.h"
 #include "mapper/placement.h"
 #include "mapper/roofline.h"
 #include "mapper/stencil_dfg.h"
 #include "mapper/stencil_plan.h"
-#include "sim/config/arch_config.h"
 
 namespace cgra {
 

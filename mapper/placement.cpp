@@ -6,6 +6,7 @@
 #include <set>
 
 #include "mapper/binding.h"
+#include "mapper/pe_kinds.h"
 #include "network/route_allocator.h"
 
 namespace cgra {
@@ -17,9 +18,6 @@ using dfg::Vertex;
 
 PePos pos_of(dfg::Coord c) { return {c.row, c.col}; }
 dfg::Coord coord_of(PePos p) { return {p.row, p.col}; }
-
-using dfg::needs_fp_pe;
-using dfg::needs_memory_pe;
 
 // An op that could run anywhere prefers an 'I' PE unless another kind is two hops closer, so that
 // spare F and M PEs stay free for what only they can run.

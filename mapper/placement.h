@@ -15,8 +15,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "config/arch_config.h"
 #include "mapper/stencil_dfg.h"
-#include "sim/config/arch_config.h"
 
 namespace cgra {
 

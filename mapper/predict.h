@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "config/arch_config.h"
 #include "mapper/stencil_plan.h"
-#include "sim/config/arch_config.h"
 
 namespace cgra {
 

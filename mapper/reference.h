@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "mapper/stencil_spec.h"
+#include "spec/stencil_spec.h"
 
 namespace cgra {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "mapper/stencil_spec.h"
+#include "spec/stencil_spec.h"
 
 namespace cgra {
 

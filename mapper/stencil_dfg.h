@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "config/pe_params.h"
 #include "dfg/graph.h"
 #include "mapper/stencil_plan.h"
-#include "pe/pe_params.h"
 
 namespace cgra {
 

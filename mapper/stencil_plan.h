@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "mapper/stencil_spec.h"
+#include "spec/stencil_spec.h"
 
 namespace cgra {
 

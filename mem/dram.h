@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "mem/mem_params.h"
+#include "config/mem_params.h"
 
 namespace cgra {
 

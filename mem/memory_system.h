@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "common/mem_request.h"
+#include "common/word.h"
+#include "config/mem_params.h"
 #include "mem/backing_store.h"
 #include "mem/dram.h"
-#include "mem/mem_params.h"
 #include "mem/ring.h"
 #include "mem/scratchpad.h"
 #include "mem/set_assoc_cache.h"
-#include "pe/mem_request.h"
-#include "pe/word.h"
 
 namespace cgra {
 

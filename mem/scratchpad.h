@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "mem/mem_params.h"
+#include "common/word.h"
+#include "config/mem_params.h"
 #include "mem/ring.h"
-#include "pe/word.h"
 
 namespace cgra {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "config/mem_params.h"
 #include "mem/fully_assoc_lru.h"
 #include "mem/line_table.h"
-#include "mem/mem_params.h"
 
 namespace cgra {
 

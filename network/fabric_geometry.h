@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "network/network_params.h"
-#include "pe/pe_params.h"
+#include "config/network_params.h"
+#include "config/pe_params.h"
 
 namespace cgra {
 

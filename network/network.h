@@ -35,11 +35,11 @@
 #include <string>
 #include <vector>
 
+#include "common/page_allocator.h"
+#include "common/queue.h"
+#include "config/network_params.h"
 #include "network/fabric_geometry.h"
-#include "network/network_params.h"
 #include "network/route.h"
-#include "pe/page_allocator.h"
-#include "pe/queue.h"
 
 namespace cgra {
 
@@ -274,7 +274,7 @@ class Network {
   // Per member: the routes that may act (sparse stepping; any order, each listed at most once,
   // see RouteRt::active; sized to the route count once, so listing a route is a plain store) and
   // the words it sent and delivered. A page or more each: members write their own only (and
-  // pe/page_allocator.h says why a cache line apart is not enough).
+  // common/page_allocator.h says why a cache line apart is not enough).
   struct alignas(kPageBytes) Member {
     PageVector<std::uint32_t> active;
     std::uint32_t active_count = 0;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "config/network_params.h"
 #include "network/fabric_geometry.h"
-#include "network/network_params.h"
 
 namespace cgra {
 

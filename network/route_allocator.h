@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "config/network_params.h"
 #include "network/fabric_geometry.h"
-#include "network/network_params.h"
 #include "network/route.h"
 
 namespace cgra {

@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pe/word.h"
+#include "common/word.h"
 
 namespace cgra {
 

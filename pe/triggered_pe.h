@@ -30,10 +30,10 @@
 #include <string_view>
 #include <vector>
 
+#include "common/mem_request.h"
+#include "common/queue.h"
+#include "config/pe_params.h"
 #include "pe/isa.h"
-#include "pe/mem_request.h"
-#include "pe/pe_params.h"
-#include "pe/queue.h"
 
 namespace cgra {
 

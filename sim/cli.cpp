@@ -26,23 +26,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/arch_config.h"
 #include "dfg/asm.h"
 #include "dfg/dot.h"
 #include "dfg/error.h"
 #include "dfg/validate.h"
+#include "io/npy.h"
+#include "io/output_file.h"
 #include "mapper/binding.h"
 #include "mapper/map_stencil.h"
 #include "mapper/roofline.h"
-#include "mapper/spec_yaml.h"
-#include "mapper/stencil_spec.h"
-#include "sim/config/arch_config.h"
 #include "sim/exit_codes.h"
 #include "sim/heatmap.h"
 #include "sim/model/asm_run.h"
 #include "sim/model/simulation.h"
-#include "sim/npy.h"
-#include "sim/output_file.h"
 #include "sim/report.h"
+#include "spec/spec_yaml.h"
+#include "spec/stencil_spec.h"
 
 namespace cgra {
 namespace {

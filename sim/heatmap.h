@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/network_params.h"
 #include "dfg/graph.h"
-#include "network/network_params.h"
 
 namespace cgra {
 

@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/arch_config.h"
 #include "mapper/map_stencil.h"
 #include "mapper/roofline.h"
-#include "sim/config/arch_config.h"
 #include "sim/model/simulation.h"
 
 namespace cgra {

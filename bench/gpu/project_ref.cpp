@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "mapper/reference.h"
-#include "mapper/stencil_spec.h"
+#include "spec/stencil_spec.h"
 
 bool project_reference(int dims, const int r[3], const long long n[3], const std::vector<double>* cx,
                        const std::vector<double>* cy, const std::vector<double>& in, std::vector<double>& out,

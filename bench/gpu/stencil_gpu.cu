@@ -374,7 +374,7 @@ struct Problem {
 };
 
 void set_default_coefficients(Problem& p) {
-  // mapper/stencil_spec.cpp: 1.0 / points() for every offset.
+  // spec/stencil_spec.cpp: 1.0 / points() for every offset.
   const double c = 1.0 / static_cast<double>(static_cast<unsigned>(p.points()));
   p.cx.assign(2 * p.r[0] + 1, c);
   p.cy.assign(p.dims >= 2 ? 2 * p.r[1] : 0, c);

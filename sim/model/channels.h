@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "common/mem_request.h"
+#include "common/queue.h"
 #include "mem/memory_system.h"
-#include "pe/mem_request.h"
-#include "pe/queue.h"
 
 namespace cgra {
 

@@ -61,12 +61,12 @@
 
 #include "mem/memory_system.h"
 
+#include "common/page_allocator.h"
+#include "config/arch_config.h"
+#include "lowering/lowering.h"
 #include "network/fabric_geometry.h"
 #include "network/network.h"
-#include "pe/page_allocator.h"
 #include "pe/triggered_pe.h"
-#include "sim/config/arch_config.h"
-#include "sim/model/lowering.h"
 #include "sim/model/worker_team.h"
 
 namespace cgra {
@@ -258,7 +258,7 @@ class Fabric {
   // done sink is recorded here, as is every pop of a memory-request queue (TouchRec::req). A PE
   // commits only the queues named here and those it touched itself (TriggeredPe::commit(in, out)).
   // PE i's records are at tslot(i) (Block::tbase + bit in the stepping loop): each member's PEs
-  // take a range starting on a page of its own (pe/page_allocator.h says why).
+  // take a range starting on a page of its own (common/page_allocator.h says why).
   // One record per PE, so that the stepping loop reads and clears one place.
   struct TouchRec {
     std::uint32_t in = 0;   // input queues (bit i = queue i)
@@ -315,7 +315,7 @@ class Fabric {
   // crosses members with latency 1, else as two (sends of all members, then steps).
   bool one_job_ = false;
   // Member m steps blocks [block_first_[m], block_end_[m]) (all blocks: member 0 when there is no
-  // team); each member's blocks start on a page (pe/page_allocator.h), after unused blocks.
+  // team); each member's blocks start on a page (common/page_allocator.h), after unused blocks.
   std::vector<std::size_t> block_first_;
   std::vector<std::size_t> block_end_;
   struct alignas(64) Reports {  // two members fill two of them at once: ids on pages of their own
@@ -330,7 +330,7 @@ class Fabric {
     return pop_reports_.data() + (commit_cycle & 1) * m * m + from * m;
   }
   void flush_reports();  // applies every pending credit report (one thread)
-  struct alignas(kPageBytes) MemberFlag {  // one page per member (pe/page_allocator.h)
+  struct alignas(kPageBytes) MemberFlag {  // one page per member (common/page_allocator.h)
     StepFlags value;
   };
   std::vector<MemberFlag> member_flag_;

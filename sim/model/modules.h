@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "config/arch_config.h"
 #include "mem/memory_system.h"
-#include "sim/config/arch_config.h"
 #include "sim/model/channels.h"
 #include "sim/model/fabric.h"
 

@@ -12,10 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/arch_config.h"
 #include "dfg/graph.h"
-#include "sim/config/arch_config.h"
+#include "lowering/lowering.h"
 #include "sim/model/channels.h"
-#include "sim/model/lowering.h"
 #include "sim/model/modules.h"
 
 namespace cgra {

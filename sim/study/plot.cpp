@@ -19,8 +19,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/config/arch_config.h"
-#include "sim/output_file.h"
+#include "config/arch_config.h"
+#include "io/output_file.h"
 
 namespace cgra::study {
 namespace {

@@ -13,9 +13,9 @@
 #include <ostream>
 #include <thread>
 
+#include "io/output_file.h"
 #include "sim/cli.h"
 #include "sim/exit_codes.h"
-#include "sim/output_file.h"
 #include "sim/study/plot.h"
 #include "sim/study/sweep_db.h"
 #include "sim/study/sweep_file.h"

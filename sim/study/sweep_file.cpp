@@ -16,11 +16,11 @@
 #include <set>
 #include <sstream>
 
-#include "mapper/spec_yaml.h"
-#include "mapper/stencil_spec.h"
+#include "config/arch_config.h"
+#include "io/output_file.h"
 #include "sim/cli.h"
-#include "sim/config/arch_config.h"
-#include "sim/output_file.h"
+#include "spec/spec_yaml.h"
+#include "spec/stencil_spec.h"
 
 namespace cgra::study {
 namespace {

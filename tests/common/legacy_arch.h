@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/config/arch_config.h"
+#include "config/arch_config.h"
 
 namespace cgra::test {
 

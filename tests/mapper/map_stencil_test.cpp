@@ -6,11 +6,11 @@
 #include <iostream>
 #include <set>
 
+#include "config/arch_config.h"
 #include "dfg/dot.h"
 #include "mapper/map_stencil.h"
-#include "mapper/spec_yaml.h"
 #include "network/fabric_geometry.h"
-#include "sim/config/arch_config.h"
+#include "spec/spec_yaml.h"
 #include "tests/common/legacy_arch.h"
 #include "tests/mapper/stencil_test_util.h"
 

@@ -6,8 +6,8 @@
 #include <map>
 #include <random>
 
+#include "common/queue.h"
 #include "mem_test_util.h"
-#include "pe/queue.h"
 
 namespace cgra {
 namespace {

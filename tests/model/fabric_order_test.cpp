@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lowering/lowering.h"
 #include "mapper/map_stencil.h"
 #include "sim/model/fabric.h"
-#include "sim/model/lowering.h"
 #include "sim/model/worker_team.h"
 #include "tests/model/model_test_util.h"
 

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "dfg/asm.h"
+#include "lowering/lowering.h"
 #include "mapper/map_stencil.h"
 #include "mapper/reference.h"
 #include "sim/model/fabric.h"
-#include "sim/model/lowering.h"
 #include "sim/model/simulation.h"
 #include "sim/model/worker_team.h"
 #include "tests/model/model_test_util.h"

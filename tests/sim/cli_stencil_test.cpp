@@ -17,13 +17,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/npy.h"
+#include "io/output_file.h"
 #include "mapper/reference.h"
 #include "sim/cli.h"
-#include "tests/sim/cli_harness.h"
 #include "sim/exit_codes.h"
-#include "sim/npy.h"
-#include "sim/output_file.h"
 #include "sim/report.h"
+#include "tests/sim/cli_harness.h"
 
 namespace cgra {
 namespace {

@@ -23,12 +23,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/output_file.h"
 #include "mapper/reference.h"
 #include "mapper/stencil_dfg.h"
 #include "sim/cli.h"
-#include "tests/sim/cli_harness.h"
 #include "sim/exit_codes.h"
-#include "sim/output_file.h"
+#include "tests/sim/cli_harness.h"
 
 namespace cgra {
 namespace {

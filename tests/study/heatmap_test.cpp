@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <regex>
 
-#include "sim/output_file.h"
+#include "io/output_file.h"
 #include "tests/sim/cli_harness.h"
 
 namespace cgra {

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/output_file.h"
+#include "io/output_file.h"
 
 namespace cgra {
 namespace {

@@ -1,0 +1,127 @@
+#include "spec/spec_yaml.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace cgra {
+namespace {
+
+class SpecParser {
+ public:
+  explicit SpecParser(std::string source) : source_(std::move(source)) {}
+
+  SpecFile parse(std::string_view text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text));
+    } catch (const YAML::ParserException& e) {
+      throw SpecError(at(e.mark) + ": malformed YAML: " + e.msg);
+    }
+    SpecFile f;
+    if (root.IsNull()) return f;
+    if (!root.IsMap()) throw SpecError(at(root.Mark()) + ": expected a map (stencil, radius, grid, workers, coefficients)");
+    std::set<std::string> seen;
+    for (const auto& kv : root) {
+      const std::string where = at(kv.first.Mark());
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
+      if (!seen.insert(key).second) throw SpecError(where + ": duplicate key '" + key + "'");
+      const YAML::Node& v = kv.second;
+      f.where[key] = where;
+      if (key == "stencil") {
+        const std::string s = scalar(v, where, key);
+        if (s != "1d" && s != "2d") throw SpecError(where + ": 'stencil': expected 1d or 2d, got '" + s + "'");
+        f.dims = s == "1d" ? 1 : 2;
+      } else if (key == "radius") {
+        f.radius = positive(v, where, key);
+      } else if (key == "radius_x") {
+        f.radius_x = positive(v, where, key);
+      } else if (key == "radius_y") {
+        f.radius_y = positive(v, where, key);
+      } else if (key == "grid") {
+        if (v.IsSequence()) {
+          if (v.size() != 2) throw SpecError(where + ": 'grid': a list needs two sizes [X, Y]");
+          f.grid = std::to_string(positive(v[0], where, key)) + "x" + std::to_string(positive(v[1], where, key));
+        } else {
+          f.grid = scalar(v, where, key);
+        }
+      } else if (key == "workers") {
+        const std::string s = scalar(v, where, key);
+        if (s != "auto") positive(v, where, key);
+        f.workers = s;
+      } else if (key == "coefficients") {
+        coefficients(v, where, f);
+      } else {
+        throw SpecError(where + ": unknown key '" + key + "' (expected stencil, radius, radius_x, radius_y, grid, workers, coefficients)");
+      }
+    }
+    return f;
+  }
+
+ private:
+  std::string at(const YAML::Mark& m) const {
+    return m.is_null() ? source_ : source_ + ":" + std::to_string(m.line + 1);
+  }
+  static std::string scalar(const YAML::Node& v, const std::string& where, const std::string& key) {
+    if (!v.IsScalar()) throw SpecError(where + ": '" + key + "': expected a single value");
+    return v.Scalar();
+  }
+  static unsigned positive(const YAML::Node& v, const std::string& where, const std::string& key) {
+    const std::string s = scalar(v, where, key);
+    unsigned n = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec != std::errc() || p != s.data() + s.size() || n == 0)
+      throw SpecError(where + ": '" + key + "': expected a positive integer, got '" + s + "'");
+    return n;
+  }
+  void coefficients(const YAML::Node& v, const std::string& where, SpecFile& f) const {
+    if (!v.IsMap()) throw SpecError(where + ": 'coefficients': expected a map with x and/or y lists");
+    for (const auto& kv : v) {
+      const std::string w = at(kv.first.Mark());
+      const std::string axis = kv.first.IsScalar() ? kv.first.Scalar() : "?";
+      if (axis != "x" && axis != "y") throw SpecError(w + ": unknown key 'coefficients." + axis + "' (expected x or y)");
+      if (!kv.second.IsSequence()) throw SpecError(w + ": 'coefficients." + axis + "': expected a list of numbers");
+      std::vector<double>& out = axis == "x" ? f.coeff_x : f.coeff_y;
+      f.where["coefficients." + axis] = w;
+      out.clear();
+      for (const auto& c : kv.second) {
+        const std::string s = scalar(c, w, "coefficients." + axis);
+        double d = 0;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+        if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(d))
+          throw SpecError(at(c.Mark()) + ": 'coefficients." + axis + "': expected a number, got '" + s + "'");
+        out.push_back(d);
+      }
+    }
+  }
+
+  std::string source_;
+};
+
+}  // namespace
+
+SpecFile parse_spec_yaml(std::string_view text, const std::string& source) {
+  return SpecParser(source).parse(text);
+}
+
+SpecFile load_spec_file(const std::string& path) {
+  // A directory opens as a stream that reads nothing: it would pass for an empty spec.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw SpecError(path + ": is a directory, not a stencil spec file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SpecError(path + ": cannot open stencil spec file: " + std::strerror(errno));
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) throw SpecError(path + ": cannot read stencil spec file");
+  return parse_spec_yaml(s.str(), path);
+}
+
+}  // namespace cgra

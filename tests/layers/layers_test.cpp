@@ -1,0 +1,166 @@
+// The layers point one way (docs/architecture.md, "Layers"): every source under the layer
+// folders includes only its own layer and the lower layers its row of layer_rules.h allows.
+#include "tests/layers/layer_rules.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace cgra::layers {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string joined(const std::vector<Violation>& vs) {
+  std::string s;
+  for (const Violation& v : vs) s += to_string(v) + "\n";
+  return s;
+}
+
+TEST(Layers, TheSourceTreeIncludesOnlyDownward) {
+  const TreeReport report = check_tree(CGRA_SOURCE_DIR);
+  EXPECT_TRUE(report.violations.empty()) << joined(report.violations);
+  // Every row of the table holds sources, so a renamed folder cannot drop out of the check.
+  std::set<std::string> seen;
+  for (const std::string& s : report.sources) seen.insert(layer_of(s));
+  for (const Layer& l : table()) EXPECT_TRUE(seen.contains(l.name)) << l.name << " holds no source";
+  EXPECT_GT(report.sources.size(), 100u);
+}
+
+TEST(Layers, TheTablePointsDown) {
+  std::set<std::string> names;
+  for (const Layer& l : table()) {
+    EXPECT_TRUE(names.insert(l.name).second) << l.name << " twice";
+    for (const std::string& dep : l.may_include) {
+      const Layer* d = find_layer(dep);
+      ASSERT_NE(d, nullptr) << l.name << " lists " << dep;
+      EXPECT_LT(d->rank, l.rank) << l.name << " may include " << dep;
+    }
+  }
+}
+
+// docs/architecture.md shows this table ("Layers"): each row's rank, folder and the other
+// layers it includes, as backquoted names in the last column.
+TEST(Layers, TheDocumentedTableIsThisTable) {
+  std::ifstream in(std::string(CGRA_SOURCE_DIR) + "/docs/architecture.md");
+  ASSERT_TRUE(in) << "docs/architecture.md";
+  static const std::regex row(R"(^\| *(\d+) *\| *`([^`]+)` *\|.*\|([^|]*)\| *$)");
+  static const std::regex name("`([^`]+)`");
+  std::map<std::string, std::pair<int, std::set<std::string>>> documented;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, row)) continue;
+    std::string folder = m[2].str();
+    if (folder.ends_with("/")) folder.pop_back();
+    std::set<std::string> includes;
+    const std::string cell = m[3].str();
+    for (auto it = std::sregex_iterator(cell.begin(), cell.end(), name);
+         it != std::sregex_iterator(); ++it) {
+      std::string n = (*it)[1].str();
+      if (n.ends_with("/")) n.pop_back();
+      if (find_layer(n) && n != folder) includes.insert(n);
+    }
+    documented[folder] = {std::stoi(m[1].str()), includes};
+  }
+  ASSERT_EQ(documented.size(), table().size());
+  for (const Layer& l : table()) {
+    ASSERT_TRUE(documented.contains(l.name)) << l.name << " is not in the document's table";
+    EXPECT_EQ(documented[l.name].first, l.rank) << l.name;
+    EXPECT_EQ(documented[l.name].second,
+              std::set<std::string>(l.may_include.begin(), l.may_include.end()))
+        << l.name;
+  }
+}
+
+TEST(Layers, ALayerIsTheLongestFolderOrFileHoldingThePath) {
+  EXPECT_EQ(layer_of("sim/cli.cpp"), "sim");
+  EXPECT_EQ(layer_of("sim/main.cpp"), "sim/main.cpp");
+  EXPECT_EQ(layer_of("sim/model/fabric.h"), "sim/model");
+  EXPECT_EQ(layer_of("sim/study/plot.cpp"), "sim/study");
+  EXPECT_EQ(layer_of("dfg/impl/asm_text.h"), "dfg");
+  EXPECT_EQ(layer_of("common/word.h"), "common");
+  EXPECT_EQ(layer_of("tests/pe/pe_harness.h"), "");
+  EXPECT_EQ(layer_of("mapperx/a.h"), "");
+  EXPECT_EQ(layer_of("pe"), "");
+}
+
+TEST(Layers, OnlyQuotedAndSystemCIncludesAreRead) {
+  const auto incs = parse_includes(
+      "#include \"pe/isa.h\"\n"
+      "  #  include \"dfg/graph.h\"  // trailing\n"
+      "#include <vector>\n"
+      "#include <systemc>\n"
+      "// #include \"mapper/placement.h\" (a comment, not an include)\n"
+      "#define X 1\n");
+  ASSERT_EQ(incs.size(), 3u);
+  EXPECT_EQ(incs[0].target, "pe/isa.h");
+  EXPECT_EQ(incs[0].line, 1);
+  EXPECT_EQ(incs[1].target, "dfg/graph.h");
+  EXPECT_EQ(incs[2].target, "<systemc>");
+  EXPECT_EQ(incs[2].line, 4);
+}
+
+TEST(Layers, UpwardSidewaysAndUnlistedIncludesAreViolations) {
+  // Up: a PE header reaching into the mapper.
+  auto v = check_source("pe/isa.h", "#include \"common/word.h\"\n#include \"mapper/binding.h\"\n");
+  ASSERT_EQ(v.size(), 1u) << joined(v);
+  EXPECT_EQ(v[0].line, 2);
+  EXPECT_NE(v[0].why.find("higher"), std::string::npos) << v[0].why;
+  // Sideways: the network reaching into the memory system.
+  v = check_source("network/network.cpp", "#include \"mem/dram.h\"\n");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].why.find("beside"), std::string::npos) << v[0].why;
+  // Down, but not in the row: the study reaching past sim/ into the model.
+  v = check_source("sim/study/plot.cpp", "#include \"sim/model/fabric.h\"\n");
+  ASSERT_EQ(v.size(), 1u);
+  // Outside every layer: tests, bench, fuzz.
+  v = check_source("mapper/predict.cpp", "#include \"tests/mapper/dfg_interpreter.h\"\n");
+  ASSERT_EQ(v.size(), 1u);
+  // SystemC outside the model.
+  v = check_source("sim/report.h", "#include <systemc>\n");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_TRUE(check_source("sim/model/channels.h", "#include <systemc>\n").empty());
+  // Allowed: own layer, listed lower layers; unchecked: files outside the layers.
+  EXPECT_TRUE(check_source("lowering/lowering.cpp",
+                           "#include \"lowering/lowering.h\"\n#include \"mapper/binding.h\"\n")
+                  .empty());
+  EXPECT_TRUE(
+      check_source("sim/main.cpp", "#include \"sim/cli.h\"\n#include \"sim/study/study_cli.h\"\n")
+          .empty());
+  EXPECT_TRUE(check_source("tests/pe/x.cpp", "#include \"sim/cli.h\"\n").empty());
+}
+
+TEST(Layers, ACheckOfASyntheticTreeFindsItsViolation) {
+  std::random_device rd;
+  const fs::path root = fs::temp_directory_path() / ("cgra_layers_" + std::to_string(rd()));
+  fs::create_directories(root / "pe");
+  fs::create_directories(root / "mapper");
+  fs::create_directories(root / "tests");
+  auto write = [&](const std::string& rel, const std::string& text) {
+    std::ofstream(root / rel) << text;
+  };
+  write("pe/isa.h", "#pragma once\n#include \"common/word.h\"\n");
+  write("pe/programs.cpp", "#include \"pe/isa.h\"\n\n#include \"mapper/placement.h\"\n");
+  write("mapper/placement.h", "#include \"dfg/graph.h\"\n");
+  write("tests/t.cpp", "#include \"sim/cli.h\"\n");
+  write("pe/notes.txt", "#include \"sim/cli.h\"\n");
+  const TreeReport report = check_tree(root);
+  fs::remove_all(root);
+  EXPECT_EQ(report.sources,
+            (std::vector<std::string>{"mapper/placement.h", "pe/isa.h", "pe/programs.cpp"}));
+  ASSERT_EQ(report.violations.size(), 1u) << joined(report.violations);
+  EXPECT_EQ(report.violations[0].file, "pe/programs.cpp");
+  EXPECT_EQ(report.violations[0].line, 3);
+  EXPECT_EQ(report.violations[0].target, "\"mapper/placement.h\"");
+}
+
+}  // namespace
+}  // namespace cgra::layers
