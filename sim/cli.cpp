@@ -43,6 +43,7 @@
 #include "sim/npy.h"
 #include "sim/output_file.h"
 #include "sim/report.h"
+#include "stats/stats.h"
 
 namespace cgra {
 namespace {
@@ -362,14 +363,14 @@ int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
     else
       out << full.str();
   };
-  const auto& f = r.stats["fabric"];
+  const auto& f = stats::tree_at(r.stats, "stats.fabric");
   fmt::print(full, "cgrasim: program '{}' ({}): {} ops on {} PEs, {} routes\n", prog.program.name(), o.asm_run,
              prog.program.num_ops(), r.placed_pes, lowered.routes.size());
   fmt::print(full, "run: {} after {} cycles ({:.3f} us at {} GHz); {} cycles evaluated\n", run_status_name(r.status),
-             r.cycles, static_cast<double>(r.cycles) / (arch.clock.freq_ghz * 1e3), arch.clock.freq_ghz, r.ticks);
+             r.cycles, static_cast<double>(r.cycles) / (arch.clock.freq_ghz * 1e3), arch.clock.freq_ghz, r.evaluated_cycles);
   fmt::print(full, "fabric: {} instructions issued, mean PE utilisation {:.3f}; DRAM {} bytes\n",
-             f["instructions_issued"].get<std::uint64_t>(), f["mean_pe_utilization"].get<double>(),
-             r.stats["memory"]["dram"]["bytes"].get<std::uint64_t>());
+             stats::count(f, "stats.fabric.instructions_issued"), stats::number(f, "stats.fabric.mean_pe_utilization"),
+             stats::count(stats::tree_at(r.stats, "stats.memory.dram"), "stats.memory.dram.bytes"));
   if (r.status == RunStatus::Deadlock) {
     full << "deadlock report (blocked PEs and routes):\n" << r.report;
     report("not run");
