@@ -59,6 +59,7 @@ constexpr const char* kExamples = R"(Examples:
   cgrasim --stencil 2d --radius 12 --set memory.dram.bandwidth_gbps=200
   cgrasim --arch configs/paper.yaml --dump-arch           print the effective architecture
   cgrasim --list-params                                   every architecture parameter
+  cgrasim --list-stats                                    every statistic of the report
   cgrasim --asm-run examples/asm/fir3.asm --json stats.json   run a placed assembly program
   cgrasim --stencil 2d --radius 4 --heatmap fabric.svg    the fabric heat map of the run
   cgrasim sweep examples/sweeps/queue_depth.yaml --plots out   a what-if study (cgrasim sweep --help)
@@ -76,6 +77,8 @@ struct Options {
   std::string arch_file;
   std::vector<std::string> sets;
   bool list_params = false;
+  bool list_stats = false;  // with `markdown`: as docs/json.md carries it
+  bool markdown = false;
   bool dump_arch = false;
   bool quiet = false;
   std::vector<double> coeff_x, coeff_y;  // from the spec file only
@@ -632,6 +635,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->check(kPath);
   app.add_option("--set", o.sets, "override an architecture parameter, e.g. --set fabric.rows=32 (repeatable)");
   app.add_flag("--list-params", o.list_params, "list every architecture parameter with default, unit and meaning");
+  CLI::Option* list_stats =
+      app.add_flag("--list-stats", o.list_stats, "list every statistic of the report with unit and meaning");
+  app.add_flag("--markdown", o.markdown, "with --list-stats: as Markdown tables (docs/json.md)")->needs(list_stats);
   app.add_flag("--dump-arch", o.dump_arch, "print the effective architecture as YAML");
   app.add_flag("--quiet", o.quiet, "print only the essentials");
   app.add_option("--asm-run", o.asm_run,
@@ -689,6 +695,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   try {
     if (o.list_params) {
       list_params(out);
+      return kExitOk;
+    }
+    if (o.list_stats) {
+      out << (o.markdown ? stats::list_markdown() + "\n" : stats::list_text());
       return kExitOk;
     }
     check_conflicts(app, o);
