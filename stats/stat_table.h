@@ -274,7 +274,8 @@ inline constexpr StatGroup kStatGroups[] = {
     {"cache", "mem/set_assoc_cache.h CacheStats; `hit_rate` by simulate()", kCachePlaces, kCache},
     {"DRAM", "mem/dram.h DramStats; `bytes_per_cycle` Dram; `bytes` and the rates by simulate()", kDramPlaces,
      kDram},
-    {"scratchpad", "mem/scratchpad.h ScratchpadStats", kScratchpadPlaces, kScratchpad},
+    {"scratchpad", "mem/scratchpad.h ScratchpadStats", kScratchpadPlaces, kScratchpad,
+     "the architecture has a scratchpad (`memory.scratchpad.size_bytes` > 0)"},
     {"scratchpad FIFO", "mem/scratchpad.h FifoStats", kFifoPlaces, kFifo},
 };
 
