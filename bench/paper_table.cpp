@@ -14,6 +14,7 @@
 #include "bench/bench_specs.h"
 #include "mapper/map_stencil.h"
 #include "sim/report.h"
+#include "stats/stats.h"
 
 namespace {
 
@@ -66,13 +67,13 @@ int main(int argc, char** argv) {
     const json& j = reports[i];
     fmt::print("{:<24} {:>9} {:>8.1f}% {:>8.1f}% {:>8.1f}% {:>8.3f} {:>9.1f} {:>8} {:>10.1f} {:>10} {:>6.1f}% {:>9.3f} "
                "{:>8} {:>6.1f}\n",
-               cases[i].name, cases[i].paper_percent, j["roofline_percent"].get<double>(),
-               j["writeback"]["roofline_percent"].get<double>(), j["attainable_percent"].get<double>(),
+               cases[i].name, cases[i].paper_percent, stats::number(j, "roofline_percent"),
+               stats::at(j, "writeback.roofline_percent").get<double>(), stats::number(j, "attainable_percent"),
                j["arithmetic_intensity"].get<double>(),
-               j["roofline_gflops"].get<double>(), j["bound"].get<std::string>(), j["gflops"].get<double>(),
-               j["cycles"].get<std::uint64_t>(), 100 * j["dram"]["busy_fraction"].get<double>(),
-               j["dram_bytes"].get<double>() / j["ideal_bytes"].get<double>(), j["output_check"].get<std::string>(),
-               walls[i]);
+               j["roofline_gflops"].get<double>(), j["bound"].get<std::string>(), stats::number(j, "gflops"),
+               stats::count(j, "cycles"), 100 * stats::at(j, "dram.busy_fraction").get<double>(),
+               stats::number(j, "dram_bytes") / j["ideal_bytes"].get<double>(),
+               stats::at(j, "output_check").get<std::string>(), walls[i]);
   }
   fmt::print("(ours: the run ends when the last store has reached the caches, as a kernel's time does; ours+wb:\n"
              " counted up to the cycle the lines still dirty in the caches would be written back to DRAM.)\n");
@@ -80,16 +81,19 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const json& j = reports[i];
     std::string top;
-    for (const json& s : j["stalls"]["top"]) {
+    for (const json& s : stats::at(j, "stalls.top")) {
       if (top.size() > 120) break;
-      top += fmt::format("{}{} {} {:.0f}%", top.empty() ? "" : ", ", s["role"].get<std::string>(),
-                         s["reason"].get<std::string>(), 100 * s["fraction_of_role"].get<double>());
+      top += fmt::format("{}{} {} {:.0f}%", top.empty() ? "" : ", ", stats::field(s, "stalls.top[].role").get<std::string>(),
+                         stats::field(s, "stalls.top[].reason").get<std::string>(),
+                         100 * stats::number(s, "stalls.top[].fraction_of_role"));
     }
+    const json& l1 = stats::at(j, "caches").at("l1");
+    const json& l2 = stats::at(j, "caches").at("l2");
     fmt::print("  {}: L1 hit {:.3f} ({} conflict misses), L2 hit {:.3f} ({} conflict misses); {} blocks of {} "
                "columns; top stalls: {}\n",
-               cases[i].name, j["caches"]["l1"]["hit_rate"].get<double>(),
-               j["caches"]["l1"]["conflict_misses"].get<std::uint64_t>(), j["caches"]["l2"]["hit_rate"].get<double>(),
-               j["caches"]["l2"]["conflict_misses"].get<std::uint64_t>(), j["mapping"]["blocks"].get<unsigned>(),
+               cases[i].name, stats::number(l1, "caches{}.hit_rate"), stats::count(l1, "caches{}.conflict_misses"),
+               stats::number(l2, "caches{}.hit_rate"), stats::count(l2, "caches{}.conflict_misses"),
+               j["mapping"]["blocks"].get<unsigned>(),
                j["mapping"]["block_width"].get<std::uint64_t>(), top);
   }
   fmt::print("\n16 CGRA tiles vs V100, the way the paper does it (16 x one tile's GFLOP/s, 16 x 100 = 1600 GB/s;\n"
@@ -100,7 +104,7 @@ int main(int argc, char** argv) {
              "GFLOP/s", "normalized", "CGRA/V100");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const json& j = reports[i];
-    const double ours16 = 16 * j["gflops"].get<double>();
+    const double ours16 = 16 * stats::number(j, "gflops");
     const double paper16 = 16 * cases[i].paper_percent_value * j["roofline_gflops"].get<double>();
     const double v100_roof = v100_bw * j["arithmetic_intensity"].get<double>();
     fmt::print("{:<24} {:>13.0f} {:>13.0f} {:>9.0f} ({:>2.0f}%) {:>14.0f} {:>11.2f}x {:>11.2f}x\n", cases[i].name, ours16,
@@ -110,6 +114,6 @@ int main(int argc, char** argv) {
   fmt::print("(V100 1D: the paper gives 90% of peak, i.e. 0.90 x 850 GB/s x AI; 2D: 2.3 TFLOP/s of a 4.8 TFLOP/s "
              "roofline = 48%.)\n");
   bool ok = true;
-  for (const json& j : reports) ok = ok && j["output_check"] == "pass";
+  for (const json& j : reports) ok = ok && stats::at(j, "output_check") == "pass";
   return ok ? 0 : 1;
 }

@@ -190,7 +190,7 @@ int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
   std::printf("sim_speed: stencil %s, %u workers; %u deep channels\n", m.spec.describe().c_str(),
               m.spec.workers, m.summary.buffering.deep_channels);
   // The run as cgrasim makes it (host contract, simulation, bit-exact check); CPU time covers the
-  // lowering, the simulation and the output check, wall time (sim_seconds) the first two.
+  // lowering, the simulation and the output check, wall time (simulate_seconds) the first two.
   std::vector<double> ns;
   std::uint64_t first_cycles = 0;
   for (unsigned k = 0; k < repeats; ++k) {
@@ -216,14 +216,14 @@ int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
           "%zu placed PEs; cycles %llu (evaluated %llu), %.1f GFLOP/s = %.1f%% of the %.1f GFLOP/s "
           "roofline; output equals the reference\n",
           res.placed_pes, static_cast<unsigned long long>(res.cycles),
-          static_cast<unsigned long long>(res.ticks), j["gflops"].get<double>(),
+          static_cast<unsigned long long>(res.evaluated_cycles), j["gflops"].get<double>(),
           j["roofline_percent"].get<double>(), j["roofline_gflops"].get<double>());
     } else if (res.cycles != first_cycles) {
       std::printf("run %u took %llu cycles, the first %llu\n", k + 1,
                   static_cast<unsigned long long>(res.cycles), static_cast<unsigned long long>(first_cycles));
       return 1;
     }
-    const double wall = run.sim_seconds;
+    const double wall = run.simulate_seconds;
     const double pe_cycles = static_cast<double>(res.cycles) * static_cast<double>(res.placed_pes);
     std::printf("wall %.3f s, cpu %.3f s, %.0f cycles/s, %.2f ns/PE-cycle (cpu-based %.2f), %u thread%s\n",
                 wall, cpu, static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
@@ -302,7 +302,7 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
     first_cycles = res.cycles;
     std::printf("%-12s %10llu %10llu %8.3f %8.3f %12.0f %12.2f %12.2f %8u\n",
                 skip ? "skip-ahead" : "every-cycle", static_cast<unsigned long long>(res.cycles),
-                static_cast<unsigned long long>(res.ticks), wall, cpu,
+                static_cast<unsigned long long>(res.evaluated_cycles), wall, cpu,
                 static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
                 cpu * 1e9 / pe_cycles, res.threads);
     last.threads = res.threads;

@@ -260,7 +260,7 @@ inline std::uint32_t Network::step_route(RouteRt& r, std::uint64_t cycle) {
     const std::uint64_t b = (before + d->latency) & mask;
     d->entries[b * d->stride + d->count[b]++] = {d->sink, word};
   }
-  ++r.stats.busy_cycles;
+  ++r.stats.words;
   return static_cast<std::uint32_t>(end - dests);
 }
 
@@ -401,7 +401,7 @@ std::uint64_t Network::link_words(LinkId id) const {
   std::uint64_t n = 0;
   for (std::size_t r = 0; r < routes_.size(); ++r)
     for (std::uint32_t k = link_first_[r]; k < link_first_[r + 1]; ++k)
-      if (link_of_route_[k] == id) n += routes_[slot_[r]].stats.busy_cycles;
+      if (link_of_route_[k] == id) n += routes_[slot_[r]].stats.words;
   return n;
 }
 
@@ -409,7 +409,7 @@ std::vector<std::uint64_t> Network::words_per_link() const {
   std::vector<std::uint64_t> out(link_count_, 0);
   for (std::size_t r = 0; r < routes_.size(); ++r)
     for (std::uint32_t k = link_first_[r]; k < link_first_[r + 1]; ++k)
-      out[link_of_route_[k]] += routes_[slot_[r]].stats.busy_cycles;
+      out[link_of_route_[k]] += routes_[slot_[r]].stats.words;
   return out;
 }
 

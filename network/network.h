@@ -45,7 +45,7 @@ namespace cgra {
 
 /// Counters of one route, accumulated in evaluate().
 struct RouteStats {
-  std::uint64_t busy_cycles = 0;   ///< cycles in which a word left the source (= words sent)
+  std::uint64_t words = 0;         ///< words sent: cycles in which a word left the source
   std::uint64_t stall_cycles = 0;  ///< cycles with a word at the source but some destination full
 };
 

@@ -43,6 +43,7 @@
 #include "sim/report.h"
 #include "spec/spec_yaml.h"
 #include "spec/stencil_spec.h"
+#include "stats/stats.h"
 
 namespace cgra {
 namespace {
@@ -58,6 +59,7 @@ constexpr const char* kExamples = R"(Examples:
   cgrasim --stencil 2d --radius 12 --set memory.dram.bandwidth_gbps=200
   cgrasim --arch configs/paper.yaml --dump-arch           print the effective architecture
   cgrasim --list-params                                   every architecture parameter
+  cgrasim --list-stats                                    every statistic of the report
   cgrasim --asm-run examples/asm/fir3.asm --json stats.json   run a placed assembly program
   cgrasim --stencil 2d --radius 4 --heatmap fabric.svg    the fabric heat map of the run
   cgrasim sweep examples/sweeps/queue_depth.yaml --plots out   a what-if study (cgrasim sweep --help)
@@ -75,6 +77,8 @@ struct Options {
   std::string arch_file;
   std::vector<std::string> sets;
   bool list_params = false;
+  bool list_stats = false;  // with `markdown`: as docs/json.md carries it
+  bool markdown = false;
   bool dump_arch = false;
   bool quiet = false;
   std::vector<double> coeff_x, coeff_y;  // from the spec file only
@@ -362,14 +366,14 @@ int run_asm(const Options& o, std::ostream& out, std::ostream& err) {
     else
       out << full.str();
   };
-  const auto& f = r.stats["fabric"];
+  const auto& f = stats::tree_at(r.stats, "stats.fabric");
   fmt::print(full, "cgrasim: program '{}' ({}): {} ops on {} PEs, {} routes\n", prog.program.name(), o.asm_run,
              prog.program.num_ops(), r.placed_pes, lowered.routes.size());
   fmt::print(full, "run: {} after {} cycles ({:.3f} us at {} GHz); {} cycles evaluated\n", run_status_name(r.status),
-             r.cycles, static_cast<double>(r.cycles) / (arch.clock.freq_ghz * 1e3), arch.clock.freq_ghz, r.ticks);
+             r.cycles, static_cast<double>(r.cycles) / (arch.clock.freq_ghz * 1e3), arch.clock.freq_ghz, r.evaluated_cycles);
   fmt::print(full, "fabric: {} instructions issued, mean PE utilisation {:.3f}; DRAM {} bytes\n",
-             f["instructions_issued"].get<std::uint64_t>(), f["mean_pe_utilization"].get<double>(),
-             r.stats["memory"]["dram"]["bytes"].get<std::uint64_t>());
+             stats::count(f, "stats.fabric.instructions_issued"), stats::number(f, "stats.fabric.mean_pe_utilization"),
+             stats::count(stats::tree_at(r.stats, "stats.memory.dram"), "stats.memory.dram.bytes"));
   if (r.status == RunStatus::Deadlock) {
     full << "deadlock report (blocked PEs and routes):\n" << r.report;
     report("not run");
@@ -631,6 +635,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->check(kPath);
   app.add_option("--set", o.sets, "override an architecture parameter, e.g. --set fabric.rows=32 (repeatable)");
   app.add_flag("--list-params", o.list_params, "list every architecture parameter with default, unit and meaning");
+  CLI::Option* list_stats =
+      app.add_flag("--list-stats", o.list_stats, "list every statistic of the report with unit and meaning");
+  app.add_flag("--markdown", o.markdown, "with --list-stats: as Markdown tables (docs/json.md)")->needs(list_stats);
   app.add_flag("--dump-arch", o.dump_arch, "print the effective architecture as YAML");
   app.add_flag("--quiet", o.quiet, "print only the essentials");
   app.add_option("--asm-run", o.asm_run,
@@ -688,6 +695,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   try {
     if (o.list_params) {
       list_params(out);
+      return kExitOk;
+    }
+    if (o.list_stats) {
+      out << (o.markdown ? stats::list_markdown() + "\n" : stats::list_text());
       return kExitOk;
     }
     check_conflicts(app, o);

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <map>
 
+#include "stats/stats.h"
+
 namespace cgra {
 namespace {
 
@@ -51,10 +53,11 @@ std::string heatmap_svg(const nlohmann::json& report, const dfg::Dfg& g, const F
   std::map<std::string, std::string> role_of;
   for (dfg::Vertex v = 0; v < g.num_ops(); ++v) role_of[g.op(v).name] = std::string(dfg::to_string(g.op(v).role));
   std::map<std::pair<unsigned, unsigned>, const nlohmann::json*> pe_at;
-  const auto& pes = report.at("stats").at("fabric").at("pes");
+  const auto& pes = stats::at(report, "stats.fabric.pes");
   for (const auto& pe : pes) {
     unsigned r = 0, c = 0;
-    if (std::sscanf(pe.at("pe").get<std::string>().c_str(), "(%u,%u)", &r, &c) == 2) pe_at[{r, c}] = &pe;
+    if (std::sscanf(stats::field(pe, "stats.fabric.pes[].pe").get<std::string>().c_str(), "(%u,%u)", &r, &c) == 2)
+      pe_at[{r, c}] = &pe;
   }
   const unsigned rows = fabric.rows, cols = fabric.cols;
   const int grid_w = static_cast<int>(cols) * (kCell + kGap), grid_h = static_cast<int>(rows) * (kCell + kGap);
@@ -74,7 +77,7 @@ std::string heatmap_svg(const nlohmann::json& report, const dfg::Dfg& g, const F
   s += fmt::format(
       "<text x=\"{}\" y=\"24\" font-size=\"17\" font-weight=\"bold\">Fabric heat map: stencil {}, {} workers, {} "
       "cycles ({})</text>\n",
-      kLeft, esc(st.value("describe", "")), report.at("mapping").value("workers", 0), report.value("cycles", 0),
+      kLeft, esc(st.value("describe", "")), report.at("mapping").value("workers", 0), stats::count(report, "cycles"),
       esc(report.value("status", "")));
   s += fmt::format(
       "<text x=\"{}\" y=\"44\" font-size=\"13\">{}x{} PEs, {} placed; colour: issue rate (instructions issued / "
@@ -103,16 +106,16 @@ std::string heatmap_svg(const nlohmann::json& report, const dfg::Dfg& g, const F
         continue;
       }
       const auto& pe = *it->second;
-      const double util = pe.value("utilization", 0.0);
-      const std::uint64_t cycles = pe.value("cycles", std::uint64_t{0});
+      const double util = stats::number(pe, "stats.fabric.pes[].utilization");
+      const std::uint64_t cycles = stats::count(pe, "stats.fabric.pes[].cycles");
       std::string role = "other";
-      const auto& ops = pe.at("ops");
+      const auto& ops = stats::field(pe, "stats.fabric.pes[].ops");
       if (!ops.empty())
         if (auto r2 = role_of.find(ops[0].get<std::string>()); r2 != role_of.end()) role = r2->second;
       std::string top_reason;
       std::uint64_t top = 0;
       std::string stalls;
-      for (const auto& [reason, n] : pe.at("stalls").items()) {
+      for (const auto& [reason, n] : stats::field(pe, "stats.fabric.pes[].stalls").items()) {
         const auto v = n.get<std::uint64_t>();
         stalls += fmt::format(", {} {}", reason, v);
         if (v > top) top = v, top_reason = reason;

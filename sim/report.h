@@ -35,7 +35,7 @@ struct StencilRun {
   std::uint64_t first_mismatch = 0;///< index of the first one (when mismatches > 0)
   double max_abs_error = 0;        ///< largest |out - ref| over the grid
   double map_seconds = 0;          ///< wall clock: mapping + lowering
-  double sim_seconds = 0;          ///< wall clock: the SystemC run
+  double simulate_seconds = 0;     ///< wall clock: the SystemC run
 };
 
 /// Runs the SystemC model on a mapped stencil with `input` (spec.grid_points() values, x

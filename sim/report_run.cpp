@@ -12,6 +12,7 @@
 
 #include "mapper/reference.h"
 #include "sim/report.h"
+#include "stats/stats.h"
 
 namespace cgra {
 namespace {
@@ -29,30 +30,29 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::uint64_t u64(const json& j, const char* key) {
-  return j.contains(key) ? j[key].get<std::uint64_t>() : 0;
-}
-
-/// Hit rate of a group of caches (hits / (hits + misses + MSHR merges)), as the model computes one.
+/// A group of caches (elements of `stats.memory.l1[]`, or the L2) summed; the hit rate as the model
+/// computes one (hits / (hits + misses + MSHR merges)).
 json cache_group(const json& caches) {
-  std::uint64_t hits = 0, misses = 0, merges = 0, conflict = 0, capacity = 0, compulsory = 0;
+  std::uint64_t hits = 0, misses = 0, mshr_merges = 0, conflict_misses = 0, capacity_misses = 0, compulsory_misses = 0;
   for (const json& c : caches) {
-    hits += u64(c, "hits");
-    misses += u64(c, "misses");
-    merges += u64(c, "mshr_merges");
-    conflict += u64(c, "conflict_misses");
-    capacity += u64(c, "capacity_misses");
-    compulsory += u64(c, "compulsory_misses");
+    hits += stats::count(c, "stats.memory.l1[].hits");
+    misses += stats::count(c, "stats.memory.l1[].misses");
+    mshr_merges += stats::count(c, "stats.memory.l1[].mshr_merges");
+    conflict_misses += stats::count(c, "stats.memory.l1[].conflict_misses");
+    capacity_misses += stats::count(c, "stats.memory.l1[].capacity_misses");
+    compulsory_misses += stats::count(c, "stats.memory.l1[].compulsory_misses");
   }
-  const std::uint64_t accesses = hits + misses + merges;
-  return {{"accesses", accesses},
-          {"hits", hits},
-          {"misses", misses},
-          {"mshr_merges", merges},
-          {"hit_rate", accesses ? double(hits) / double(accesses) : 0.0},
-          {"compulsory_misses", compulsory},
-          {"capacity_misses", capacity},
-          {"conflict_misses", conflict}};
+  const std::uint64_t accesses = hits + misses + mshr_merges;
+  json g;
+  stats::put(g, "caches{}.accesses", accesses);
+  stats::put(g, "caches{}.hits", hits);
+  stats::put(g, "caches{}.misses", misses);
+  stats::put(g, "caches{}.mshr_merges", mshr_merges);
+  stats::put(g, "caches{}.hit_rate", accesses ? double(hits) / double(accesses) : 0.0);
+  stats::put(g, "caches{}.compulsory_misses", compulsory_misses);
+  stats::put(g, "caches{}.capacity_misses", capacity_misses);
+  stats::put(g, "caches{}.conflict_misses", conflict_misses);
+  return g;
 }
 
 /// Stall cycles summed by (role of the PE's first op, reason); the top ones as a sorted list.
@@ -65,15 +65,18 @@ json stall_summary(const json& pes, const dfg::Dfg& g) {
   std::uint64_t pe_cycles = 0, issued = 0;
   for (const json& pe : pes) {
     std::string role = "other";
-    if (!pe["ops"].empty()) {
-      auto it = role_of.find(pe["ops"][0].get<std::string>());
+    const json& ops = stats::field(pe, "stats.fabric.pes[].ops");
+    if (!ops.empty()) {
+      auto it = role_of.find(ops[0].get<std::string>());
       if (it != role_of.end()) role = it->second;
     }
-    role_cycles[role] += u64(pe, "cycles");
-    role_issued[role] += u64(pe, "issued");
-    pe_cycles += u64(pe, "cycles");
-    issued += u64(pe, "issued");
-    for (const auto& [reason, n] : pe["stalls"].items()) {
+    const std::uint64_t cycles = stats::count(pe, "stats.fabric.pes[].cycles");
+    const std::uint64_t pe_issued = stats::count(pe, "stats.fabric.pes[].issued");
+    role_cycles[role] += cycles;
+    role_issued[role] += pe_issued;
+    pe_cycles += cycles;
+    issued += pe_issued;
+    for (const auto& [reason, n] : stats::field(pe, "stats.fabric.pes[].stalls").items()) {
       by_reason[reason] += n.get<std::uint64_t>();
       by_role_reason[{role, reason}] += n.get<std::uint64_t>();
     }
@@ -90,16 +93,27 @@ json stall_summary(const json& pes, const dfg::Dfg& g) {
   json t = json::array();
   for (const auto& [n, role, reason] : top) {
     const std::uint64_t rc = role_cycles[role];
-    t.push_back({{"role", role},
-                 {"reason", reason},
-                 {"cycles", n},
-                 {"fraction_of_role", rc ? double(n) / double(rc) : 0.0}});
+    json e;
+    stats::put(e, "stalls.top[].role", role);
+    stats::put(e, "stalls.top[].reason", reason);
+    stats::put(e, "stalls.top[].cycles", n);
+    stats::put(e, "stalls.top[].fraction_of_role", rc ? double(n) / double(rc) : 0.0);
+    t.push_back(std::move(e));
   }
   json roles = json::object();
-  for (const auto& [role, c] : role_cycles)
-    roles[role] = {{"pe_cycles", c}, {"issued", role_issued[role]},
-                   {"utilization", c ? double(role_issued[role]) / double(c) : 0.0}};
-  return {{"pe_cycles", pe_cycles}, {"issued", issued}, {"by_reason", by_reason}, {"by_role", roles}, {"top", t}};
+  for (const auto& [role, c] : role_cycles) {
+    json& r = roles[role];
+    stats::put(r, "stalls.by_role{}.pe_cycles", c);
+    stats::put(r, "stalls.by_role{}.issued", role_issued[role]);
+    stats::put(r, "stalls.by_role{}.utilization", c ? double(role_issued[role]) / double(c) : 0.0);
+  }
+  json sum;
+  stats::put(sum, "stalls.pe_cycles", pe_cycles);
+  stats::put(sum, "stalls.issued", issued);
+  stats::put(sum, "stalls.by_reason", by_reason);
+  stats::put(sum, "stalls.by_role", std::move(roles));
+  stats::put(sum, "stalls.top", std::move(t));
+  return sum;
 }
 
 json mapping_json(const MappedStencil& m) {
@@ -159,7 +173,7 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
   // The host copies the input to the output region first: boundary cells keep the input.
   r.result = simulate(r.mapped.dfg, arch, {{"in", l.input_base, r.input}, {"out", l.output_base, r.input}},
                       {{"out", l.output_base, r.input.size()}}, options);
-  r.sim_seconds = seconds_since(t0);
+  r.simulate_seconds = seconds_since(t0);
   if (r.result.status != RunStatus::Done) return r;
   r.reference = reference_stencil(spec, r.input);
   if (negate_output) {
@@ -259,50 +273,63 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
   const SimResult& res = run.result;
   const double ghz = arch.clock.freq_ghz;
   const double seconds = static_cast<double>(res.cycles) / (ghz * 1e9);
-  const std::uint64_t dram_bytes = res.stats["memory"]["dram"].value("bytes", std::uint64_t{0});
+  const json& dram = stats::tree_at(res.stats, "stats.memory.dram");
+  const std::uint64_t dram_bytes = stats::count(dram, "stats.memory.dram.bytes");
   const double gflops = gflops_of(rl, res.cycles, ghz);
+  auto percent = [](double x, double of) { return of > 0 ? 100.0 * x / of : 0.0; };
   json j = mapped_json(run.mapped, rl, arch, arch_name);
   j["status"] = std::string(run_status_name(res.status));
-  j["cycles"] = res.cycles;
-  j["seconds"] = seconds;
-  j["dram_bytes"] = dram_bytes;
-  j["actual_intensity"] = dram_bytes ? rl.useful_flops / static_cast<double>(dram_bytes) : 0.0;
-  rate_json(j, "gflops", gflops, rl, "");
-  j["prediction_error_percent"] =
-      res.cycles > 0 ? 100.0 * (double(run.mapped.summary.predicted_cycles) - double(res.cycles)) / double(res.cycles)
-                     : 0.0;
+  stats::put(j, "cycles", res.cycles);
+  stats::put(j, "seconds", seconds);
+  stats::put(j, "dram_bytes", dram_bytes);
+  stats::put(j, "actual_intensity", dram_bytes ? rl.useful_flops / static_cast<double>(dram_bytes) : 0.0);
+  stats::put(j, "gflops", gflops);
+  stats::put(j, "roofline_percent", percent(gflops, rl.roofline_gflops));
+  stats::put(j, "attainable_percent", percent(gflops, rl.attainable_gflops));
+  stats::put(j, "prediction_error_percent",
+             res.cycles > 0
+                 ? 100.0 * (double(run.mapped.summary.predicted_cycles) - double(res.cycles)) / double(res.cycles)
+                 : 0.0);
   // The run ends when the last store reached the caches; lines still dirty there are not in DRAM
   // yet. The same figures counted up to the cycle their write-back would end (a kernel whose
   // results must reach memory), so a small grid whose output fits in the L2 cannot look faster
   // than the bandwidth allows.
   if (res.status == RunStatus::Done) {
-    const double drained_s = static_cast<double>(res.drained_cycles) / (ghz * 1e9);
+    const MemorySystem::WriteBackDrain& d = res.writeback_drain;
+    const double drained_s = static_cast<double>(d.end_cycle) / (ghz * 1e9);
     const double drained_gflops = drained_s > 0 ? rl.useful_flops / drained_s / 1e9 : 0.0;
-    j["writeback"] = {{"dirty_bytes", res.drain_bytes},
-                      {"cycles", res.drained_cycles},
-                      {"extra_cycles", res.drained_cycles - res.cycles},
-                      {"dram_bytes", dram_bytes + res.drain_bytes},
-                      {"gflops", drained_gflops},
-                      {"roofline_percent",
-                       rl.roofline_gflops > 0 ? 100.0 * drained_gflops / rl.roofline_gflops : 0.0}};
+    json wb;
+    stats::put(wb, "writeback.dirty_bytes", d.bytes);
+    stats::put(wb, "writeback.cycles", d.end_cycle);
+    stats::put(wb, "writeback.extra_cycles", d.end_cycle - res.cycles);
+    stats::put(wb, "writeback.dram_bytes", dram_bytes + d.bytes);
+    stats::put(wb, "writeback.gflops", drained_gflops);
+    stats::put(wb, "writeback.roofline_percent", percent(drained_gflops, rl.roofline_gflops));
+    stats::put(j, "writeback", std::move(wb));
   }
-  const json& dram = res.stats["memory"]["dram"];
-  j["dram"] = {{"achieved_gbps", dram.value("achieved_gbps", 0.0)},
-               {"busy_fraction", dram.value("bus_utilization", 0.0)},
-               {"bytes_read", dram.value("bytes_read", std::uint64_t{0})},
-               {"bytes_written", dram.value("bytes_written", std::uint64_t{0})}};
-  j["caches"] = {{"l1", cache_group(res.stats["memory"]["l1"])},
-                 {"l2", cache_group(json::array({res.stats["memory"]["l2"]}))}};
-  j["stalls"] = stall_summary(res.stats["fabric"]["pes"], run.mapped.dfg);
-  j["output_check"] = !run.checked ? "none" : run.check_pass ? "pass" : "fail";
-  j["max_abs_error"] = run.checked ? json(run.max_abs_error) : json(nullptr);
-  j["mismatches"] = run.mismatches;
-  if (run.mismatches) j["first_mismatch"] = run.first_mismatch;
-  j["stats"] = res.stats;
-  j["wall_clock"] = {{"map_seconds", run.map_seconds},
-                     {"simulate_seconds", run.sim_seconds},
-                     {"simulated_cycles_per_second", run.sim_seconds > 0 ? double(res.cycles) / run.sim_seconds : 0.0},
-                     {"threads", res.threads}};
+  json dr;
+  stats::put(dr, "dram.achieved_gbps", stats::number(dram, "stats.memory.dram.achieved_gbps"));
+  stats::put(dr, "dram.busy_fraction", stats::number(dram, "stats.memory.dram.bus_utilization"));
+  stats::put(dr, "dram.bytes_read", stats::count(dram, "stats.memory.dram.bytes_read"));
+  stats::put(dr, "dram.bytes_written", stats::count(dram, "stats.memory.dram.bytes_written"));
+  stats::put(j, "dram", std::move(dr));
+  json caches;
+  caches["l1"] = cache_group(stats::tree_at(res.stats, "stats.memory.l1"));
+  caches["l2"] = cache_group(json::array({stats::tree_at(res.stats, "stats.memory.l2")}));
+  stats::put(j, "caches", std::move(caches));
+  stats::put(j, "stalls", stall_summary(stats::tree_at(res.stats, "stats.fabric.pes"), run.mapped.dfg));
+  stats::put(j, "output_check", !run.checked ? "none" : run.check_pass ? "pass" : "fail");
+  stats::put(j, "max_abs_error", run.checked ? json(run.max_abs_error) : json(nullptr));
+  stats::put(j, "mismatches", run.mismatches);
+  if (run.mismatches) stats::put(j, "first_mismatch", run.first_mismatch);
+  stats::put(j, "stats", res.stats);
+  json w;
+  stats::put(w, "wall_clock.map_seconds", run.map_seconds);
+  stats::put(w, "wall_clock.simulate_seconds", run.simulate_seconds);
+  stats::put(w, "wall_clock.simulated_cycles_per_second",
+             run.simulate_seconds > 0 ? double(res.cycles) / run.simulate_seconds : 0.0);
+  stats::put(w, "wall_clock.threads", res.threads);
+  stats::put(j, "wall_clock", std::move(w));
   return j;
 }
 

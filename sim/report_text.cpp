@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/report.h"
+#include "stats/stats.h"
 
 namespace cgra {
 namespace {
@@ -84,19 +85,20 @@ std::string report_text(const json& j) {
 
   t += "\nrun:\n";
   line("status", j.at("status").get<std::string>());
-  line("cycles", fmt::format("{} ({:.3f} ms at {} GHz)", j.at("cycles").get<std::uint64_t>(), d(j, "seconds") * 1e3,
+  line("cycles", fmt::format("{} ({:.3f} ms at {} GHz)", stats::count(j, "cycles"), stats::number(j, "seconds") * 1e3,
                              d(a, "clock_ghz")));
   line("predicted cycles", fmt::format("{} ({:+.1f}%; {})", j.at("predicted_cycles").get<std::uint64_t>(),
-                                       d(j, "prediction_error_percent"), bound_text));
+                                       stats::number(j, "prediction_error_percent"), bound_text));
   line("useful flops", fmt::format("{:.0f} ({} per output x {} outputs)", d(j, "useful_flops"),
                                    s.at("flops_per_output").get<unsigned>(), s.at("outputs").get<std::uint64_t>()));
   line("ideal bytes", fmt::format("{:.0f} (input once + output once)", d(j, "ideal_bytes")));
-  line("DRAM bytes", fmt::format("{} ({:.3f} x ideal; read {}, written {})", j.at("dram_bytes").get<std::uint64_t>(),
-                                 d(j, "ideal_bytes") > 0 ? double(j.at("dram_bytes").get<std::uint64_t>()) / d(j, "ideal_bytes") : 0.0,
-                                 j.at("dram").at("bytes_read").get<std::uint64_t>(),
-                                 j.at("dram").at("bytes_written").get<std::uint64_t>()));
+  const std::uint64_t dram_bytes = stats::count(j, "dram_bytes");
+  const json& dr = stats::at(j, "dram");
+  line("DRAM bytes", fmt::format("{} ({:.3f} x ideal; read {}, written {})", dram_bytes,
+                                 d(j, "ideal_bytes") > 0 ? double(dram_bytes) / d(j, "ideal_bytes") : 0.0,
+                                 stats::count(dr, "dram.bytes_read"), stats::count(dr, "dram.bytes_written")));
   line("arithmetic intensity", fmt::format("{:.3f} flop/B ideal, {:.3f} flop/B on DRAM bytes",
-                                           d(j, "arithmetic_intensity"), d(j, "actual_intensity")));
+                                           d(j, "arithmetic_intensity"), stats::number(j, "actual_intensity")));
 
   t += "\nroofline:\n";
   line("memory bound", fmt::format("{:.1f} GFLOP/s (bandwidth x intensity)", d(j, "memory_gflops")));
@@ -107,39 +109,39 @@ std::string report_text(const json& j) {
   if (j.contains("attainable_gflops"))
     line("attainable", fmt::format("{:.1f} GFLOP/s (min(memory, {} workers that fit x their rate): the best mapping "
                                    "here)", d(j, "attainable_gflops"), j.at("attainable_workers").get<unsigned>()));
-  line("achieved", fmt::format("{:.1f} GFLOP/s = {:.1f}% of the roofline", d(j, "gflops"), d(j, "roofline_percent")));
+  line("achieved", fmt::format("{:.1f} GFLOP/s = {:.1f}% of the roofline", stats::number(j, "gflops"),
+                               stats::number(j, "roofline_percent")));
   if (j.contains("attainable_percent"))
-    line("", fmt::format("{:.1f}% of the attainable", d(j, "attainable_percent")));
+    line("", fmt::format("{:.1f}% of the attainable", stats::number(j, "attainable_percent")));
   if (j.contains("writeback")) {
-    const json& wb = j.at("writeback");
+    const json& wb = stats::at(j, "writeback");
     line("with write-back", fmt::format("{:.1f} GFLOP/s = {:.1f}% (results in DRAM at cycle {}: +{} cycles for {} B "
                                         "of dirty lines left in the caches)",
-                                        d(wb, "gflops"), d(wb, "roofline_percent"), wb.at("cycles").get<std::uint64_t>(),
-                                        wb.at("extra_cycles").get<std::uint64_t>(),
-                                        wb.at("dirty_bytes").get<std::uint64_t>()));
+                                        stats::number(wb, "writeback.gflops"),
+                                        stats::number(wb, "writeback.roofline_percent"),
+                                        stats::count(wb, "writeback.cycles"), stats::count(wb, "writeback.extra_cycles"),
+                                        stats::count(wb, "writeback.dirty_bytes")));
   }
 
   t += "\nmemory:\n";
-  const json& dr = j.at("dram");
-  line("DRAM", fmt::format("{:.1f} GB/s achieved, bus busy {:.1f}% of the cycles", d(dr, "achieved_gbps"),
-                           100 * d(dr, "busy_fraction")));
-  for (const char* c : {"l1", "l2"}) {
-    const json& cj = j.at("caches").at(c);
-    line(std::string(c) + " caches",
+  line("DRAM", fmt::format("{:.1f} GB/s achieved, bus busy {:.1f}% of the cycles", stats::number(dr, "dram.achieved_gbps"),
+                           100 * stats::number(dr, "dram.busy_fraction")));
+  for (const auto& [level, cj] : stats::at(j, "caches").items())  // l1, l2
+    line(level + " caches",
          fmt::format("hit rate {:.3f} ({} accesses; misses: {} compulsory, {} capacity, {} conflict; {} MSHR merges)",
-                     d(cj, "hit_rate"), cj.at("accesses").get<std::uint64_t>(),
-                     cj.at("compulsory_misses").get<std::uint64_t>(), cj.at("capacity_misses").get<std::uint64_t>(),
-                     cj.at("conflict_misses").get<std::uint64_t>(), cj.at("mshr_merges").get<std::uint64_t>()));
-  }
+                     stats::number(cj, "caches{}.hit_rate"), stats::count(cj, "caches{}.accesses"),
+                     stats::count(cj, "caches{}.compulsory_misses"), stats::count(cj, "caches{}.capacity_misses"),
+                     stats::count(cj, "caches{}.conflict_misses"), stats::count(cj, "caches{}.mshr_merges")));
 
   t += "\ntop stalls (PE-cycles by role and reason):\n";
-  for (const json& st : j.at("stalls").at("top"))
-    line(st.at("role").get<std::string>() + " " + st.at("reason").get<std::string>(),
-         fmt::format("{} ({:.1f}% of that role's PE-cycles)", st.at("cycles").get<std::uint64_t>(),
-                     100 * d(st, "fraction_of_role")));
+  for (const json& st : stats::at(j, "stalls.top"))
+    line(stats::field(st, "stalls.top[].role").get<std::string>() + " " +
+             stats::field(st, "stalls.top[].reason").get<std::string>(),
+         fmt::format("{} ({:.1f}% of that role's PE-cycles)", stats::count(st, "stalls.top[].cycles"),
+                     100 * stats::number(st, "stalls.top[].fraction_of_role")));
 
   t += "\noutput check: ";
-  const std::string check = j.at("output_check").get<std::string>();
+  const std::string check = stats::at(j, "output_check").get<std::string>();
   // The check compares the whole output grid (the boundary cells the host copied too), as the
   // failure message counts them: "N of <grid points> values differ".
   std::uint64_t compared = 1;
@@ -147,18 +149,17 @@ std::string report_text(const json& j) {
   if (check == "pass")
     t += fmt::format("pass ({} values equal to the reference bit for bit, {} of them computed outputs; max abs "
                      "error {})\n",
-                     compared, s.at("outputs").get<std::uint64_t>(), d(j, "max_abs_error"));
+                     compared, s.at("outputs").get<std::uint64_t>(), stats::number(j, "max_abs_error"));
   else if (check == "fail")
-    t += fmt::format("FAIL ({} values differ, first at index {}; max abs error {:.6g})\n",
-                     j.at("mismatches").get<std::uint64_t>(), j.at("first_mismatch").get<std::uint64_t>(),
-                     d(j, "max_abs_error"));
+    t += fmt::format("FAIL ({} values differ, first at index {}; max abs error {:.6g})\n", stats::count(j, "mismatches"),
+                     stats::count(j, "first_mismatch"), stats::number(j, "max_abs_error"));
   else
     t += "not run (the simulation did not finish)\n";
-  const json& w = j.at("wall_clock");
-  const unsigned threads = w.value("threads", 1u);
+  const json& w = stats::at(j, "wall_clock");
+  const unsigned threads = w.contains("threads") ? stats::field(w, "wall_clock.threads").get<unsigned>() : 1u;
   t += fmt::format("simulator: {:.2f} s wall ({:.2f} s mapping), {:.0f} simulated cycles per second{}\n",
-                   d(w, "simulate_seconds") + d(w, "map_seconds"), d(w, "map_seconds"),
-                   d(w, "simulated_cycles_per_second"),
+                   stats::number(w, "wall_clock.simulate_seconds") + stats::number(w, "wall_clock.map_seconds"),
+                   stats::number(w, "wall_clock.map_seconds"), stats::number(w, "wall_clock.simulated_cycles_per_second"),
                    threads > 1 ? fmt::format(" on {} threads", threads) : std::string());
   return t;
 }
@@ -166,10 +167,10 @@ std::string report_text(const json& j) {
 std::string report_quiet(const json& j) {
   return fmt::format("{}: {} cycles, {:.1f} GFLOP/s = {:.1f}% of the {:.1f} GFLOP/s roofline ({}-bound), "
                      "{} workers, output check {}\n",
-                     j.at("stencil").at("describe").get<std::string>(), j.at("cycles").get<std::uint64_t>(),
-                     d(j, "gflops"), d(j, "roofline_percent"), d(j, "roofline_gflops"),
+                     j.at("stencil").at("describe").get<std::string>(), stats::count(j, "cycles"),
+                     stats::number(j, "gflops"), stats::number(j, "roofline_percent"), d(j, "roofline_gflops"),
                      j.at("bound").get<std::string>(), j.at("mapping").at("workers").get<unsigned>(),
-                     j.at("output_check").get<std::string>());
+                     stats::at(j, "output_check").get<std::string>());
 }
 
 }  // namespace cgra

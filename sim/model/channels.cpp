@@ -66,7 +66,7 @@ void CycleScheduler::update() {
         "scheduler: cycle " + std::to_string(cycle_) + " got no report from the " + missing + " module")));
   }
   reported_ = 0;
-  ++ticks_;
+  ++evaluated_cycles_;
   const std::uint64_t c = cycle_;
   bool active = false, drained = true;
   std::uint64_t next = kNever;

@@ -71,8 +71,8 @@ class CycleScheduler : public sc_core::sc_prim_channel {
   RunStatus status() const { return status_; }
   /// Cycles simulated (the last evaluated cycle + 1) once finished.
   std::uint64_t cycles() const { return cycles_; }
-  /// Ticks actually evaluated (equals cycles() without skip-ahead).
-  std::uint64_t ticks() const { return ticks_; }
+  /// Cycles actually evaluated (equals cycles() without skip-ahead).
+  std::uint64_t evaluated_cycles() const { return evaluated_cycles_; }
   std::exception_ptr error() const { return error_; }
 
  private:
@@ -92,7 +92,7 @@ class CycleScheduler : public sc_core::sc_prim_channel {
   bool finished_flag_ = false;
   RunStatus status_ = RunStatus::Done;
   std::uint64_t cycles_ = 0;
-  std::uint64_t ticks_ = 0;
+  std::uint64_t evaluated_cycles_ = 0;
   std::exception_ptr error_;
 };
 

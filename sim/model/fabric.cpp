@@ -733,7 +733,7 @@ nlohmann::json Fabric::stats_json(std::uint64_t cycles) {
   for (std::size_t r = 0; r < network_->route_count(); ++r) {
     const RouteStats& rs = network_->stats(r);
     routes.push_back({{"route", network_->route_name(r)},
-                      {"words", rs.busy_cycles},
+                      {"words", rs.words},
                       {"stall_cycles", rs.stall_cycles}});
   }
   json links = json::array();

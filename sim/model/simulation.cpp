@@ -207,7 +207,7 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
       Fabric& f = m.fabric.fabric();
       res.status = m.sched.status();
       res.cycles = m.sched.cycles();
-      res.ticks = m.sched.ticks();
+      res.evaluated_cycles = m.sched.evaluated_cycles();
       res.done_cycle = f.done() ? f.done_cycle() : 0;
       res.placed_pes = f.pes().size();
       res.threads = f.threads_used();
@@ -224,14 +224,13 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
       s["program"] = program.name;
       s["status"] = std::string(run_status_name(res.status));
       s["cycles"] = res.cycles;
-      s["evaluated_cycles"] = res.ticks;
+      s["evaluated_cycles"] = res.evaluated_cycles;
       s["clock_ghz"] = arch.clock.freq_ghz;
       s["seconds"] = static_cast<double>(res.cycles) / (arch.clock.freq_ghz * 1e9);
       if (f.done()) s["done_cycle"] = res.done_cycle;
       if (res.status == RunStatus::Done) {
-        const MemorySystem::WriteBackDrain d = m.memory.memory().writeback_drain(res.cycles);
-        res.drained_cycles = d.end_cycle;
-        res.drain_bytes = d.bytes;
+        res.writeback_drain = m.memory.memory().writeback_drain(res.cycles);
+        const MemorySystem::WriteBackDrain& d = res.writeback_drain;
         s["writeback_drain"] = {{"lines", d.lines}, {"bytes", d.bytes}, {"end_cycle", d.end_cycle}};
       }
       s["fabric"] = f.stats_json(res.cycles);

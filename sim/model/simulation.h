@@ -15,6 +15,7 @@
 #include "config/arch_config.h"
 #include "dfg/graph.h"
 #include "lowering/lowering.h"
+#include "mem/memory_system.h"
 #include "sim/model/channels.h"
 #include "sim/model/modules.h"
 
@@ -43,7 +44,7 @@ struct SimResult {
   std::uint64_t cycles = 0;      ///< cycles simulated (done: up to and including the cycle the
                                  ///< done token was taken and the memory system drained)
   std::uint64_t done_cycle = 0;  ///< cycle the done token left the fabric (status Done)
-  std::uint64_t ticks = 0;       ///< cycles actually evaluated (< cycles with skip-ahead)
+  std::uint64_t evaluated_cycles = 0;  ///< cycles actually evaluated (< cycles with skip-ahead)
   std::size_t placed_pes = 0;    ///< PEs holding a program
   unsigned threads = 1;          ///< host threads that stepped the fabric (run.threads, capped)
   /// Cycles the helper threads started before the simulation's thread had finished the cycle
@@ -53,11 +54,11 @@ struct SimResult {
   /// cross_member_destinations; 0 with one thread). Host information, like `threads`.
   std::size_t cross_thread_destinations = 0;
   std::size_t route_destinations = 0;
-  /// Status Done: the cycle by which the results are in DRAM, i.e. `cycles` plus the DRAM bus
-  /// time of writing back every line still dirty (or write-combining) in the caches when the run
-  /// ended (MemorySystem::writeback_drain; the run itself does not write them back).
-  std::uint64_t drained_cycles = 0;
-  std::uint64_t drain_bytes = 0;  ///< bytes of those lines
+  /// Status Done: the lines still dirty (or write-combining) in the caches when the run ended,
+  /// their bytes, and `end_cycle`, the cycle by which they are in DRAM: `cycles` plus the DRAM bus
+  /// time of writing them back (MemorySystem::writeback_drain; the run itself does not write
+  /// them back). The statistics tree's `writeback_drain`.
+  MemorySystem::WriteBackDrain writeback_drain;
   std::string report;            ///< deadlock/watchdog: blocked PEs, queues and routes
   std::vector<std::vector<double>> outputs;  ///< the output arrays, in the order requested
   nlohmann::json stats;                      ///< the statistics tree (docs/model.md, "Statistics")

@@ -31,6 +31,7 @@ struct Layer {
 inline const std::vector<Layer>& table() {
   static const std::vector<Layer> rows = {
       {"common", 0, {}, false},
+      {"stats", 0, {}, false},
       {"config", 1, {"common"}, false},
       {"pe", 2, {"common", "config"}, false},
       {"network", 2, {"common", "config"}, false},
@@ -41,7 +42,7 @@ inline const std::vector<Layer>& table() {
       {"mapper", 3, {"config", "network", "dfg", "spec"}, false},
       {"lowering", 4, {"common", "config", "pe", "network", "dfg", "mapper"}, false},
       {"sim/model", 5, {"common", "config", "pe", "network", "mem", "dfg", "lowering"}, true},
-      {"sim", 6, {"config", "dfg", "spec", "io", "mapper", "sim/model"}, false},
+      {"sim", 6, {"config", "dfg", "spec", "io", "mapper", "sim/model", "stats"}, false},
       {"sim/study", 7, {"config", "spec", "io", "sim"}, false},
       {"sim/main.cpp", 8, {"sim", "sim/study"}, false},
   };

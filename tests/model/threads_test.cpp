@@ -194,7 +194,7 @@ ArchConfig with_threads(std::vector<std::string> sets, unsigned threads) {
 void expect_identical(const SimResult& a, const SimResult& b) {
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.cycles, b.cycles);
-  EXPECT_EQ(a.ticks, b.ticks);
+  EXPECT_EQ(a.evaluated_cycles, b.evaluated_cycles);
   EXPECT_EQ(a.report, b.report);
   ASSERT_EQ(a.outputs.size(), b.outputs.size());
   for (std::size_t k = 0; k < a.outputs.size(); ++k) {

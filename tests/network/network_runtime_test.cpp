@@ -106,7 +106,7 @@ TEST(NetworkRuntime, LatencyIsHopsTimesHopLatencyPlusInjectionAndEjection) {
         EXPECT_EQ(dst.head(), w);
         EXPECT_TRUE(src.empty());
         EXPECT_TRUE(n.idle());
-        EXPECT_EQ(n.stats(0).busy_cycles, 1u);
+        EXPECT_EQ(n.stats(0).words, 1u);
       }
     }
   }
@@ -189,7 +189,7 @@ TEST(NetworkRuntime, SustainsOneWordPerCycleOver1000Words) {
   ASSERT_EQ(arrival.size(), total);
   // Word k: pushed in cycle k, popped by the route in k + 1, readable at k + 1 + L.
   for (std::uint64_t k = 0; k < total; ++k) ASSERT_EQ(arrival[k], k + 1 + L) << "word " << k;
-  EXPECT_EQ(n.stats(0).busy_cycles, total);
+  EXPECT_EQ(n.stats(0).words, total);
   EXPECT_EQ(n.stats(0).stall_cycles, 0u);
   EXPECT_EQ(n.link_words(g.link_between({0, 0}, {0, 1})), total);
   EXPECT_EQ(n.link_words(g.link_between({0, 1}, {1, 1})), total);
@@ -225,7 +225,7 @@ TEST(NetworkRuntime, TooFewCreditsLimitTheRateToDepthOverLatencyPlusOne) {
   for (std::uint64_t k = 0; k < 1000; ++k)
     ASSERT_EQ(arrival[k], (k / C) * (L + 1) + k % C + L) << "word " << k;
   EXPECT_EQ(arrival.back(), 2500u);
-  EXPECT_EQ(n.stats(0).busy_cycles, 1000u);
+  EXPECT_EQ(n.stats(0).words, 1000u);
   // The source holds words in every cycle from 0 to 2496; 1000 of them sent, the rest stalled.
   EXPECT_EQ(n.stats(0).stall_cycles, 2497u - 1000u);
   EXPECT_EQ(n.blocked_cycles(0, 0), 2497u - 1000u);
@@ -276,7 +276,7 @@ TEST(NetworkRuntime, MulticastStallsWhileOneDestinationIsFullAndLosesNothing) {
     ASSERT_EQ(got[2][k], sent(k) + L[2]) << "C word " << k;
     ASSERT_EQ(got[1][k], S + k) << "B word " << k;  // B pops back to back from S on
   }
-  EXPECT_EQ(n.stats(0).busy_cycles, N);
+  EXPECT_EQ(n.stats(0).words, N);
   EXPECT_EQ(n.stats(0).stall_cycles, S - CB + 1);  // cycles 6..50
   EXPECT_EQ(n.blocked_cycles(0, 1), S - CB + 1);
   EXPECT_EQ(n.blocked_cycles(0, 0), 0u);
@@ -319,7 +319,7 @@ TEST(NetworkRuntime, MulticastUnderIrregularBackpressureDeliversEverythingInOrde
     ASSERT_EQ(got[d].size(), 500u) << "destination " << d;
     for (int k = 0; k < 500; ++k) ASSERT_EQ(got[d][k], k * 3 + 1);
   }
-  EXPECT_EQ(n.stats(0).busy_cycles, 500u);
+  EXPECT_EQ(n.stats(0).words, 500u);
   EXPECT_GT(n.stats(0).stall_cycles, 0u);  // the pattern does back-pressure the route
 }
 
@@ -378,7 +378,7 @@ TEST(NetworkRuntime, SkippedCyclesOfAStalledRouteCountAsStalls) {
   EXPECT_EQ(n.next_event_cycle(3), Network::kNever);  // stuck until the consumer pops
   n.evaluate(103);                                    // skip 3..102
   pes.commit();
-  EXPECT_EQ(n.stats(0).busy_cycles, 1u);
+  EXPECT_EQ(n.stats(0).words, 1u);
   EXPECT_EQ(n.stats(0).stall_cycles, 103u);  // cycles 1..103
   EXPECT_EQ(n.blocked_cycles(0, 0), 103u);
 }
