@@ -1,6 +1,6 @@
 // sim_speed: simulation speed of the SystemC model on a fabric-filling workload (not a test).
 //
-// Workload (until the stencil mapper exists): on the paper fabric (16 x 34), every row runs one
+// Synthetic workload: on the paper fabric (16 x 34), every row runs one
 // reader (ADDR_GEN + LOAD on the west memory port), a 16-deep compute chain on the row's 16 FP PEs
 // (16 MULs, each scaling the previous one's result, one word per cycle per stage), and one writer
 // (ADDR_GEN + STORE on the east memory port). Each row streams a 64-double window `passes` times
@@ -63,9 +63,9 @@ void print_spread(std::vector<double> ns) {
 // Round trip of a word handed between two threads that spin on one cache line as the worker
 // team's members do (median of 5 rounds of 20000), in ns; 0 with fewer than two CPUs (spinning
 // threads would then wait for time slices). Printed with two-thread figures: on a virtual machine
-// it moves by a factor of several from minute to minute with the host (docs/model.md, "Threads"),
-// and the two-thread speed with it, so a figure is comparable only with figures of similar round
-// trips. A reading taken before and one after a run bracket it.
+// it moves by a factor of several from minute to minute with the host (docs/model.md,
+// "Performance"), and the two-thread speed with it, so a figure is comparable only with figures
+// of similar round trips. A reading taken before and one after a run bracket it.
 double handoff_round_trip_ns() {
   if (cgra::WorkerTeam::available_cpus() < 2) return 0;
   constexpr int kTrips = 20000;

@@ -77,10 +77,9 @@ std::vector<std::uint64_t> program_shape(const Program& p) {
 // the fabric module's moves) while the helpers run ahead: that work is charged to member 0 as
 // kSerialCostPerPort units per memory port of the fabric (the memory system steps all of them,
 // used or not), so member 0 takes fewer PEs.
-// The weight was measured (docs/model.md, "Per-member state in pages of its own, and charging the
-// simulation thread's own work"): on two threads in the host's fast phase, against no charge, it
-// ran the 2D paper case 4% faster, the 1D paper case 9% and the synthetic workload 11%; 6 units
-// per port did as well, 14 and 18 worse.
+// The weight was measured (the split: docs/model.md, "Refining the split"): on two threads in the
+// host's fast phase, against no charge, it ran the 2D paper case 4% faster, the 1D paper case 9%
+// and the synthetic workload 11%; 6 units per port did as well, 14 and 18 worse.
 std::vector<std::uint8_t> Fabric::split_pes(unsigned members, const std::vector<int>& index_of) const {
   const std::size_t n = program_.pes.size();
   std::vector<std::uint8_t> owner(n, 0);

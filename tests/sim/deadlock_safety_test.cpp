@@ -5,7 +5,7 @@
 //
 // The mapper sizes its channels from the architecture, so a shallow --set alone still maps a
 // correct program. The legitimate route taken here: map the stencil with --asm (8-entry PE
-// queues, so the y chain needs deep channels with capacity=N), run that program unchanged with
+// queues, so the x sums need deep channels with capacity=N), run that program unchanged with
 // --asm-run and a sidecar holding the stencil's memory image and reference (it passes), then
 // lower every capacity= in the text below what the mapping asked for and run it again.
 #include <gtest/gtest.h>
@@ -45,7 +45,7 @@ std::string shortest(double v) {
   return std::string(buf, r.ptr);
 }
 
-constexpr unsigned kShrunkCapacity = 8;  // words; the mapping asks for 34 and 64 on this case
+constexpr unsigned kShrunkCapacity = 8;  // words; the mapping asks for 192 on this case
 const std::vector<std::string> kArch = {"--set", "fabric.pe.input_queue_depth=8"};
 
 class DeadlockSafety : public ::testing::Test {
@@ -189,7 +189,7 @@ TEST_F(DeadlockSafety, ShallowRowDelayChannelsEndAsADiagnosedDeadlock) {
   }
   EXPECT_EQ(stuck[0], stuck[1]);
   EXPECT_EQ(issued[0], issued[1]);  // nothing issued in the longer window
-  EXPECT_LT(stuck[0], 20000u);      // the mapped program runs 15428 cycles; it jams early
+  EXPECT_LT(stuck[0], 20000u);      // the mapped program runs 3951 cycles; it jams early
 
   // The fabric made its last issue by cycle S: a watchdog at S has issued everything the
   // deadlocked runs issued.
