@@ -11,19 +11,12 @@
 #include <iostream>
 #include <new>
 
-#include "dfg/error.h"
-#include "mapper/binding.h"
-#include "mapper/map_stencil.h"
-#include "mapper/stencil_spec.h"
+#include "common/error.h"
 #include "sim/cli_asm_run.h"
+#include "sim/cli_exit.h"
 #include "sim/cli_options.h"
 #include "sim/cli_stencil.h"
-#include "sim/config/arch_config.h"
 #include "sim/exit_codes.h"
-#include "sim/model/asm_run.h"
-#include "sim/model/lowering.h"
-#include "sim/model/simulation.h"
-#include "sim/output_file.h"
 
 namespace cgra {
 
@@ -66,34 +59,15 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     check_output_files(o);
     if (!o.asm_run.empty()) return run_asm(o, out, err);
     return run_stencil_command(o, out, err, &err == &std::cerr && ::isatty(STDERR_FILENO) == 1);
-  } catch (const UsageError& e) {
-    print_error(err, std::string(e.what()) + " (see cgrasim --help)");
-    return kExitUsage;
+  } catch (const Error& e) {
+    return report_error(err, e);
   } catch (const std::bad_alloc&) {
     print_error(err, "out of memory: the input is too large for this machine");
-  } catch (const ConfigError& e) {
-    print_error(err, e.what());
-  } catch (const SpecError& e) {
-    print_error(err, e.what());
-  } catch (const FileError& e) {
-    print_error(err, e.what());
-  } catch (const HostArrayError& e) {
-    print_error(err, e.what());
-  } catch (const AsmRunError& e) {
-    print_error(err, e.what());
-  } catch (const LoweringError& e) {
-    print_error(err, e.what());
-  } catch (const MapError& e) {
-    print_error(err, e.what());
-  } catch (const BindingError& e) {
-    print_error(err, e.what());
-  } catch (const dfg::DfgError& e) {
-    print_error(err, e.what());
+    return kExitError;
   } catch (const std::exception& e) {
     print_error(err, e.what(), "internal error");
     return kExitInternal;
   }
-  return kExitError;
 }
 
 }  // namespace cgra

@@ -2,9 +2,27 @@
 
 #include "sim/cli_exit.h"
 
+#include <string>
+
+#include "sim/cli.h"
 #include "sim/exit_codes.h"
 
 namespace cgra {
+
+int report_error(std::ostream& err, const Error& e) {
+  switch (e.kind()) {
+    case ErrorKind::BadInput:
+      print_error(err, e.what());
+      return kExitError;
+    case ErrorKind::Usage:
+      print_error(err, std::string(e.what()) + " (see cgrasim --help)");
+      return kExitUsage;
+    case ErrorKind::Internal:
+      break;
+  }
+  print_error(err, e.what(), "internal error");
+  return kExitInternal;
+}
 
 std::optional<StoppedRun> stopped_run(RunStatus status, std::uint64_t cycles, const std::string& state,
                                       const ArchConfig& arch) {

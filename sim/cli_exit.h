@@ -1,16 +1,25 @@
 #pragma once
 /// \file cli_exit.h
-/// How a cgrasim run that did not finish ends: the state report and error line of a deadlock or
-/// the watchdog, and their exit codes (sim/exit_codes.h). Internal to the command.
+/// How the cgrasim command ends when something went wrong, with its exit code (sim/exit_codes.h):
+/// an error that reached it (by its ErrorKind), or a run stopped by a deadlock or the watchdog
+/// (its state report and error line). Internal to the command.
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
+
+#include "common/error.h"
 
 #include "sim/config/arch_config.h"
 #include "sim/model/simulation.h"
 
 namespace cgra {
+
+/// Prints the one error line for `e` (sim/cli.h, print_error) and returns its exit code:
+/// ErrorKind::BadInput "cgrasim: error: <what>", 1; Usage "... (see cgrasim --help)", 2; Internal
+/// "cgrasim: internal error: <what>", 70.
+int report_error(std::ostream& err, const Error& e);
 
 /// What the command prints for a run stopped by a deadlock or the watchdog.
 struct StoppedRun {

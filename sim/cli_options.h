@@ -7,9 +7,10 @@
 #include <iosfwd>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "common/error.h"
 
 namespace CLI {
 class App;
@@ -50,9 +51,9 @@ struct Options {
 
 /// A bad command line found after parsing (conflicting options, a flag value the stencil cannot
 /// take): exit code 2, like CLI11's own parse errors.
-class UsageError : public std::runtime_error {
+class UsageError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(const std::string& what) : Error(ErrorKind::Usage, what) {}
 };
 
 /// The --help footer: examples and exit codes.
