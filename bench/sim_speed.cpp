@@ -91,7 +91,7 @@ double handoff_round_trip_ns() {
   return rounds[rounds.size() / 2];
 }
 
-// With threads: how many route destinations lie between two threads' PEs (Fabric::split_pes).
+// With threads: how many route destinations lie between two threads' PEs (split_pes in sim/model/partition.h).
 void print_cross_thread(const cgra::SimResult& res) {
   if (res.threads > 1)
     std::printf("route destinations between threads: %zu of %zu\n", res.cross_thread_destinations,

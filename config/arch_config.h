@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/error.h"
 #include "config/mem_params.h"
 #include "config/network_params.h"
 #include "config/pe_params.h"
@@ -52,10 +53,10 @@ struct ArchConfig {
 };
 
 /// A configuration error, with the place it comes from ("file.yaml:12" or "--set a.b=c").
-class ConfigError : public std::runtime_error {
+class ConfigError : public Error {
  public:
   ConfigError(std::string where, const std::string& what)
-      : std::runtime_error(where.empty() ? what : where + ": " + what), where_(std::move(where)) {}
+      : Error(ErrorKind::BadInput, where.empty() ? what : where + ": " + what), where_(std::move(where)) {}
   const std::string& where() const { return where_; }
 
  private:

@@ -5,12 +5,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/error.h"
+
 namespace cgra::dfg {
 
 /// Any error raised by the DFG library (bad name, unknown op, unknown port, ...).
-class DfgError : public std::runtime_error {
+class DfgError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit DfgError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 }  // namespace cgra::dfg

@@ -7,12 +7,14 @@
 #include <string>
 #include <string_view>
 
+#include "common/error.h"
+
 namespace cgra {
 
 /// An input or output file that cannot be read, written or understood, naming the file.
-class FileError : public std::runtime_error {
+class FileError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit FileError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 /// Writes `content` to `path` atomically (temporary file + rename). Throws FileError naming the

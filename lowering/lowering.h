@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "common/word.h"
 #include "config/arch_config.h"
 #include "dfg/graph.h"
@@ -40,9 +41,9 @@
 namespace cgra {
 
 /// A placed DFG cannot be lowered onto the fabric; what() is one line naming the op or PE.
-class LoweringError : public std::runtime_error {
+class LoweringError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit LoweringError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 /// The program and role of one PE that holds at least one op.

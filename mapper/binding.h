@@ -14,15 +14,16 @@
 #include <string_view>
 #include <vector>
 
+#include "common/error.h"
 #include "config/pe_params.h"
 #include "dfg/graph.h"
 
 namespace cgra {
 
 /// A placed DFG does not fit the PEs' queues, or an op is not placed; names the PE and its ops.
-class BindingError : public std::runtime_error {
+class BindingError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit BindingError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 /// One port's home: the PE it is on and the queue index there.

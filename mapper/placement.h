@@ -15,15 +15,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/error.h"
 #include "config/arch_config.h"
 #include "mapper/stencil_dfg.h"
 
 namespace cgra {
 
 /// A stencil that cannot be mapped on this fabric; what() is one line with the numbers.
-class MapError : public std::runtime_error {
+class MapError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit MapError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 /// Figures of a placement and its routes.

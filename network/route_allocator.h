@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/error.h"
 #include "config/network_params.h"
 #include "network/fabric_geometry.h"
 #include "network/route.h"
@@ -26,10 +27,10 @@ struct RouteFailure {
 
 /// Thrown when routes do not fit; what() names every route that did not fit and the saturated
 /// links (as "(r,c)->(r,c+1)", with the routes already using them).
-class RouteAllocationError : public std::runtime_error {
+class RouteAllocationError : public Error {
  public:
   RouteAllocationError(const std::string& what, std::vector<RouteFailure> failures)
-      : std::runtime_error(what), failures_(std::move(failures)) {}
+      : Error(ErrorKind::Internal, what), failures_(std::move(failures)) {}
   /// The failures, in request order.
   const std::vector<RouteFailure>& failures() const { return failures_; }
 

@@ -257,7 +257,7 @@ Instruction parse_instruction(LineParser& lp) {
 }  // namespace
 
 ListingError::ListingError(const std::string& source, std::size_t line, std::size_t column, const std::string& message)
-    : std::runtime_error(source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message),
+    : Error(ErrorKind::Internal, source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message),
       line_(line),
       column_(column) {}
 

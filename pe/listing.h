@@ -17,12 +17,13 @@
 #include <string_view>
 #include <vector>
 
+#include "common/error.h"
 #include "pe/isa.h"
 
 namespace cgra {
 
 /// A listing syntax error; what() reads "<source>:<line>:<column>: <message>".
-class ListingError : public std::runtime_error {
+class ListingError : public Error {
  public:
   ListingError(const std::string& source, std::size_t line, std::size_t column, const std::string& message);
   std::size_t line() const { return line_; }

@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/error.h"
 #include "common/mem_request.h"
 #include "common/queue.h"
 #include "config/pe_params.h"
@@ -39,9 +40,9 @@ namespace cgra {
 
 /// A PE configuration or program error (bad parameters, invalid or oversized program); the
 /// message names the PE and, where relevant, the instruction.
-class PeError : public std::runtime_error {
+class PeError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit PeError(const std::string& what) : Error(ErrorKind::Internal, what) {}
 };
 
 /// Why a PE issued nothing in a cycle. When several instructions are blocked for different

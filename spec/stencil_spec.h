@@ -9,12 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "common/error.h"
+
 namespace cgra {
 
 /// An error in a stencil specification (radius, grid, workers), naming the culprit.
-class SpecError : public std::runtime_error {
+class SpecError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit SpecError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 /// Shape and size of one star-stencil run.

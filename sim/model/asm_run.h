@@ -15,15 +15,16 @@
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "dfg/graph.h"
 #include "sim/model/modules.h"
 
 namespace cgra {
 
 /// A bad sidecar file or a sidecar that does not match the program; what() names file and key.
-class AsmRunError : public std::runtime_error {
+class AsmRunError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit AsmRunError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 /// An output and the values the host reference says it must hold.

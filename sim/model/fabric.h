@@ -4,14 +4,15 @@
 /// static-route network between their queues, the done sink, and the PE side of the memory
 /// ports. The SystemC fabric module (fabric_module.h) steps it; tests may step it directly.
 ///
-/// Phase contract, per cycle t (docs/architecture.md, "The timing contract"):
-///  1. evaluate(t): the done sink takes a committed done token; the owner may then move committed
-///     memory requests out (pop_request). Both read only state committed at the end of t-1.
-///  2. commit(replies): the load replies that arrived for cycle t go into the slots their LOADs
-///     reserved,
-///     the network sends (reading committed state too) and pushes the words due at t into their
-///     destination queues, then every PE evaluates cycle t and at once commits it (its own
-///     queues included).
+/// Two calls per cycle t (docs/architecture.md, "The timing contract"); neither is one of the two
+/// phases, which every PE goes through inside step_cycle:
+///  1. begin_cycle(t): the done sink takes a committed done token; the owner may then move
+///     committed memory requests out (pop_request). Both read only state committed at the end of
+///     t-1.
+///  2. step_cycle(replies): the load replies that arrived for cycle t go into the slots their
+///     LOADs reserved, the network sends (reading committed state too) and pushes the words due at
+///     t into their destination queues, then every PE evaluates cycle t and at once commits it
+///     (its own queues included).
 /// Stepping each PE through its whole cycle in one visit is exact: a PE's evaluate reads only its
 /// own committed state, which nothing done in cycle t changes before its commit, and everything
 /// others do to its queues in cycle t (sends popping its outputs, deliveries and replies pushing
@@ -98,7 +99,8 @@ class Fabric {
   Fabric(const Fabric&) = delete;
   Fabric& operator=(const Fabric&) = delete;
 
-  // --- memory-port side (evaluate phase, before or after evaluate(); order does not matter) ---
+  // --- memory-port side (between begin_cycle() and step_cycle(), or before begin_cycle(); order
+  // does not matter) ---
   /// Number of memory ports of the fabric (all 'M' PEs, used or not).
   unsigned port_count() const { return static_cast<unsigned>(port_pe_.size()); }
   /// True if the PE on `port` has a committed memory request at the head of its request queue.
@@ -136,7 +138,7 @@ class Fabric {
     touched_[tslot(deep_[d].consumer_pe)].in |= deep_[d].consumer_bit;
     mark_touched(deep_[d].consumer_pe);
   }
-  /// After commit(): slots the consumer freed in its input queue since the last call (credits).
+  /// After step_cycle(): slots the consumer freed in its input queue since the last call (credits).
   std::uint64_t deep_freed(std::size_t d) {
     Deep& x = deep_[d];
     const std::uint64_t pops = x.consumer->stats().pops;
@@ -146,23 +148,23 @@ class Fabric {
   }
 
   // --- the cycle ---
-  /// Evaluate phase of `cycle` (cycles increase; gaps only as allowed by next_event_cycle()):
-  /// the done sink.
-  void evaluate(std::uint64_t cycle);
-  /// The rest of the cycle last evaluated: `replies` (load replies arriving for this cycle, put
-  /// into the slots their LOADs reserved, with threads by the member that owns the port's PE;
-  /// stores among them are skipped), sends, deliveries, then every PE's evaluate and commit (see
-  /// the file comment). Requests may be moved out (pop_request) between evaluate() and commit():
+  /// Starts `cycle` (cycles increase; gaps only as allowed by next_event_cycle()): the done sink
+  /// takes a committed done token. Reads only state committed at the end of the previous cycle.
+  void begin_cycle(std::uint64_t cycle);
+  /// The rest of the cycle begun last: `replies` (load replies arriving for this cycle, put into
+  /// the slots their LOADs reserved, with threads by the member that owns the port's PE; stores
+  /// among them are skipped), sends, deliveries, then every PE's evaluate and commit (see the file
+  /// comment). Requests may be moved out (pop_request) between begin_cycle() and step_cycle():
   /// they are the ones committed at the end of the previous cycle.
-  void commit(std::span<const MemCompletion> replies = {});
+  void step_cycle(std::span<const MemCompletion> replies = {});
 
   /// With a team (threads > 1): lets the helpers start their parts of the next cycle at the end
-  /// of commit() whenever that cycle is certain to be evaluated by a caller that evaluates every
+  /// of step_cycle() whenever that cycle is certain to be begun by a caller that begins every
   /// cycle the fabric reports as its next event (next_event_cycle()), ends a run that was active
   /// in its last cycle neither as a deadlock nor before the done token, and stops at cycle
   /// `limit` at the latest (the watchdog); the caller's work between two cycles (the memory
-  /// module, the kernel) then overlaps theirs. The caller must then evaluate exactly the next
-  /// cycle (evaluate() throws otherwise). No effect without a team, with two jobs per cycle, or
+  /// module, the kernel) then overlaps theirs. The caller must then begin exactly the next
+  /// cycle (begin_cycle() throws otherwise). No effect without a team, with two jobs per cycle, or
   /// in the reference mode. Results do not change.
   void enable_run_ahead(std::uint64_t limit);
   /// Ends run ahead (waiting for helpers that ran ahead; for callers that stop early).
@@ -177,7 +179,7 @@ class Fabric {
   /// True if in the last evaluated cycle some PE issued or had a result in flight, or a word was
   /// in flight on a route (the opposite of "nothing issued and nothing in flight").
   bool active() const { return active_; }
-  /// After commit(): earliest cycle >= `now` in which evaluate() could change anything without a
+  /// After step_cycle(): earliest cycle >= `now` in which begin_cycle() could change anything without a
   /// load reply arriving: `now` unless every PE is quiescent with nothing changed at the last
   /// commit, no memory request is waiting and the done sink is empty; then the network's next
   /// event (kNever if none).
@@ -293,11 +295,11 @@ class Fabric {
   };
   // The PE steps of block w = PEs base .. base + 63 (see the class comment).
   template <class Sink>
-  void step_block(std::size_t w, std::uint64_t cycle, Sink& sink, StepFlags& flags);
-  void member_sends(unsigned member, std::uint64_t cycle, std::span<const MemCompletion> replies);
+  void step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sink, StepFlags& flags);
+  void take_replies_and_send(unsigned member, std::uint64_t cycle, std::span<const MemCompletion> replies);
   template <class Sink>
-  void member_steps(unsigned member, std::uint64_t cycle, Sink& sink, StepFlags& flags);
-  // The team's job for one cycle (see commit()): a member's sends, its steps, or both. Only
+  void deliver_and_step_pes(unsigned member, std::uint64_t cycle, Sink& sink, StepFlags& flags);
+  // The team's job for one cycle (see step_cycle()): a member's sends, its steps, or both. Only
   // member 0 reads `replies` (the memory ports are its PEs; when the helpers run ahead, the
   // replies of their cycle are not known yet).
   struct CycleJob {
@@ -329,7 +331,7 @@ class Fabric {
     const std::size_t m = member_flag_.size();
     return pop_reports_.data() + (commit_cycle & 1) * m * m + from * m;
   }
-  void flush_reports();  // applies every pending credit report (one thread)
+  void apply_credit_reports();  // applies every pending credit report (one thread)
   struct alignas(kPageBytes) MemberFlag {  // one page per member (common/page_allocator.h)
     StepFlags value;
   };
@@ -362,19 +364,14 @@ class Fabric {
     const Block& b = blocks_[pe_block_[i]];
     return b.tbase + (i - b.base);
   }
-  std::vector<std::uint8_t> split_pes(unsigned members, const std::vector<int>& index_of) const;
-  // What the simulation thread's own work per cycle weighs in split_pes, per memory port.
-  static constexpr double kSerialCostPerPort = 10.0;
-  // How far above an even share of the work the refinement of split_pes may load a member.
-  static constexpr double kSplitTolerance = 0.02;
   std::vector<std::uint32_t> watch_in_;
   std::vector<std::uint32_t> watch_out_;
   std::uint64_t cycle_ = 0;
   // Threads (cold: read once per cycle at most).
   CycleJob job_;
   bool run_ahead_ = false;   // enable_run_ahead() took effect
-  // The helpers started cycle cycle_ + 1 (finished in its commit()): the team's only job left
-  // started between two calls (commit() otherwise runs its jobs to the end).
+  // The helpers started cycle cycle_ + 1 (finished in its step_cycle()): the team's only job left
+  // started between two calls (step_cycle() otherwise runs its jobs to the end).
   bool ahead() const { return team_ && team_->started(); }
   std::uint64_t run_ahead_limit_ = 0;
   std::uint64_t cycles_run_ahead_ = 0;

@@ -76,7 +76,7 @@ void FabricModule::step() {
         moved = true;
       }
     }
-    fabric_.evaluate(t);
+    fabric_.begin_cycle(t);
     for (std::size_t d = 0; d < nd; ++d) {
       if (fabric_.deep_ready(d) && deep_.in_can_push(d)) {
         deep_.in_push(d, fabric_.deep_head(d));
@@ -94,7 +94,7 @@ void FabricModule::step() {
       }
     }
     // Load replies completed by the memory system in t-1 go into the slots the LOADs reserved.
-    fabric_.commit(replies_.visible());
+    fabric_.step_cycle(replies_.visible());
     for (std::size_t d = 0; d < nd; ++d) {
       if (const std::uint64_t n = fabric_.deep_freed(d)) {
         deep_.give_credits(d, n);

@@ -1,4 +1,5 @@
-// Fiduccia–Mattheyses refinement of a k-way partition (see partition.h).
+// The split of the fabric's PEs among thread members: the band split by measured work, then its
+// Fiduccia–Mattheyses refinement (see partition.h).
 
 #include "sim/model/partition.h"
 
@@ -6,6 +7,9 @@
 #include <limits>
 #include <stdexcept>
 #include <utility>
+
+#include "lowering/lowering.h"
+#include "network/fabric_geometry.h"
 
 namespace cgra {
 
@@ -79,6 +83,82 @@ std::size_t refine_partition(const PartitionGraph& g, unsigned members, const st
     if (best == 0) break;
   }
   return cut_edges(g, owner);
+}
+
+// The member owning each PE (by index in FabricProgram::pes). Member 0 runs on the simulation's
+// own thread, which between two cycles also moves memory requests out of the port PEs, delivers
+// load replies, takes the done token and feeds the deep channels' consumers (FabricModule::step):
+// those PEs are member 0's, so that this work touches only PEs of member 0 and the helpers may run
+// ahead into the next cycle meanwhile (enable_run_ahead). The other PEs are first split into
+// contiguous ranges (PEs are in row-major order, so a range is a band of rows) by work, counted as
+// 1 per PE plus 2 per route destination it sends to or receives from (the weights come from
+// measuring the paper's 2D case, docs/model.md, "Threads": counting PEs alone split it at PE 270
+// of 537 and left the second member 28% more work; these weights split at 282 and leave it 6%
+// more), member 0's PEs above included; that split is then refined to cut fewer routes (below).
+// Member 0's thread also runs the rest of each cycle alone (the SystemC kernel, the memory module,
+// the fabric module's moves) while the helpers run ahead: that work is charged to member 0 as
+// kSerialCostPerPort units per memory port of the fabric (the memory system steps all of them,
+// used or not), so member 0 takes fewer PEs.
+// The weight was measured (the split: docs/model.md, "Refining the split"): on two threads in the
+// host's fast phase, against no charge, it ran the 2D paper case 4% faster, the 1D paper case 9%
+// and the synthetic workload 11%; 6 units per port did as well, 14 and 18 worse.
+std::vector<std::uint8_t> split_pes(const FabricProgram& program, const FabricGeometry& geometry, unsigned members,
+                                    const std::vector<int>& index_of) {
+  const std::size_t n = program.pes.size();
+  std::vector<std::uint8_t> owner(n, 0);
+  if (members == 1) return owner;
+  auto at = [&](const Endpoint& e) -> int {
+    return geometry.contains(e.pe) ? index_of[geometry.index(e.pe)] : -1;
+  };
+  // One walk over the routes gives each PE's work (`cost`) and the edges the refinement below
+  // cuts (`adj`: a route destination between two distinct PEs).
+  PartitionGraph g;
+  std::vector<double>& cost = g.cost;
+  cost.assign(n, 1.0);
+  g.adj.resize(n);
+  for (const Route& r : program.routes) {
+    const int s = at(r.source);
+    if (s >= 0) cost[static_cast<std::size_t>(s)] += 2.0 * static_cast<double>(r.destinations.size());
+    for (const RouteDestination& d : r.destinations) {
+      const int t = at(d.endpoint);
+      if (t < 0) continue;
+      cost[static_cast<std::size_t>(t)] += 2.0;
+      if (s < 0 || t == s) continue;
+      g.adj[static_cast<std::size_t>(s)].push_back(static_cast<std::uint32_t>(t));
+      g.adj[static_cast<std::size_t>(t)].push_back(static_cast<std::uint32_t>(s));
+    }
+  }
+  std::vector<bool>& serial = g.fixed;  // touched by the simulation's thread between cycles
+  serial.assign(n, false);
+  for (std::size_t j = 0; j < n; ++j) serial[j] = program.pes[j].mem_port >= 0;
+  if (program.done)
+    if (const int i = at({program.done->pe, program.done->queue}); i >= 0) serial[static_cast<std::size_t>(i)] = true;
+  for (const DeepChannel& d : program.deep)
+    if (const int i = at(d.consumer); i >= 0) serial[static_cast<std::size_t>(i)] = true;
+  // The simulation thread's own work per cycle, in the units of `cost`, counted in member 0's.
+  std::vector<double> base(members, 0.0);
+  base[0] = kSerialCostPerPort * program.memory_ports;
+  double total = base[0], sum = total;
+  for (std::size_t j = 0; j < n; ++j) {
+    total += cost[j];
+    if (serial[j]) sum += cost[j];
+  }
+  unsigned m = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (serial[j]) continue;
+    while (m + 1 < members && sum >= total * (m + 1) / members) ++m;
+    owner[j] = static_cast<std::uint8_t>(m);
+    sum += cost[j];
+  }
+  // Then fewer route destinations between members (partition.h): a word to another member's PE
+  // crosses between the cores' caches, and so does the credit it returns. The band split above
+  // leaves every worker's PEs in both members (the placer interleaves the workers): 178 of the 2D
+  // paper case's 888 destinations between them, 114 refined; 1D 61 of 306, 36 refined. Measured
+  // (docs/model.md, "Refining the split"): the 1D case 2% faster in the host's fast phase and 10%
+  // in its slow one; the 2D case unchanged in the fast phase and 4% faster in the slow one; the
+  // synthetic workload 2-5% slower in the fast phase and 6% faster in the slow one.
+  refine_partition(g, members, base, total / members * (1.0 + kSplitTolerance), owner);
+  return owner;
 }
 
 }  // namespace cgra

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/error.h"
 #include "config/arch_config.h"
 #include "dfg/graph.h"
 #include "lowering/lowering.h"
@@ -22,9 +23,9 @@
 namespace cgra {
 
 /// A host input or output array that cannot be placed (unaligned, or in the scratchpad window).
-class HostArrayError : public std::invalid_argument {
+class HostArrayError : public Error {
  public:
-  using std::invalid_argument::invalid_argument;
+  explicit HostArrayError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 /// How to run (the run limits come from ArchConfig::run).

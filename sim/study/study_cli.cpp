@@ -24,9 +24,10 @@
 namespace cgra::study {
 namespace {
 
-class UsageError : public std::runtime_error {
+// A bad command line found after parsing: exit code 2.
+class UsageError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(const std::string& what) : Error(ErrorKind::Usage, what) {}
 };
 
 

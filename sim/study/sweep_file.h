@@ -10,12 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "common/error.h"
+
 namespace cgra::study {
 
 /// A bad sweep file, command line or database: one line, naming the file and line when known.
-class SweepError : public std::runtime_error {
+class SweepError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit SweepError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 /// One `plots` entry: a line plot of figure `y` over axis `x`, one line per value of `series`.

@@ -31,7 +31,7 @@ FabricProgram stencil_2d(const ArchConfig& arch, unsigned radius, unsigned nx, u
 FabricProgram small_2d(const ArchConfig& arch) { return stencil_2d(arch, 2, 64, 32, 2); }
 
 // Big enough that member 0, besides the PEs its thread touches between cycles and the charge for
-// that thread's own work (Fabric::kSerialCostPerPort), still takes a band of rows.
+// that thread's own work (kSerialCostPerPort in sim/model/partition.h), still takes a band of rows.
 FabricProgram medium_2d(const ArchConfig& arch) { return stencil_2d(arch, 6, 96, 48, 4); }
 
 std::string text(PePos p) { return "(" + std::to_string(p.row) + "," + std::to_string(p.col) + ")"; }
@@ -69,7 +69,7 @@ TEST(FabricOrder, PesOfEqualShapeAreSteppedTogether) {
 // With two members: member 0 (the simulation's own thread) holds every PE that thread touches
 // between two cycles (memory ports, the done token's PE, deep-channel consumers) and other PEs
 // besides, less than half of the work since its thread has work of its own; member 1 the rest. The
-// split cuts few route destinations between the members (Fabric::split_pes refines a band split).
+// split cuts few route destinations between the members (split_pes in sim/model/partition.h refines a band split).
 // The stepping order takes member 0's PEs first and groups the shapes inside each member.
 TEST(FabricOrder, EachMemberGroupsTheShapesOfItsOwnPes) {
   if (WorkerTeam::available_cpus() < 2) GTEST_SKIP() << "needs two CPUs";
@@ -124,7 +124,7 @@ TEST(FabricOrder, EachMemberGroupsTheShapesOfItsOwnPes) {
   EXPECT_LT(cross * 100, dests * 12) << "fewer than 12% of the destinations between members";
   EXPECT_GT(first, n / 4) << "members of about equal work";
   // Member 0's thread also runs the memory module and the kernel each cycle, charged as
-  // Fabric::kSerialCostPerPort per memory port: it takes fewer PEs than an even split of the PEs'
+  // kSerialCostPerPort (sim/model/partition.h) per memory port: it takes fewer PEs than an even split of the PEs'
   // work would give it (here 119 of 291 PEs; 143 without the charge).
   EXPECT_LT(first, n * 45 / 100) << "member 0 is charged for its thread's own work";
   // Member 0's PEs are stepped first; within each member, one run per shape.

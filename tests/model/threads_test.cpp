@@ -355,26 +355,26 @@ TEST(ModelThreads, RunningAheadDemandsTheNextCycle) {
   Fabric f(arch, lower(chain_program(), arch), true, 2, false);
   ASSERT_EQ(f.threads_used(), 2u);
   f.enable_run_ahead(1000);
-  f.evaluate(0);
-  f.commit();
+  f.begin_cycle(0);
+  f.step_cycle();
   ASSERT_EQ(f.cycles_run_ahead(), 1u);  // the address generators issue in cycle 0
   try {
-    f.evaluate(2);
+    f.begin_cycle(2);
     FAIL() << "no exception";
   } catch (const std::logic_error& e) {
     EXPECT_NE(std::string(e.what()).find("cycle 2 evaluated after running ahead into cycle 1"), std::string::npos)
         << e.what();
   }
-  f.evaluate(1);
-  f.commit();
+  f.begin_cycle(1);
+  f.step_cycle();
   ASSERT_EQ(f.cycles_run_ahead(), 2u);
   EXPECT_THROW(f.stats_json(2), std::logic_error);
   // Below the limit only: with the watchdog at cycle 2, cycle 2 is not started ahead.
   Fabric g(arch, lower(chain_program(), arch), true, 2, false);
   g.enable_run_ahead(2);
   for (std::uint64_t t = 0; t < 2; ++t) {
-    g.evaluate(t);
-    g.commit();
+    g.begin_cycle(t);
+    g.step_cycle();
   }
   EXPECT_EQ(g.cycles_run_ahead(), 1u);
   EXPECT_NO_THROW(g.stats_json(2));

@@ -1,0 +1,80 @@
+#pragma once
+/// \file cli_options.h
+/// The cgrasim command's options (sim/cli.h): what the user asked for, the flags that set it,
+/// and the checks made before anything runs. Internal to the command.
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+
+namespace CLI {
+class App;
+}
+
+namespace cgra {
+
+/// What the user asked for, as parsed from the command line.
+struct Options {
+  std::string stencil;
+  std::optional<unsigned> radius, radius_x, radius_y;
+  std::string workers;
+  std::string grid;
+  std::string spec_file;
+  std::string arch_file;
+  std::vector<std::string> sets;
+  bool list_params = false;
+  bool list_stats = false;  // with `markdown`: as docs/json.md carries it
+  bool markdown = false;
+  bool dump_arch = false;
+  bool quiet = false;
+  std::vector<double> coeff_x, coeff_y;  // from the spec file only
+  std::string asm_run;                   // placed DFG assembly to simulate
+  std::string vcd_file;
+  std::string json_file;
+  std::string listing_file;
+  std::optional<std::uint64_t> max_cycles;
+  bool no_skip = false;
+  bool roofline_only = false;
+  bool predict_only = false;
+  std::string input_file, output_file, dot_file, asm_file;
+  std::string heatmap_file;
+  /// Test-only fault (hidden option --test-negate-output): flip the sign of this simulated output
+  /// value after the run, before the check, to drive the mismatch path (docs/cli.md).
+  std::optional<std::uint64_t> negate_output;
+  /// Where stencil values come from, by spec key ("grid" -> "--grid" or "spec.yaml:3"), so that
+  /// checks made after the merge name the flag or the file line.
+  std::map<std::string, std::string> from;
+};
+
+/// A bad command line found after parsing (conflicting options, a flag value the stencil cannot
+/// take): exit code 2, like CLI11's own parse errors.
+class UsageError : public Error {
+ public:
+  explicit UsageError(const std::string& what) : Error(ErrorKind::Usage, what) {}
+};
+
+/// The --help footer: examples and exit codes.
+extern const char* const kCliExamples;
+
+/// Declares every flag of the command on `app`, parsed into `o`.
+void add_options(CLI::App& app, Options& o);
+
+/// --list-params: every architecture parameter with type, default, unit and meaning.
+void list_params(std::ostream& out);
+
+/// Options that do not go together (exit 2): stencil options with --asm-run, files that need a
+/// run with --roofline-only, --listing without --asm-run.
+void check_conflicts(const CLI::App& app, const Options& o);
+
+/// Every output file the run may write, checked before anything is mapped or simulated: an
+/// unwritable path fails at once instead of after the simulation, and two flags may not name the
+/// same file: neither two outputs nor an output and a file the run reads (`--asm-run p.asm
+/// --listing p.asm` would replace the program with its listing).
+void check_output_files(const Options& o);
+
+}  // namespace cgra

@@ -1,0 +1,136 @@
+// The cgrasim command's stencil and architecture: flags over the spec file, the stencil spec,
+// the worker count, the architecture (see cli_spec.h).
+
+#include "sim/cli_spec.h"
+
+#include <charconv>
+#include <initializer_list>
+#include <ostream>
+
+#include "spec/spec_yaml.h"
+
+namespace cgra {
+namespace {
+
+/// Two values that do not go together: a bad command line (UsageError) when both are flags, bad
+/// input (SpecError) when the spec file gave one of them; `what` names both.
+[[noreturn]] void conflict(const Options& o, std::initializer_list<const char*> keys,
+                           const std::string& what) {
+  for (const char* key : keys)
+    if (o.from.count(key)) throw SpecError(what);
+  throw UsageError(what);
+}
+
+}  // namespace
+
+Options with_spec_file(Options o) {
+  if (o.spec_file.empty()) return o;
+  const SpecFile f = load_spec_file(o.spec_file);
+  const auto from_file = [&](const char* key) { o.from[key] = f.where.at(key); };
+  if (o.stencil.empty() && f.dims) {
+    o.stencil = *f.dims == 1 ? "1d" : "2d";
+    from_file("stencil");
+  }
+  if (!o.radius && f.radius) {
+    o.radius = f.radius;
+    from_file("radius");
+  }
+  if (!o.radius_x && f.radius_x) {
+    o.radius_x = f.radius_x;
+    from_file("radius_x");
+  }
+  if (!o.radius_y && f.radius_y) {
+    o.radius_y = f.radius_y;
+    from_file("radius_y");
+  }
+  if (o.grid.empty() && f.grid) {
+    o.grid = *f.grid;
+    from_file("grid");
+  }
+  if (o.workers.empty() && f.workers) {
+    o.workers = *f.workers;
+    from_file("workers");
+  }
+  o.coeff_x = f.coeff_x;
+  o.coeff_y = f.coeff_y;
+  for (const char* k : {"coefficients.x", "coefficients.y"})
+    if (f.where.count(k)) o.from[k] = f.where.at(k);
+  return o;
+}
+
+std::string origin(const Options& o, const std::string& key, const std::string& flag) {
+  const auto it = o.from.find(key);
+  return it == o.from.end() ? flag : it->second + ": '" + key + "'";
+}
+
+StencilSpec spec_of(const Options& o) {
+  StencilSpec spec;
+  if (o.stencil.empty())
+    throw SpecError((o.spec_file.empty() ? std::string() : o.spec_file + ": no stencil kind; ") +
+                    "give the stencil kind with --stencil 1d|2d (or 'stencil:' in the spec file)");
+  spec.dims = o.stencil == "1d" ? 1 : 2;
+  const unsigned r = o.radius.value_or(0);
+  spec.radius[0] = o.radius_x.value_or(r);
+  spec.radius[1] = spec.dims == 2 ? o.radius_y.value_or(r) : 0;
+  if (spec.dims == 1 && o.radius_y)
+    conflict(o, {"radius_y", "stencil"},
+             origin(o, "radius_y", "--radius-y") + " needs a 2d stencil (" +
+                 origin(o, "stencil", "--stencil") + " gives 1d)");
+  if (!o.radius && !o.radius_x)
+    throw SpecError((o.spec_file.empty() ? std::string() : o.spec_file + ": no radius; ") +
+                    "give the stencil radius with --radius R (or --radius-x/--radius-y)");
+  if (spec.dims == 2 && !o.radius && !o.radius_y)
+    throw SpecError((o.spec_file.empty() ? std::string() : o.spec_file + ": no y radius; ") +
+                    "give --radius-y (or --radius) for a 2d stencil");
+  try {
+    parse_grid(o.grid.empty() ? (spec.dims == 1 ? "194400" : "960x449") : o.grid, spec);
+  } catch (const SpecError& e) {
+    // The flag's syntax was checked when parsing: what is left is XxY for a 1d stencil.
+    conflict(o, {"grid", "stencil"},
+             origin(o, "grid", "--grid") + ": " + e.what() + " (" +
+                 origin(o, "stencil", "--stencil") + " gives " + o.stencil + ")");
+  }
+  spec.coeff_x = o.coeff_x;
+  spec.coeff_y = o.coeff_y;
+  try {
+    spec.validate();
+  } catch (const SpecError& e) {
+    // Coefficient counts depend on the radius (maybe a flag): name the line that gave the list.
+    const std::string what = e.what();
+    for (const char* k : {"coefficients.x", "coefficients.y"})
+      if (what.rfind(k, 0) == 0 && o.from.count(k)) throw SpecError(o.from.at(k) + ": " + what);
+    if (what.rfind("grid ", 0) == 0 && o.from.count("grid"))
+      throw SpecError(o.from.at("grid") + ": " + what);
+    throw;
+  }
+  return spec;
+}
+
+unsigned workers_of(const Options& o, const StencilSpec& spec, const RooflineMachine& m) {
+  if (o.workers.empty() || o.workers == "auto") return choose_workers(spec, m);
+  unsigned w = 0;
+  auto [p, ec] = std::from_chars(o.workers.data(), o.workers.data() + o.workers.size(), w);
+  if (ec != std::errc() || p != o.workers.data() + o.workers.size())
+    throw SpecError(origin(o, "workers", "--workers") +
+                    ": expected a positive integer or 'auto', got '" + o.workers + "'");
+  check_workers_fit(spec, m, w);
+  return w;
+}
+
+std::string arch_name_of(const Options& o) {
+  return o.arch_file.empty() ? "built-in configs/paper.yaml" : o.arch_file;
+}
+
+ArchConfig arch_of(const Options& o, std::ostream& out) {
+  std::vector<std::string> sets = o.sets;
+  if (o.max_cycles) sets.push_back("run.max_cycles=" + std::to_string(*o.max_cycles));
+  ArchConfig arch = o.arch_file.empty() ? load_default_arch(sets) : load_arch_file(o.arch_file, sets);
+  if (o.dump_arch)
+    out << "# effective architecture (" << arch_name_of(o)
+        << (o.sets.empty() && !o.max_cycles ? "" : " with --set overrides")
+        << ")\n"
+        << arch_to_yaml(arch);
+  return arch;
+}
+
+}  // namespace cgra

@@ -1,0 +1,32 @@
+#pragma once
+/// \file cli_spec.h
+/// The cgrasim command's stencil and architecture: the spec file merged under the flags, the
+/// stencil spec and worker count they give, and the architecture loaded with every --set.
+/// Internal to the command.
+
+#include <iosfwd>
+#include <string>
+
+#include "config/arch_config.h"
+#include "mapper/roofline.h"
+#include "sim/cli_options.h"
+#include "spec/stencil_spec.h"
+
+namespace cgra {
+
+/// Merges the spec file (if any) under the command-line flags: a flag given wins.
+Options with_spec_file(Options o);
+/// Names a stencil value by where it came from: "--grid", or "spec.yaml:3: 'grid'".
+std::string origin(const Options& o, const std::string& key, const std::string& flag);
+/// The stencil the merged options describe; SpecError (bad input) or UsageError (bad command
+/// line) naming the flag or file line that gave a bad value.
+StencilSpec spec_of(const Options& o);
+/// --workers (a number, checked to fit) or the roofline's choice.
+unsigned workers_of(const Options& o, const StencilSpec& spec, const RooflineMachine& m);
+/// The architecture's name in reports: the --arch file or the built-in.
+std::string arch_name_of(const Options& o);
+/// The architecture of a run, stencil or --asm-run alike: --arch or the built-in, then every
+/// --set, then --max-cycles; printed first with --dump-arch.
+ArchConfig arch_of(const Options& o, std::ostream& out);
+
+}  // namespace cgra

@@ -1,0 +1,196 @@
+// The cgrasim command's stencil workflow (see cli_stencil.h).
+
+#include "sim/cli_stencil.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <new>
+#include <ostream>
+#include <stop_token>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "dfg/asm.h"
+#include "dfg/dot.h"
+#include "io/npy.h"
+#include "io/output_file.h"
+#include "mapper/map_stencil.h"
+#include "mapper/roofline.h"
+#include "sim/cli_exit.h"
+#include "sim/cli_spec.h"
+#include "sim/exit_codes.h"
+#include "sim/heatmap.h"
+#include "sim/model/simulation.h"
+#include "sim/report.h"
+
+namespace cgra {
+namespace {
+
+void print_roofline(std::ostream& out, const StencilSpec& spec, const ArchConfig& arch, const std::string& arch_name,
+                    const Roofline& r, bool auto_workers) {
+  const auto& f = arch.fabric;
+  fmt::print(out, "cgrasim: stencil {} ({} points), {} workers{}\n", spec.describe(), spec.points(), r.workers,
+             auto_workers ? " (chosen from the roofline)" : "");
+  fmt::print(out, "architecture: {}: {}x{} fabric ({} MAC-capable, {} integer, {} memory-port PEs), {} GHz, "
+                  "DRAM {} GB/s ({:.2f} B/cycle)\n",
+             arch_name, f.rows, f.cols, f.count(PeKind::Fp), f.count(PeKind::Int), f.count(PeKind::Memory),
+             arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.dram_bytes_per_cycle());
+  fmt::print(out, "\nroofline (analytic, primary paper section VI):\n");
+  fmt::print(out, "  outputs (interior)        {:>14}\n", r.outputs);
+  fmt::print(out, "  useful flops              {:>14.0f}   ({} per output: 1 MUL + {} MAC)\n", r.useful_flops,
+             spec.flops_per_output(), spec.points() - 1);
+  fmt::print(out, "  ideal bytes               {:>14.0f}   (input once + output once, 8 B per double)\n",
+             r.ideal_bytes);
+  fmt::print(out, "  arithmetic intensity      {:>14.3f}   flop/B\n", r.intensity);
+  fmt::print(out, "  memory bound              {:>14.1f}   GFLOP/s (bandwidth x intensity)\n", r.memory_gflops);
+  fmt::print(out, "  mapped compute            {:>14.1f}   GFLOP/s ({} workers x {} flops x {} GHz)\n",
+             r.mapped_gflops, r.workers, spec.flops_per_output(), arch.clock.freq_ghz);
+  fmt::print(out, "  fabric compute            {:>14.1f}   GFLOP/s ({} MAC PEs x 2 flops x {} GHz)\n",
+             r.fabric_gflops, f.count(PeKind::Fp), arch.clock.freq_ghz);
+  fmt::print(out, "  roofline                  {:>14.1f}   GFLOP/s ({}-bound) = min(memory, fabric)\n", r.roofline_gflops,
+             r.bound == Bound::Memory ? "memory" : "compute");
+  fmt::print(out, "  attainable                {:>14.1f}   GFLOP/s (min(memory, {} workers that fit x {:.3f} outputs "
+             "per cycle each))\n", r.attainable_gflops, r.attainable_workers, roofline_machine(arch).worker_rate);
+}
+
+/// Reads --input and checks it against the grid: shape (N,) in 1D, (Y, X) in 2D.
+std::vector<double> input_of(const Options& o, const StencilSpec& spec) {
+  if (o.input_file.empty()) return default_input_grid(spec.grid_points());
+  NpyArray a = read_npy(o.input_file);
+  const std::vector<std::uint64_t> want =
+      spec.dims == 1 ? std::vector<std::uint64_t>{spec.grid[0]} : std::vector<std::uint64_t>{spec.grid[1], spec.grid[0]};
+  if (a.shape != want) {
+    auto shape = [](const std::vector<std::uint64_t>& v) {
+      std::string t = "(";
+      for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + std::to_string(v[i]);
+      return t + (v.size() == 1 ? ",)" : ")");
+    };
+    throw FileError(o.input_file + ": shape " + shape(a.shape) + " does not match the grid " +
+                    (spec.dims == 1 ? std::to_string(spec.grid[0])
+                                    : std::to_string(spec.grid[0]) + "x" + std::to_string(spec.grid[1])) +
+                    " (expected " + shape(want) + ")");
+  }
+  return std::move(a.data);
+}
+
+/// A progress line on stderr, once a second after the first second, while a run is under way.
+class ProgressLine {
+ public:
+  ProgressLine(bool enabled, std::string what) {
+    if (!enabled) return;
+    thread_ = std::jthread([this, what = std::move(what)](std::stop_token stop) {
+      const auto t0 = std::chrono::steady_clock::now();
+      std::unique_lock lock(mutex_);
+      bool printed = false;
+      while (!cv_.wait_for(lock, stop, std::chrono::seconds(1), [&stop] { return stop.stop_requested(); })) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        fmt::print(stderr, "\rcgrasim: simulating {} ... {:.0f} s", what, s);
+        std::fflush(stderr);
+        printed = true;
+      }
+      if (printed) fmt::print(stderr, "\r\033[K");
+    });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable_any cv_;
+  std::jthread thread_;  // last: stopped and joined before the others are destroyed
+};
+
+/// Maps, simulates and checks the stencil; prints the report; writes the requested files.
+int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& arch, const std::string& arch_name,
+                std::ostream& out, std::ostream& err, bool progress) {
+  StencilSpec spec = spec_in;
+  const RooflineMachine machine = roofline_machine(arch);
+  if (!o.workers.empty() && o.workers != "auto") spec.workers = workers_of(o, spec, machine);
+  if (o.negate_output && *o.negate_output >= spec.grid_points())
+    throw UsageError("--test-negate-output: index " + std::to_string(*o.negate_output) +
+                     " is outside the grid of " + std::to_string(spec.grid_points()) + " values");
+  std::vector<double> input = input_of(o, spec);
+  const auto t0 = std::chrono::steady_clock::now();
+  MappedStencil mapped = map_stencil(spec, arch);
+  const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!o.dot_file.empty()) {
+    dfg::DotOptions d;
+    d.placed = true;
+    write_file_atomic(o.dot_file, dfg::to_dot(mapped.dfg, d));
+  }
+  if (!o.asm_file.empty()) write_file_atomic(o.asm_file, dfg::write_asm(mapped.dfg));
+  if (o.predict_only) {
+    const nlohmann::json prediction = prediction_json(mapped, arch, arch_name);
+    if (!o.json_file.empty()) write_file_atomic(o.json_file, prediction.dump(2) + "\n");
+    out << report_text(prediction);
+    return kExitOk;
+  }
+  SimOptions so;
+  so.skip_ahead = !o.no_skip;
+  so.skip_idle_pes = !o.no_skip;
+  so.vcd_path = o.vcd_file;
+  StencilRun run;
+  {
+    ProgressLine line(progress, mapped.spec.describe());
+    run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds, o.negate_output);
+  }
+  const nlohmann::json report = report_json(run, arch, arch_name);
+  if (!o.json_file.empty()) write_file_atomic(o.json_file, report.dump(2) + "\n");
+  if (!o.heatmap_file.empty()) write_file_atomic(o.heatmap_file, heatmap_svg(report, run.mapped.dfg, arch.fabric));
+  if (!o.output_file.empty() && run.result.status == RunStatus::Done) {
+    NpyArray a;
+    a.shape = spec.dims == 1 ? std::vector<std::uint64_t>{spec.grid[0]}
+                             : std::vector<std::uint64_t>{spec.grid[1], spec.grid[0]};
+    a.data = run.result.outputs.at(0);
+    write_npy(o.output_file, a);
+  }
+  out << (o.quiet ? report_quiet(report) : report_text(report));
+  if (const auto stopped = stopped_run(run.result.status, run.result.cycles, run.result.report, arch)) {
+    out << stopped->report;
+    err << stopped->error;
+    return stopped->exit_code;
+  }
+  if (!run.check_pass) {
+    err << "cgrasim: error: output check failed: " << run.mismatches << " of " << run.result.outputs.at(0).size()
+        << " values differ from the reference (first at index " << run.first_mismatch << ")\n";
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& err, bool progress) {
+  const Options o = with_spec_file(flags);
+  const std::string arch_name = arch_name_of(o);
+  const ArchConfig arch = arch_of(o, out);
+  if (o.dump_arch && o.stencil.empty() && o.spec_file.empty()) return kExitOk;
+  const StencilSpec spec = spec_of(o);
+  if (!o.roofline_only) {
+    try {
+      return run_stencil(o, spec, arch, arch_name, out, err, progress);
+    } catch (const std::bad_alloc&) {
+      throw SpecError(fmt::format(
+          "{}: a grid of {} points ({:.1f} GiB per copy; the run holds several) does not fit "
+          "in this machine's memory",
+          origin(o, "grid", "--grid"), spec.grid_points(),
+          double(spec.grid_points()) * 8 / double(1ull << 30)));
+    }
+  }
+  const RooflineMachine m = roofline_machine(arch);
+  const unsigned w = workers_of(o, spec, m);
+  const Roofline r = analyze_roofline(spec, m, w);
+  if (!o.quiet) {
+    print_roofline(out, spec, arch, arch_name, r, o.workers.empty() || o.workers == "auto");
+  } else {
+    fmt::print(out, "roofline {:.1f} GFLOP/s ({}-bound), {} workers\n", r.roofline_gflops,
+               r.bound == Bound::Memory ? "memory" : "compute", r.workers);
+  }
+  return kExitOk;
+}
+
+}  // namespace cgra
