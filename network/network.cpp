@@ -83,12 +83,12 @@ Network::Network(const FabricGeometry& geometry, const NetworkParams& params,
 void Network::set_touch_flags(const TouchLookup& source, const TouchLookup& destination) {
   for (std::size_t k = 0; k < routes_.size(); ++k) {
     const TouchFlag f = source(source_endpoint_[ext_[k]]);
-    if (f.mask != nullptr && !std::has_single_bit(f.word_bit))
-      throw std::invalid_argument("network: a source's touch flag needs a one-bit word_bit");
-    routes_[k].touch_mask = f.mask;
-    routes_[k].touch_word = f.word;
-    routes_[k].touch_bit = f.bit;
-    routes_[k].touch_shift = static_cast<std::uint8_t>(f.mask != nullptr ? std::countr_zero(f.word_bit) : 0);
+    if (f.queues != nullptr && !std::has_single_bit(f.pe))
+      throw std::invalid_argument("network: a source's touch flag needs a one-bit pe");
+    routes_[k].touch_queues = f.queues;
+    routes_[k].touch_pes = f.pes;
+    routes_[k].touch_queue = f.queue;
+    routes_[k].touch_pe_shift = static_cast<std::uint8_t>(f.queues != nullptr ? std::countr_zero(f.pe) : 0);
     for (std::uint32_t d = 0; d < routes_[k].dest_count; ++d)
       sinks_[routes_[k].first_dest + d].touch = destination(dest_endpoint_[routes_[k].first_dest + d]);
   }
@@ -245,9 +245,9 @@ inline std::uint32_t Network::step_route(RouteRt& r, std::uint64_t cycle) {
   }
   const Word word = r.source->head();
   r.source->pop_checked_by_caller();  // not empty (above); the route is its only popper
-  if (r.touch_mask) {
-    *r.touch_mask |= r.touch_bit;
-    *r.touch_word |= std::uint64_t{1} << r.touch_shift;
+  if (r.touch_queues) {
+    *r.touch_queues |= r.touch_queue;
+    *r.touch_pes |= std::uint64_t{1} << r.touch_pe_shift;
   }
   // The word reaches destination d's queue at the commit of cycle t + L_d - 1, delivered by the
   // member that owns d from the wheel of (this member, that member).
@@ -319,9 +319,9 @@ void Network::deliver_from(std::uint64_t cycle, unsigned member) {
         d.queue->push_checked_by_caller(entries[k].word);  // the route's credit kept the slot
       else
         d.queue->push_reserved(entries[k].word);
-      if (d.touch.mask) {
-        *d.touch.mask |= d.touch.bit;
-        *d.touch.word |= d.touch.word_bit;
+      if (d.touch.queues) {
+        *d.touch.queues |= d.touch.queue;
+        *d.touch.pes |= d.touch.pe;
       }
     }
     w.count[b] = 0;

@@ -37,6 +37,7 @@
 
 #include "common/page_allocator.h"
 #include "common/queue.h"
+#include "common/queue_mask.h"
 #include "config/network_params.h"
 #include "network/fabric_geometry.h"
 #include "network/route.h"
@@ -72,17 +73,16 @@ class Network {
   Network(Network&&) = default;
   Network& operator=(Network&&) = default;
 
-  /// Where the network reports that it popped a source or pushed into a destination queue: bit
-  /// `bit` is OR-ed into `*mask` and (the fabric's per-PE record of queues touched from outside this
-  /// cycle, which lets a PE commit only those and lets idle PEs sleep). `mask == nullptr`: none.
-  /// `*word |= word_bit` is done too (the fabric's bit set of PEs touched this cycle); a route
-  /// source's `word_bit` must be a single bit (set_touch_flags throws std::invalid_argument
-  /// otherwise).
+  /// Where the network reports that it popped a source or pushed into a destination queue:
+  /// `queue` is added to `*queues` (the fabric's per-PE record of queues touched from outside this
+  /// cycle, which lets a PE commit only those and lets idle PEs sleep), and `pe` is OR-ed into
+  /// `*pes` (the fabric's bit set of PEs touched this cycle). `queues == nullptr`: none. A route
+  /// source's `pe` must be a single bit (set_touch_flags throws std::invalid_argument otherwise).
   struct TouchFlag {
-    std::uint32_t* mask = nullptr;
-    std::uint32_t bit = 0;
-    std::uint64_t* word = nullptr;
-    std::uint64_t word_bit = 0;
+    QueueMask* queues = nullptr;
+    QueueMask queue;
+    std::uint64_t* pes = nullptr;
+    std::uint64_t pe = 0;
   };
   using TouchLookup = std::function<TouchFlag(const Endpoint&)>;
   /// Installs touch flags for every route source (`source(endpoint)`) and destination
@@ -209,8 +209,8 @@ class Network {
   struct alignas(64) RouteRt {
     TwoPhaseQueue* source = nullptr;
     RouteStats stats;
-    std::uint32_t* touch_mask = nullptr;  // TouchFlag::mask, reported on every pop of the source
-    std::uint64_t* touch_word = nullptr;  // TouchFlag::word
+    QueueMask* touch_queues = nullptr;    // TouchFlag::queues, reported on every pop of the source
+    std::uint64_t* touch_pes = nullptr;   // TouchFlag::pes
     // Sparse stepping: a route whose source holds a word but lacks credit stays blocked until a
     // destination's consumer pops (destination_popped), so it is "parked": not tested each
     // cycle; its stall and blocked counters for cycles [parked_since, next_cycle_) are added
@@ -218,8 +218,8 @@ class Network {
     std::uint64_t parked_since = 0;
     std::uint32_t first_dest = 0;
     std::uint32_t dest_count = 0;
-    std::uint32_t touch_bit = 0;          // TouchFlag::bit
-    std::uint8_t touch_shift = 0;         // TouchFlag::word_bit == 1 << touch_shift
+    QueueMask touch_queue;                // TouchFlag::queue
+    std::uint8_t touch_pe_shift = 0;      // TouchFlag::pe == 1 << touch_pe_shift
     bool active = true;                   // in its member's active list (sparse stepping)
     bool parked = false;
   };

@@ -45,8 +45,8 @@ TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions opt
   out_last_land_.assign(params.output_queues, 0);
   loads_to_.assign(params.input_queues, 0);
   pushes_base_.assign(params.input_queues, 0);
-  in_all_ = static_cast<std::uint32_t>(mask_below(params.input_queues));
-  out_all_ = static_cast<std::uint32_t>(mask_below(params.output_queues));
+  all_inputs_ = QueueMask::first(params.input_queues);
+  all_outputs_ = QueueMask::first(params.output_queues);
   bind_arrays();
   refresh_masks();
 }
@@ -69,7 +69,7 @@ void TriggeredPe::load_program(const Program& program) {
   std::fill(regs_.begin(), regs_.end(), Word{});
   for (const RegInit& r : program.reg_init) regs_[r.reg] = Word{r.value.bits, 0};
   staged_set_ = staged_clear_ = 0;
-  own_in_ = own_out_ = pushed_out_ = popped_in_ = 0;
+  inputs_popping_ = outputs_pushing_ = outputs_pushed_ = inputs_popped_ = QueueMask{};
   pending_regs_ = pending_preds_ = 0;
   // In-flight wheel: a result issued in cycle t with latency L lands at the commit of t + L - 1, in
   // [t, t + max_latency - 1], so max_latency buckets (rounded up to a power of two: indexing is a
@@ -137,15 +137,15 @@ void TriggeredPe::decode(const Program& program) {
     if (in.dest.out_mask & ~out_ok) fail("output queue index out of range");
     if (is_fp_op(in.op) && !options_.fp_units) fail("FP op on a PE without FP units");
     if (is_mem_op(in.op) && !options_.memory_port) fail("memory op on a PE without a memory port");
-    d.in_need = in.trigger.need_input | in.deq;
-    d.deq = in.deq;
+    d.inputs_needed = QueueMask::from_bits(in.trigger.need_input | in.deq);
+    d.dequeues = QueueMask::from_bits(in.deq);
     d.pred_hazard = d.pred_true | d.pred_false | d.pred_set | d.pred_clear;
 
     if (in.trigger.tag_tests.size() > kMaxTagTests) fail("more than 4 tag tests");
     for (const TagTest& t : in.trigger.tag_tests) {
       if (t.queue >= params_.input_queues) fail("tag test on missing input queue i" + std::to_string(t.queue));
       d.tags[d.tag_count++] = t;
-      d.in_need |= 1u << t.queue;
+      d.inputs_needed |= QueueMask::of(t.queue);
     }
 
     unsigned used = 0;
@@ -156,7 +156,7 @@ void TriggeredPe::decode(const Program& program) {
       ++used;
       if (o.kind == OperandKind::Queue) {
         if (o.index >= params_.input_queues) fail("operand reads missing input queue i" + std::to_string(o.index));
-        d.in_need |= 1u << o.index;
+        d.inputs_needed |= QueueMask::of(o.index);
       } else if (o.kind == OperandKind::Reg) {
         if (o.index >= params_.registers) fail("operand reads missing register r" + std::to_string(o.index));
         d.reg_hazard |= std::uint64_t{1} << o.index;
@@ -171,7 +171,7 @@ void TriggeredPe::decode(const Program& program) {
     d.has_result = !(in.op == Opcode::Drop || (in.op == Opcode::Load && used < 2));
     if (!d.has_result && !in.dest.empty()) fail("has no result but names a destination");
     d.writes = d.has_result && !in.dest.empty();
-    d.out_need = in.dest.out_mask;
+    d.outputs_needed = QueueMask::from_bits(in.dest.out_mask);
     if (in.dest.reg >= 0) {
       if (in.dest.reg >= static_cast<int>(params_.registers)) fail("writes missing register r" + std::to_string(in.dest.reg));
       d.reg = static_cast<std::int8_t>(in.dest.reg);
@@ -213,19 +213,19 @@ void TriggeredPe::decode(const Program& program) {
   decoded_ = std::move(decoded);
   patterns_.clear();
   patterns_.reserve(decoded_.size());
-  reply_queues_ = 0;
+  reply_inputs_ = QueueMask{};
   std::vector<unsigned> latency_of_out(params_.output_queues, 0);
   order_check_ = false;
   stream_ = true;
   for (const Decoded& d : decoded_) {
     patterns_.push_back({d.pred_true, d.pred_false});
-    if (d.reply >= 0) reply_queues_ |= 1u << d.reply;
+    if (d.reply >= 0) reply_inputs_ |= QueueMask::of(static_cast<unsigned>(d.reply));
     // pred_hazard holds every predicate the instruction tests, sets, clears or writes, reg_hazard
     // every register it reads or writes; only a LOAD has a reply queue.
     stream_ = stream_ && (d.pred_hazard | d.reg_hazard) == 0 && !is_mem_op(d.op);
     if (!d.writes) continue;
-    for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
-      unsigned& l = latency_of_out[static_cast<unsigned>(std::countr_zero(m))];
+    for (const unsigned o : d.outputs_needed) {
+      unsigned& l = latency_of_out[o];
       if (l != 0 && l != d.latency) order_check_ = true;
       l = d.latency;
     }
@@ -266,10 +266,10 @@ void TriggeredPe::bind_arrays() {
 }
 
 void TriggeredPe::refresh_masks() {
-  nonempty_ = 0;
-  for (unsigned i = 0; i < inputs_.size(); ++i) nonempty_ |= static_cast<std::uint32_t>(!inputs_[i].empty()) << i;
-  outfree_ = 0;
-  for (unsigned i = 0; i < outputs_.size(); ++i) outfree_ |= static_cast<std::uint32_t>(outputs_[i].can_push()) << i;
+  inputs_nonempty_ = QueueMask{};
+  for (unsigned i = 0; i < inputs_.size(); ++i) inputs_nonempty_ |= QueueMask::of_if(i, !inputs_[i].empty());
+  outputs_free_ = QueueMask{};
+  for (unsigned i = 0; i < outputs_.size(); ++i) outputs_free_ |= QueueMask::of_if(i, outputs_[i].can_push());
 }
 
 const PeStats& TriggeredPe::stats() const {

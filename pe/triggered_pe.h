@@ -33,6 +33,7 @@
 #include "common/error.h"
 #include "common/mem_request.h"
 #include "common/queue.h"
+#include "common/queue_mask.h"
 #include "config/pe_params.h"
 #include "pe/isa.h"
 
@@ -133,12 +134,12 @@ class alignas(64) TriggeredPe {
   /// Commit phase: applies predicate updates and landing results, then commits the PE's queues.
   void commit();
   /// Same as commit(), for a caller that knows which queues others touched this cycle:
-  /// `inputs_touched` / `outputs_touched` (bit i = queue i) must include every input queue others
+  /// `inputs_touched` / `outputs_touched` must include every input queue others
   /// pushed into and every output queue others popped since the last commit (a superset is fine).
   /// The PE adds the queues it touched itself, so only those are looked at instead of every
   /// queue; the effect is identical to commit() whenever the masks are complete. The memory-request
   /// queue is always checked.
-  void commit(std::uint32_t inputs_touched, std::uint32_t outputs_touched);
+  void commit(QueueMask inputs_touched, QueueMask outputs_touched);
 
   /// Input queue i: routes and the memory system push into it in their evaluate phase; keep the
   /// reference (stable for the PE's lifetime) rather than looking it up per cycle.
@@ -175,13 +176,13 @@ class alignas(64) TriggeredPe {
   /// cycle unless something outside (a route, the memory system) writes into or pops its queues:
   /// the fabric's skip-ahead test.
   bool state_changed() const { return changed_; }
-  /// Output queues (bit i = queue i) into which results were pushed at the last commit: the only
+  /// Output queues into which results were pushed at the last commit: the only
   /// way a word enters an output queue, so a route that found its source empty needs to look
   /// again only after such a push.
-  std::uint32_t outputs_pushed() const { return pushed_out_; }
-  /// Input queues (bit i = queue i) this PE popped at the last commit: the only way a slot of an
+  QueueMask outputs_pushed() const { return outputs_pushed_; }
+  /// Input queues this PE popped at the last commit: the only way a slot of an
   /// input queue is freed, so a route's credit changes only then.
-  std::uint32_t inputs_popped() const { return popped_in_; }
+  QueueMask inputs_popped() const { return inputs_popped_; }
   /// True if some load reply is still owed to an input queue of this PE.
   bool awaiting_memory() const;
   /// Earliest cycle at which an in-flight function-unit result becomes visible, or kNoCycle.
@@ -206,8 +207,8 @@ class alignas(64) TriggeredPe {
     std::uint64_t pred_true = 0, pred_false = 0;
     std::uint64_t pred_hazard = 0;  // predicates read or written (blocked while a result is pending)
     std::uint64_t reg_hazard = 0;   // registers read or written
-    std::uint32_t in_need = 0;      // input queues that must be non-empty
-    std::uint32_t out_need = 0;     // output queues that must have a free slot
+    QueueMask inputs_needed;        // input queues that must be non-empty
+    QueueMask outputs_needed;       // output queues that must have a free slot (its destinations)
     std::array<TagTest, kMaxTagTests> tags{};
     std::uint8_t tag_count = 0;
     Opcode op = Opcode::Mov;
@@ -216,7 +217,7 @@ class alignas(64) TriggeredPe {
     bool has_result = false;        // produces a value for `dest`
     bool writes = false;            // has_result and a non-empty destination
     // What issue() reads.
-    std::uint32_t deq = 0;
+    QueueMask dequeues;             // input queues popped at issue
     std::uint64_t pred_set = 0, pred_clear = 0;
     std::array<Operand, 3> src{};
     std::int8_t reg = -1;
@@ -237,7 +238,7 @@ class alignas(64) TriggeredPe {
   // is written (issue + L - 1).
   struct InFlight {
     Word value;
-    std::uint32_t out_mask = 0;
+    QueueMask outputs;  // the output queues it lands in
     std::int8_t reg = -1;
     std::int8_t pred = -1;
     bool pred_value = false;
@@ -264,7 +265,7 @@ class alignas(64) TriggeredPe {
   template <bool kStream>
   [[gnu::always_inline]] inline bool land_results();
   [[gnu::always_inline]] inline bool land();  // land_results<stream_>()
-  [[gnu::always_inline]] inline void commit_queues(std::uint32_t cand_in, std::uint32_t cand_out, bool changed);
+  [[gnu::always_inline]] inline void commit_queues(QueueMask cand_in, QueueMask cand_out, bool changed);
   template <bool kStream>
   [[gnu::always_inline]] inline Word fetch(const Operand& o) const;
   bool reply_owed(unsigned q) const;
@@ -279,17 +280,21 @@ class alignas(64) TriggeredPe {
   std::uint64_t staged_clear_ = 0;
   std::uint64_t pending_regs_ = 0;   // registers with a result in flight
   std::uint64_t pending_preds_ = 0;  // predicates with a result in flight
-  // Committed queue status, recomputed at commit so triggers are pure bit tests.
-  std::uint32_t nonempty_ = 0;
-  std::uint32_t outfree_ = 0;
-  std::uint32_t touched_out_ = 0;  // output queues reserved this cycle (free space changed)
-  std::uint32_t own_in_ = 0;       // input queues this PE popped this cycle
-  std::uint32_t own_out_ = 0;      // output queues this PE pushed into this cycle
-  std::uint32_t pushed_out_ = 0;   // own_out_ of the last commit (outputs_pushed())
-  std::uint32_t popped_in_ = 0;    // own_in_ of the last commit (inputs_popped())
-  std::uint32_t reply_queues_ = 0; // input queues some LOAD names as its reply queue
-  std::uint32_t in_all_ = 0;       // all input queues (bit i = queue i)
-  std::uint32_t out_all_ = 0;      // all output queues
+  // Queue sets (common/queue_mask.h). The committed queue status, recomputed at commit so that
+  // triggers are pure bit tests:
+  QueueMask inputs_nonempty_;      // input queues holding a committed word
+  QueueMask outputs_free_;         // output queues with a free slot
+  // What this PE does to its own queues in the cycle under way, applied at its commit:
+  QueueMask outputs_reserved_;     // output queues it reserved a slot in (free space changed)
+  QueueMask inputs_popping_;       // input queues it pops
+  QueueMask outputs_pushing_;      // output queues it pushes into
+  // ... and what it did at the last commit (for the fabric's reports to the network):
+  QueueMask outputs_pushed_;       // outputs_pushing_ of the last commit (outputs_pushed())
+  QueueMask inputs_popped_;        // inputs_popping_ of the last commit (inputs_popped())
+  // Fixed by the parameters or the program:
+  QueueMask reply_inputs_;         // input queues some LOAD names as its reply queue
+  QueueMask all_inputs_;           // every input queue
+  QueueMask all_outputs_;          // every output queue
   bool issued_ = false;
   bool changed_ = true;            // state visible to triggers changed at the last commit
   bool memory_port_ = false;       // options_.memory_port: only then can mem_requests_ change

@@ -128,11 +128,12 @@ template <bool kStream>
     int q = -1;
     if (!kStream && ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_))) {
       r = StallReason::Hazard;
-    } else if (const std::uint32_t missing = d.in_need & ~nonempty_) {
-      q = std::countr_zero(missing);
+    } else if (const QueueMask missing = d.inputs_needed.without(inputs_nonempty_); missing.any()) {
+      q = static_cast<int>(missing.lowest());
       // Only a LOAD's reply queue can be owed a word (loads_to_ is 0 elsewhere).
-      r = !kStream && ((reply_queues_ >> q) & 1u) && reply_owed(static_cast<unsigned>(q)) ? StallReason::Memory
-                                                                                          : StallReason::NoInput;
+      r = !kStream && reply_inputs_.has(static_cast<unsigned>(q)) && reply_owed(static_cast<unsigned>(q))
+              ? StallReason::Memory
+              : StallReason::NoInput;
     } else {
       bool tags_ok = true;
       for (unsigned t = 0; t < d.tag_count; ++t) {
@@ -149,15 +150,15 @@ template <bool kStream>
                                            : (d.op == Opcode::Store && !mem_requests_.can_push()))) {
         r = StallReason::Memory;
         q = d.reply;
-      } else if (const std::uint32_t full = d.out_need & ~outfree_) {
+      } else if (const QueueMask full = d.outputs_needed.without(outputs_free_); full.any()) {
         r = StallReason::OutputFull;
-        q = std::countr_zero(full);
+        q = static_cast<int>(full.lowest());
       } else {
         bool in_order = true;
-        if (!kStream && order_check_ && d.out_need != 0 && inflight_count_ != 0) {
+        if (!kStream && order_check_ && d.outputs_needed.any() && inflight_count_ != 0) {
           const std::uint64_t land = cycle_ + d.latency - 1;
-          for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
-            if (land < out_last_land_[std::countr_zero(m)]) in_order = false;
+          for (const unsigned o : d.outputs_needed) {
+            if (land < out_last_land_[o]) in_order = false;
           }
         }
         if (in_order) {
@@ -182,10 +183,10 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
   const Word a = fetch<kStream>(d.src[0]);
   const Word b = fetch<kStream>(d.src[1]);
   const Word c = fetch<kStream>(d.src[2]);
-  // Every dequeued queue is in in_need (decode), so it holds a word, and only this PE pops it,
+  // Every dequeued queue is in inputs_needed (decode), so it holds a word, and only this PE pops it,
   // once per cycle at most. The pops are applied by this cycle's commit (commit_queues passes
   // them to commit_at), so nothing is written to the queues here.
-  own_in_ |= d.deq;
+  inputs_popping_ |= d.dequeues;
   if constexpr (!kStream) {  // a stream program sets and clears no predicate and has no LOAD/STORE
     staged_set_ = d.pred_set;
     staged_clear_ = d.pred_clear;
@@ -224,11 +225,10 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
       // Lands at this cycle's commit. A push is invisible to readers until its commit, and a
       // stream program's results land in issue order (every instruction feeding one output queue
       // has the same latency), so pushing now equals landing at the commit: no reservation, no
-      // wheel entry. (The output's bit of outfree_ was set and only this PE pushes into it.)
+      // wheel entry. (The output was in outputs_free_ and only this PE pushes into it.)
       TwoPhaseQueue* const out = out_;
-      for (std::uint32_t m = d.out_need; m != 0; m &= m - 1)
-        out[std::countr_zero(m)].push_checked_by_caller(result);
-      own_out_ |= d.out_need;
+      for (const unsigned o : d.outputs_needed) out[o].push_checked_by_caller(result);
+      outputs_pushing_ |= d.outputs_needed;
     } else {
       const std::uint64_t land = cycle_ + d.latency - 1;
       const std::size_t b = land & wheel_mask_;
@@ -236,7 +236,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
       // only to output queues, and its landing reads nothing else (land_results<true>).
       InFlight& f = wheel_p_[b * wheel_slots_ + wcount_[b]++];
       f.value = result;
-      f.out_mask = d.out_need;
+      f.outputs = d.outputs_needed;
       if constexpr (!kStream) {
         f.reg = d.reg;
         f.pred = d.pred;
@@ -248,13 +248,12 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
         if (d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
       }
       TwoPhaseQueue* const out = out_;
-      for (std::uint32_t m = d.out_need; m != 0; m &= m - 1) {
-        const int q = std::countr_zero(m);
-        // Its bit of outfree_ was set, and only landing fills it.
-        out[q].reserve_checked_by_caller();
-        if (!kStream && order_check_) out_last_land_[q] = land;
-        touched_out_ |= 1u << q;
+      for (const unsigned o : d.outputs_needed) {
+        // It was in outputs_free_, and only landing fills it.
+        out[o].reserve_checked_by_caller();
+        if (!kStream && order_check_) out_last_land_[o] = land;
       }
+      outputs_reserved_ |= d.outputs_needed;
       ++inflight_count_;
     }
   }
@@ -266,7 +265,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
 
 // Applies predicate updates and the results whose latency ends this cycle; returns whether
 // anything in flight (hence state visible to triggers) changed. Records the output queues pushed
-// into in own_out_. A stream program's results go only into output-queue slots reserved at issue,
+// into in outputs_pushing_. A stream program's results go only into output-queue slots reserved at issue,
 // which leaves every queue's free space as it was, and a stream program's triggers see nothing
 // else of its output queues: its landings change nothing it observes.
 template <bool kStream>
@@ -285,9 +284,8 @@ inline bool TriggeredPe::land_results() {
     TwoPhaseQueue* const out = out_;
     for (std::uint32_t k = 0; k < n; ++k) {
       const InFlight& f = due[k];
-      own_out_ |= f.out_mask;
-      for (std::uint32_t m = f.out_mask; m != 0; m &= m - 1)
-        out[std::countr_zero(m)].push_reserved_checked_by_caller(f.value);  // reserved at issue
+      outputs_pushing_ |= f.outputs;
+      for (const unsigned o : f.outputs) out[o].push_reserved_checked_by_caller(f.value);  // reserved at issue
       if constexpr (kStream) continue;
       if (f.reg >= 0) {
         regs_p_[f.reg] = f.value;
@@ -314,62 +312,60 @@ inline void TriggeredPe::commit() {
   TwoPhaseQueue* const out = out_;
   const unsigned ni = static_cast<unsigned>(inputs_.size());
   const unsigned no = static_cast<unsigned>(outputs_.size());
-  std::uint32_t dirty_in = 0, dirty_out = 0;
-  for (unsigned i = 0; i < ni; ++i) dirty_in |= static_cast<std::uint32_t>(in[i].dirty()) << i;
-  dirty_in |= own_in_;  // the pops of this cycle's issue (see issue)
-  for (unsigned i = 0; i < no; ++i) dirty_out |= static_cast<std::uint32_t>(out[i].dirty()) << i;
-  commit_queues(dirty_in, dirty_out, changed || (dirty_in | dirty_out) != 0);
+  QueueMask dirty_in, dirty_out;
+  for (unsigned i = 0; i < ni; ++i) dirty_in |= QueueMask::of_if(i, in[i].dirty());
+  dirty_in |= inputs_popping_;  // the pops of this cycle's issue (see issue)
+  for (unsigned i = 0; i < no; ++i) dirty_out |= QueueMask::of_if(i, out[i].dirty());
+  commit_queues(dirty_in, dirty_out, changed || (dirty_in | dirty_out).any());
 }
 
-[[gnu::always_inline]] inline void TriggeredPe::commit(std::uint32_t inputs_touched, std::uint32_t outputs_touched) {
+[[gnu::always_inline]] inline void TriggeredPe::commit(QueueMask inputs_touched, QueueMask outputs_touched) {
   const bool changed = land();
   // Only queues someone touched can be dirty. They are committed without testing dirty() first:
   // committing a clean queue only brings its statistics up to date, which gives the same figures
   // as accounting its idle cycles later (so a superset of touched queues is fine; it costs at
   // most one full evaluation next cycle).
-  const std::uint32_t cand_in = (inputs_touched | own_in_) & in_all_;
-  const std::uint32_t cand_out = (outputs_touched | own_out_) & out_all_;
+  const QueueMask cand_in = (inputs_touched | inputs_popping_) & all_inputs_;
+  const QueueMask cand_out = (outputs_touched | outputs_pushing_) & all_outputs_;
   // Every candidate was touched this cycle by a pop or a push (a reservation only comes with an
   // issue), so there is a change if there is a candidate: no need to ask each queue whether it
   // was dirty. Except, for a stream program, an output queue only its own landing pushed into:
   // that changes nothing it observes (see land_results). Its own issue pushes only when it issued.
-  const std::uint32_t seen_out = stream_ ? outputs_touched & out_all_ : cand_out;
-  commit_queues(cand_in, cand_out, changed || (cand_in | seen_out) != 0);
+  const QueueMask seen_out = stream_ ? outputs_touched & all_outputs_ : cand_out;
+  commit_queues(cand_in, cand_out, changed || (cand_in | seen_out).any());
 }
 
 // Commits the candidate queues (cand_in / cand_out: a superset of the input / output queues with
-// something to apply) and the request queue, and recomputes their bits of nonempty_ / outfree_.
+// something to apply) and the request queue, and recomputes their part of inputs_nonempty_ /
+// outputs_free_.
 // `changed`: whether something the scheduler observes changed (the caller knows from the
 // candidates; the request queue is added here).
 // The idle cycles of the other queues are accounted when they are next committed (or in
 // settle_statistics), which gives identical statistics.
-inline void TriggeredPe::commit_queues(std::uint32_t cand_in, std::uint32_t cand_out, bool changed) {
-  const std::uint32_t popped = own_in_;  // a subset of cand_in
-  pushed_out_ = own_out_;
-  popped_in_ = popped;
-  own_in_ = own_out_ = 0;
+inline void TriggeredPe::commit_queues(QueueMask cand_in, QueueMask cand_out, bool changed) {
+  const QueueMask popped = inputs_popping_;  // a subset of cand_in
+  outputs_pushed_ = outputs_pushing_;
+  inputs_popped_ = popped;
+  inputs_popping_ = outputs_pushing_ = QueueMask{};
   TwoPhaseQueue* const in = in_;
   TwoPhaseQueue* const out = out_;
   const std::uint64_t now = commits_;
-  // The candidates' bits of nonempty_ / outfree_ are gathered anew and merged once at the end.
-  std::uint32_t nonempty = 0;
-  for (std::uint32_t m = cand_in; m != 0; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
-    nonempty |= static_cast<std::uint32_t>(in[i].commit_at(now, (popped >> i) & 1u) != 0) << i;
-  }
-  nonempty_ = (nonempty_ & ~cand_in) | nonempty;
-  // Output queues reserved this cycle (touched_out_) changed their free space: their bit of
-  // outfree_ is recomputed too (committing them as well costs nothing in statistics).
-  const std::uint32_t out_cand = cand_out | touched_out_;
-  std::uint32_t outfree = 0;
-  for (std::uint32_t m = out_cand; m != 0; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
+  // The candidates' part of inputs_nonempty_ / outputs_free_ is gathered anew and merged once at
+  // the end.
+  QueueMask nonempty;
+  for (const unsigned i : cand_in) nonempty |= QueueMask::of_if(i, in[i].commit_at(now, popped.has(i)) != 0);
+  inputs_nonempty_ = inputs_nonempty_.without(cand_in) | nonempty;
+  // Output queues reserved this cycle (outputs_reserved_) changed their free space: they are
+  // recomputed too (committing them as well costs nothing in statistics).
+  const QueueMask out_cand = cand_out | outputs_reserved_;
+  QueueMask outfree;
+  for (const unsigned i : out_cand) {
     TwoPhaseQueue& q = out[i];
     q.commit_at(now);
-    outfree |= static_cast<std::uint32_t>(q.can_push()) << i;
+    outfree |= QueueMask::of_if(i, q.can_push());
   }
-  outfree_ = (outfree_ & ~out_cand) | outfree;
-  touched_out_ = 0;
+  outputs_free_ = outputs_free_.without(out_cand) | outfree;
+  outputs_reserved_ = QueueMask{};
   // Without a memory port no LOAD/STORE loads (decode rejects them), so nothing enters the request
   // queue and nobody pops it.
   if (memory_port_ && mem_requests_.dirty()) {

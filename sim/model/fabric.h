@@ -63,6 +63,7 @@
 #include "mem/memory_system.h"
 
 #include "common/page_allocator.h"
+#include "common/queue_mask.h"
 #include "config/arch_config.h"
 #include "lowering/lowering.h"
 #include "network/fabric_geometry.h"
@@ -113,14 +114,12 @@ class Fabric {
   /// Pops the head request of `port` (applied at commit).
   void pop_request(unsigned port) {
     port_pe_[port]->mem_requests().pop();
-    touched_[tslot(port_index_[port])].req = 1;
-    mark_touched(port_index_[port]);
+    touch(port_index_[port]).request_popped = 1;
   }
   /// Delivers a loaded word into the reply queue the LOAD reserved on the PE of `port`.
   void deliver_reply(unsigned port, unsigned reply_queue, const Word& w) {
     port_pe_[port]->input(reply_queue).push_reserved(w);
-    touched_[tslot(port_index_[port])].in |= 1u << reply_queue;
-    mark_touched(port_index_[port]);
+    touch(port_index_[port]).inputs |= QueueMask::of(reply_queue);
   }
   /// Memory ports whose PE holds a program (ascending).
   const std::vector<unsigned>& used_ports() const { return used_ports_; }
@@ -135,8 +134,7 @@ class Fabric {
   /// Pushes a word out of the FIFO into the consumer's input queue (space guaranteed by credits).
   void deep_deliver(std::size_t d, const Word& w) {
     deep_[d].consumer->push(w);
-    touched_[tslot(deep_[d].consumer_pe)].in |= deep_[d].consumer_bit;
-    mark_touched(deep_[d].consumer_pe);
+    touch(deep_[d].consumer_pe).inputs |= deep_[d].consumer_input;
   }
   /// After step_cycle(): slots the consumer freed in its input queue since the last call (credits).
   std::uint64_t deep_freed(std::size_t d) {
@@ -243,43 +241,61 @@ class Fabric {
     TwoPhaseQueue* consumer = nullptr;
     std::uint64_t pops_seen = 0;
     std::uint32_t consumer_pe = 0;   // index of the consumer's PE
-    std::uint32_t consumer_bit = 0;  // 1 << the consumer's input queue
+    QueueMask consumer_input;        // the consumer's input queue
     std::int32_t dest_id = -1;       // the route destination that is `ingress`
   };
   std::vector<Deep> deep_;  // reserved once: ingress addresses are bound into the network
   std::unique_ptr<Network> network_;
   TwoPhaseQueue* done_queue_ = nullptr;
-  std::uint32_t done_pe_ = 0;   // PE index and output-queue bit of the done queue
-  std::uint32_t done_bit_ = 0;
+  std::uint32_t done_pe_ = 0;   // PE index and output queue of the done queue
+  QueueMask done_output_;
   bool done_ = false;
   std::uint64_t done_cycle_ = 0;
   bool active_ = true;
   bool busy_ = true;  // after commit: some PE not quiescent or changed
   // Queues touched from outside the PE this cycle, per PE (bit i = queue i): every push into an
   // input queue and pop of an output queue by a route, the memory side, a deep channel or the
-  // done sink is recorded here, as is every pop of a memory-request queue (TouchRec::req). A PE
-  // commits only the queues named here and those it touched itself (TriggeredPe::commit(in, out)).
+  // done sink is recorded here (touch()), as is every pop of a memory-request queue
+  // (TouchRecord::request_popped). A PE commits only the queues named here and those it touched
+  // itself (TriggeredPe::commit(inputs, outputs)).
   // PE i's records are at tslot(i) (Block::tbase + bit in the stepping loop): each member's PEs
   // take a range starting on a page of its own (common/page_allocator.h says why).
   // One record per PE, so that the stepping loop reads and clears one place.
-  struct TouchRec {
-    std::uint32_t in = 0;   // input queues (bit i = queue i)
-    std::uint32_t out = 0;  // output queues
-    std::uint32_t req = 0;  // non-zero: its memory-request queue was popped
-    std::uint32_t unused = 0;  // 16 bytes: records tile a page
+  struct TouchRecord {
+    QueueMask inputs;                 // input queues pushed into
+    QueueMask outputs;                // output queues popped
+    std::uint32_t request_popped = 0;  // non-zero: its memory-request queue was popped
+    std::uint32_t unused = 0;          // 16 bytes: records tile a page
   };
-  PageVector<TouchRec> touched_;
+  PageVector<TouchRecord> touched_;
   std::vector<std::uint32_t> port_index_;  // by memory port: index of its PE (if any)
   // Slot (Network::route_slot) of the route fed by output queue q of PE i at [i * out_stride_ + q],
   // or -1: a push committed there is reported to the network (Network::source_pushed_slot), which
   // then steps only active routes.
   std::vector<std::int32_t> out_route_;
   std::uint32_t out_stride_ = 0;
-  // Route destination id (Network::destination_id) fed into input queue q of PE i at
-  // [i * in_stride_ + q], or -1: pops committed there are reported as returned credit. With
-  // threads, a destination whose route another member owns is stored as -2 - id, so that the
-  // report knows without a look-up that the credit goes through that member's buffer.
-  std::vector<std::int32_t> in_dest_;
+  // Where the credit of a pop from one input queue goes: nowhere (no route feeds the queue, or it
+  // ends in a deep channel's ingress), to a route destination (Network::destination_id) whose
+  // route this member owns, or, with threads, to one whose route another member owns, so that the
+  // report knows without a look-up that the credit goes through that member's buffer. One int32:
+  // -1, the id, or -2 - id.
+  class CreditTarget {
+   public:
+    static constexpr CreditTarget none() { return CreditTarget(-1); }
+    static constexpr CreditTarget own(std::uint32_t id) { return CreditTarget(static_cast<std::int32_t>(id)); }
+    static constexpr CreditTarget remote(std::uint32_t id) { return CreditTarget(-2 - static_cast<std::int32_t>(id)); }
+    constexpr bool is_own() const { return v_ >= 0; }
+    constexpr bool is_remote() const { return v_ < -1; }
+    constexpr std::uint32_t own_id() const { return static_cast<std::uint32_t>(v_); }        // is_own()
+    constexpr std::uint32_t remote_id() const { return static_cast<std::uint32_t>(-2 - v_); }  // is_remote()
+
+   private:
+    constexpr explicit CreditTarget(std::int32_t v) : v_(v) {}
+    std::int32_t v_;
+  };
+  // The credit target of input queue q of PE i at [i * in_stride_ + q]: pops committed there are
+  // reported to it as returned credit.
+  std::vector<CreditTarget> in_credit_;
   std::uint32_t in_stride_ = 0;
   // Sinks for report_to_network: straight to the network (one thread), or into a block's buffer.
   struct NetworkSink;
@@ -336,36 +352,44 @@ class Fabric {
     StepFlags value;
   };
   std::vector<MemberFlag> member_flag_;
-  // Sleeping PEs (see the class comment). watch_in_/watch_out_ are, per PE, the queues others may
-  // touch (used input and output queues); a sleeping PE wakes when one of them, or its memory
+  // Sleeping PEs (see the class comment). wake_inputs_/wake_outputs_ are, per PE, the queues others
+  // may touch (used input and output queues); a sleeping PE wakes when one of them, or its memory
   // request queue, was touched.
   bool skip_idle_ = true;
-  // Bit sets over PE indices (bit i of word i / 64), so that the per-cycle loops visit only the
-  // PEs that may act rather than test every PE: awake (not sleeping), touched (some queue
-  // touched from outside this cycle, i.e. a non-zero touched_ record), ran (stepped in the
-  // current cycle).
+  // Bit sets over a block's PEs (PeBits), so that the per-cycle loops visit only the PEs that may
+  // act rather than test every PE: awake (not sleeping), touched (some queue touched from outside
+  // this cycle, i.e. a non-zero touched_ record), stepped (stepped in the current cycle).
   // One cache line per block of 64 PEs: with threads, a block's words are written only by the
   // member that owns the block (a shared line would move between cores at every touch), and each
   // member's blocks start on a page (block_first_).
   // A block is PEs base .. base + 63 (fewer at the end of a member's range), bit k = PE base + k.
+  using PeBits = std::uint64_t;  // bit k = PE base + k of a block (pe_bit())
   struct alignas(64) Block {
-    std::uint64_t awake = 0;
-    std::uint64_t touched = 0;
-    std::uint64_t ran = 0;
+    PeBits awake = 0;
+    PeBits touched = 0;
+    PeBits stepped = 0;
     std::uint32_t base = 0;
     std::uint32_t tbase = 0;  // tslot(base): PE base + k's touch records are at tbase + k
   };
   PageVector<Block> blocks_;
   std::vector<std::uint32_t> pe_block_;  // by PE: its block
-  std::uint64_t pe_bit(std::size_t i) const { return std::uint64_t{1} << (i - blocks_[pe_block_[i]].base); }
-  void mark_touched(std::size_t i) { blocks_[pe_block_[i]].touched |= pe_bit(i); }
+  PeBits pe_bit(std::size_t i) const { return PeBits{1} << (i - blocks_[pe_block_[i]].base); }
   // Index of PE i's record in touched_.
   std::size_t tslot(std::size_t i) const {
     const Block& b = blocks_[pe_block_[i]];
     return b.tbase + (i - b.base);
   }
-  std::vector<std::uint32_t> watch_in_;
-  std::vector<std::uint32_t> watch_out_;
+  // PE i's touch record, with PE i marked touched in its block: what the fabric's own calls
+  // (memory replies and request pops, deep-channel deliveries, the done sink, the initial tokens)
+  // do to a PE's queues is recorded through it, e.g. touch(i).inputs |= QueueMask::of(q). (The
+  // network records its own pushes and pops through the pointers set_touch_flags gave it.)
+  TouchRecord& touch(std::size_t i) {
+    Block& b = blocks_[pe_block_[i]];
+    b.touched |= PeBits{1} << (i - b.base);
+    return touched_[b.tbase + (i - b.base)];
+  }
+  std::vector<QueueMask> wake_inputs_;
+  std::vector<QueueMask> wake_outputs_;
   std::uint64_t cycle_ = 0;
   // Threads (cold: read once per cycle at most).
   CycleJob job_;

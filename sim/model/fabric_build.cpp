@@ -140,7 +140,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
   std::size_t slots = 0;  // touch records
   for (unsigned m = 0; m < members; ++m) {
     if (m > 0) blocks_.resize(round_up_to_page<Block>(blocks_.size()));  // unused: nothing awake
-    slots = round_up_to_page<TouchRec>(slots);
+    slots = round_up_to_page<TouchRecord>(slots);
     block_first_[m] = blocks_.size();
     for (std::size_t base = pe_first[m]; base < pe_first[m + 1]; base += 64) {
       Block b;
@@ -155,7 +155,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     slots += pe_first[m + 1] - pe_first[m];
   }
   // Sized once: the network holds pointers into touched_.
-  touched_.assign(slots, TouchRec{});
+  touched_.assign(slots, TouchRecord{});
   auto pe_at = [&](PePos p) -> TriggeredPe* {
     if (!geometry_.contains(p)) return nullptr;
     const int i = index_of[geometry_.index(p)];
@@ -175,7 +175,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     if (consumer == nullptr) throw LoweringError("deep channel " + d.name + ": no consumer queue");
     deep_.push_back({TwoPhaseQueue(pp.input_queue_depth + deep_stage_words[deep_.size()]), consumer, 0,
                      static_cast<std::uint32_t>(index_of[geometry_.index(d.consumer.pe)]),
-                     1u << d.consumer.queue});
+                     QueueMask::of(d.consumer.queue)});
   }
   // The deep channel whose consumer queue `e` is, or -1. Routes into it end at the channel's
   // ingress queue instead, which belongs to the fabric (no PE's touch record, member 0).
@@ -199,38 +199,37 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
-        return {&touched_[tslot(k)].out, 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
+        return {&touched_[tslot(k)].outputs, QueueMask::of(e.queue), &blocks_[pe_block_[k]].touched, pe_bit(k)};
       },
       [&](const Endpoint& e) -> Network::TouchFlag {
         if (deep_of(e) >= 0) return {};
         const int i = pe_index(e);
         if (i < 0) return {};
         const auto k = static_cast<std::size_t>(i);
-        return {&touched_[tslot(k)].in, 1u << e.queue, &blocks_[pe_block_[k]].touched, pe_bit(k)};
+        return {&touched_[tslot(k)].inputs, QueueMask::of(e.queue), &blocks_[pe_block_[k]].touched, pe_bit(k)};
       });
   if (program_.done) {
     done_queue_ = out_q({program_.done->pe, program_.done->queue});
     if (done_queue_ != nullptr) {
       done_pe_ = static_cast<std::uint32_t>(pe_index({program_.done->pe, program_.done->queue}));
-      done_bit_ = 1u << program_.done->queue;
+      done_output_ = QueueMask::of(program_.done->queue);
     }
   }
-  watch_in_.assign(pes_.size(), 0);
-  watch_out_.assign(pes_.size(), 0);
+  wake_inputs_.assign(pes_.size(), QueueMask{});
+  wake_outputs_.assign(pes_.size(), QueueMask{});
   for (std::size_t i = 0; i < pes_.size(); ++i) {
     const PeConfig& c = config(i);
     for (unsigned q = 0; q < c.input_names.size() && q < pes_[i].input_count(); ++q)
-      watch_in_[i] |= 1u << q;
+      wake_inputs_[i] |= QueueMask::of(q);
     for (unsigned q = 0; q < c.output_names.size() && q < pes_[i].output_count(); ++q)
-      watch_out_[i] |= 1u << q;
+      wake_outputs_[i] |= QueueMask::of(q);
   }
   for (const InitialToken& t : program_.initial) {
     TwoPhaseQueue* q = in_q(t.dest);
     if (q == nullptr)
       throw LoweringError("initial token for " + endpoint_name(t.dest, false) + ": no such queue");
     q->push(t.word);  // staged: committed by the PE at the end of cycle 0
-    touched_[tslot(static_cast<std::size_t>(pe_index(t.dest)))].in |= 1u << t.dest.queue;
-    mark_touched(static_cast<std::size_t>(pe_index(t.dest)));
+    touch(static_cast<std::size_t>(pe_index(t.dest))).inputs |= QueueMask::of(t.dest.queue);
   }
   if (skip_idle_) {
     // Threads (see above). set_members regroups the routes, which renumbers the destination
@@ -269,18 +268,19 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
             static_cast<std::int32_t>(network_->route_slot(r));
     }
     in_stride_ = pp.input_queues;
-    in_dest_.assign(pes_.size() * in_stride_, -1);
+    in_credit_.assign(pes_.size() * in_stride_, CreditTarget::none());
     for (std::size_t r = 0; r < network_->route_count(); ++r)
       for (std::size_t d = 0; d < network_->destination_count(r); ++d) {
         const Endpoint& e = network_->destination_endpoint(r, d);
-        const auto id = static_cast<std::int32_t>(network_->destination_id(r, d));
+        const auto id = static_cast<std::uint32_t>(network_->destination_id(r, d));
         const int i = pe_index(e);
         if (const int k = deep_of(e); k >= 0)
-          deep_[static_cast<std::size_t>(k)].dest_id = id;
+          deep_[static_cast<std::size_t>(k)].dest_id = static_cast<std::int32_t>(id);
         else if (i >= 0 && e.queue < in_stride_) {
           const bool own = network_->credit_owner(static_cast<std::size_t>(id)) ==
                            member(static_cast<std::size_t>(i));
-          in_dest_[static_cast<std::size_t>(i) * in_stride_ + e.queue] = own ? id : -2 - id;
+          in_credit_[static_cast<std::size_t>(i) * in_stride_ + e.queue] =
+              own ? CreditTarget::own(id) : CreditTarget::remote(id);
         }
       }
     network_->track_active_routes();  // after the initial tokens: it reads the credit once

@@ -19,8 +19,7 @@ void Fabric::begin_cycle(std::uint64_t cycle) {
   // The done sink is the host's end of the done queue: it takes the token as soon as it is there.
   if (done_queue_ != nullptr && !done_queue_->empty()) {
     done_queue_->pop();
-    touched_[tslot(done_pe_)].out |= done_bit_;
-    mark_touched(done_pe_);
+    touch(done_pe_).outputs |= done_output_;
     if (!done_) {
       done_ = true;
       done_cycle_ = cycle;
@@ -57,8 +56,8 @@ void Fabric::apply_credit_reports() {
 struct Fabric::NetworkSink {
   Network& net;
   void pushed(std::int32_t slot) { net.source_pushed_slot(static_cast<std::uint32_t>(slot)); }
-  void popped(std::int32_t dest) { net.destination_popped(static_cast<std::size_t>(dest)); }
-  void popped_remote(std::int32_t dest) { popped(dest); }  // one thread applies every report
+  void popped(std::uint32_t dest) { net.destination_popped(dest); }
+  void popped_remote(std::uint32_t dest) { popped(dest); }  // one thread applies every report
 };
 struct Fabric::MemberSink {
   Network& net;
@@ -68,13 +67,12 @@ struct Fabric::MemberSink {
                         // network's begin_cycle, see Fabric::enable_run_ahead)
   // The route a PE feeds has its source in the PE's block: always this member's.
   void pushed(std::int32_t slot) { net.source_pushed_slot(static_cast<std::uint32_t>(slot)); }
-  // A destination whose route this member owns (in_dest_ says which).
-  void popped(std::int32_t dest) { net.destination_popped(static_cast<std::size_t>(dest), cycle); }
+  // A destination whose route this member owns (CreditTarget::is_own).
+  void popped(std::uint32_t dest) { net.destination_popped(dest, cycle); }
   // One whose route another member owns: its owner applies the report.
-  void popped_remote(std::int32_t dest) {
-    const auto id = static_cast<std::size_t>(dest);
-    assert(net.credit_owner(id) != self);
-    to[net.credit_owner(id)].ids.push_back(static_cast<std::uint32_t>(id));
+  void popped_remote(std::uint32_t dest) {
+    assert(net.credit_owner(dest) != self);
+    to[net.credit_owner(dest)].ids.push_back(dest);
   }
 };
 
@@ -83,54 +81,67 @@ struct Fabric::MemberSink {
 // every committed PE, most of which pushed into or popped only a queue or two.
 template <class Sink>
 inline void Fabric::report_to_network(const TriggeredPe& pe, std::size_t i, Sink& sink) {
-  const std::uint32_t pushed = pe.outputs_pushed(), popped = pe.inputs_popped();
-  if ((pushed | popped) == 0) return;
+  const QueueMask pushed = pe.outputs_pushed(), popped = pe.inputs_popped();
+  if ((pushed | popped).none()) return;
   const std::int32_t* const routes = out_route_.data() + i * out_stride_;
-  for (std::uint32_t m = pushed; m != 0; m &= m - 1) {
-    const std::int32_t r = routes[std::countr_zero(m)];
+  for (const unsigned q : pushed) {
+    const std::int32_t r = routes[q];
     if (r >= 0) sink.pushed(r);
   }
-  const std::int32_t* const dests = in_dest_.data() + i * in_stride_;
-  for (std::uint32_t m = popped; m != 0; m &= m - 1) {
-    const std::int32_t d = dests[std::countr_zero(m)];
-    if (d >= 0)
-      sink.popped(d);
-    else if (d != -1)
-      sink.popped_remote(-2 - d);
+  const CreditTarget* const credit = in_credit_.data() + i * in_stride_;
+  for (const unsigned q : popped) {
+    const CreditTarget c = credit[q];
+    if (c.is_own())
+      sink.popped(c.own_id());
+    else if (c.is_remote())
+      sink.popped_remote(c.remote_id());
   }
 }
 
-// Steps the PEs of block w that are awake or were touched from outside, each through its whole
-// cycle: evaluate, then commit (see the class comment). Adds to `flags` whether one of them was
-// not quiescent after evaluating (active) and whether one is busy (not idle) after committing.
+// The stepping loop. Steps the PEs of block w that are awake or were touched from outside, each
+// through its whole cycle: evaluate, then commit (see the class comment). Adds to `flags` whether
+// one of them was not quiescent after evaluating (active) and whether one is busy (not idle) after
+// committing.
+// Its modes, all with identical results (the tests compare them):
+//  - reference (skip_idle_ false, `--no-skip`): every PE is stepped every cycle and commits by
+//    scanning all its queues, and the network visits every route. The plain stepping, kept as the
+//    baseline the fast modes are checked against (it also checks that their records are complete).
+//  - sparse (the default): idle PEs sleep and are visited only when a queue others may use was
+//    touched; a PE commits only the queues in its touch record and those it used itself; its
+//    pushes and pops are reported to the network (report_to_network), which then steps only the
+//    routes that may act. Most PEs of a stencil wait most cycles, so this is where the speed is.
+//  - threads (a team, `run.threads`): the same sparse stepping, each member over its own blocks;
+//    `Sink` then buffers the credit for other members' routes (MemberSink) instead of reporting it
+//    at once (NetworkSink).
+// The PE step itself has two variants by program (TriggeredPe::stream_program).
 template <class Sink>
 inline void Fabric::step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sink, StepFlags& flags) {
   bool busy = false, active = false;
   // Only awake PEs and PEs touched from outside can have anything to do.
-  const std::uint64_t awake = blocks_[w].awake;
-  const std::uint64_t visit = awake | blocks_[w].touched;
+  const PeBits awake = blocks_[w].awake;
+  const PeBits visit = awake | blocks_[w].touched;
   blocks_[w].touched = 0;
-  std::uint64_t next_awake = awake, ran = 0;
+  PeBits next_awake = awake, stepped = 0;
   const std::size_t base = blocks_[w].base;
   // The block's PEs and touch records, and the mode, in locals: the stores of a PE's step could
   // alias the members, which the compiler would then load again for every PE.
   TriggeredPe* const pes = pes_.data() + base;
-  TouchRec* const touched = touched_.data() + blocks_[w].tbase;
+  TouchRecord* const touched = touched_.data() + blocks_[w].tbase;
   const bool skip_idle = skip_idle_;
-  for (std::uint64_t m = visit; m != 0; m &= m - 1) {
+  for (PeBits m = visit; m != 0; m &= m - 1) {
     const unsigned b = static_cast<unsigned>(std::countr_zero(m));
-    const std::uint64_t bit = std::uint64_t{1} << b;
-    TouchRec& tr = touched[b];
-    const std::uint32_t tin = tr.in, tout = tr.out;
+    const PeBits bit = PeBits{1} << b;
+    TouchRecord& tr = touched[b];
+    const QueueMask tin = tr.inputs, tout = tr.outputs;
     // Asleep: only a touch of a queue others may use (or of its request queue) wakes it.
-    if (!(awake & bit) && ((tin & watch_in_[base + b]) | (tout & watch_out_[base + b])) == 0 &&
-        !tr.req)
+    if (!(awake & bit) && ((tin & wake_inputs_[base + b]) | (tout & wake_outputs_[base + b])).none() &&
+        !tr.request_popped)
       continue;
     TriggeredPe& pe = pes[b];
     pe.evaluate(cycle);
-    ran |= bit;
+    stepped |= bit;
     active |= !pe.quiescent();
-    tr = TouchRec{};
+    tr = TouchRecord{};
     // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
     // two modes therefore also check that the touch records are complete.
     if (skip_idle) {
@@ -147,7 +158,7 @@ inline void Fabric::step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sin
     busy |= !idle;
   }
   blocks_[w].awake = next_awake;
-  blocks_[w].ran = ran;
+  blocks_[w].stepped = stepped;
   flags.busy |= busy;
   flags.active |= active;
 }
@@ -271,8 +282,8 @@ void Fabric::finish() {
   }
   apply_credit_reports();
   for (std::size_t i = 0; i < pes_.size(); ++i) {
-    const std::uint64_t bit = pe_bit(i);
-    if (blocks_[pe_block_[i]].ran & bit) continue;
+    const PeBits bit = pe_bit(i);
+    if (blocks_[pe_block_[i]].stepped & bit) continue;
     pes_[i].evaluate(cycle_);
     pes_[i].commit();  // scans every queue: no touch record needed
     if (skip_idle_) {  // nothing to report from a sleeper; keep the contract
@@ -280,8 +291,8 @@ void Fabric::finish() {
       report_to_network(pes_[i], i, sink);
     }
     const std::size_t t = tslot(i);
-    touched_[t] = TouchRec{};
-    blocks_[pe_block_[i]].ran |= bit;
+    touched_[t] = TouchRecord{};
+    blocks_[pe_block_[i]].stepped |= bit;
   }
 }
 

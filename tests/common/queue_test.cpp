@@ -1,5 +1,6 @@
 // Cycle-exact tests of the two-phase queue contract (docs/architecture.md, "The timing contract").
 #include "common/queue.h"
+#include "common/queue_mask.h"
 
 #include <gtest/gtest.h>
 
@@ -234,6 +235,29 @@ TEST(TwoPhaseQueue, MisuseThrows) {
   q.push(Word{});
   EXPECT_THROW(q.push(Word{}), std::logic_error);
   EXPECT_THROW(TwoPhaseQueue(0), std::invalid_argument);
+}
+
+// QueueMask: the set operations the PE and the fabric use, and iteration in ascending order.
+TEST(QueueMask, SetsOfQueuesAsBits) {
+  const QueueMask a = QueueMask::of(1) | QueueMask::of(4) | QueueMask::of(31);
+  EXPECT_EQ(a.bits(), (1u << 1) | (1u << 4) | (1u << 31));
+  EXPECT_TRUE(a.has(4));
+  EXPECT_FALSE(a.has(5));
+  EXPECT_EQ(a.lowest(), 1u);
+  EXPECT_EQ(a.count(), 3u);
+  EXPECT_EQ(a.without(QueueMask::of(1)), QueueMask::of(4) | QueueMask::of(31));
+  EXPECT_EQ(a & QueueMask::first(5), QueueMask::of(1) | QueueMask::of(4));
+  EXPECT_EQ(QueueMask::first(32).bits(), ~0u);
+  EXPECT_TRUE(QueueMask::first(0).none());
+  EXPECT_EQ(QueueMask::of_if(3, true), QueueMask::of(3));
+  EXPECT_TRUE(QueueMask::of_if(3, false).none());
+  std::vector<unsigned> seen;
+  for (const unsigned q : a) seen.push_back(q);
+  EXPECT_EQ(seen, (std::vector<unsigned>{1, 4, 31}));
+  QueueMask m;
+  m |= QueueMask::of(2);
+  m &= QueueMask::first(2);
+  EXPECT_FALSE(m.any());
 }
 
 }  // namespace

@@ -412,26 +412,27 @@ TEST(NetworkRuntime, TouchFlagsReportThePopAndThePush) {
   const std::vector<Route> routes = place(g, p, {"r", {{0, 0}, 2}, {{{0, 1}, 3}}});
   PeQueues q(g);
   Network n = q.make(p, routes);
-  std::uint32_t src_mask = 0, dst_mask = 0;
+  QueueMask src_mask, dst_mask;
   std::uint64_t src_word = 0, dst_word = 0;
-  n.set_touch_flags([&](const Endpoint&) { return Network::TouchFlag{&src_mask, 1u << 2, &src_word, 1u << 5}; },
-                    [&](const Endpoint&) { return Network::TouchFlag{&dst_mask, 1u << 3, &dst_word, 1u << 9}; });
+  n.set_touch_flags(
+      [&](const Endpoint&) { return Network::TouchFlag{&src_mask, QueueMask::of(2), &src_word, 1u << 5}; },
+      [&](const Endpoint&) { return Network::TouchFlag{&dst_mask, QueueMask::of(3), &dst_word, 1u << 9}; });
   q.output({{0, 0}, 2}).push(Word::from_int(7));
   q.commit();
   n.evaluate(1);  // sent in cycle 1, latency 2: pushed at the commit of cycle 2
-  EXPECT_EQ(src_mask, 1u << 2);
+  EXPECT_EQ(src_mask, QueueMask::of(2));
   EXPECT_EQ(src_word, std::uint64_t{1} << 5);
-  EXPECT_EQ(dst_mask, 0u);
+  EXPECT_EQ(dst_mask, QueueMask{});
   q.commit();
   n.evaluate(2);
-  EXPECT_EQ(dst_mask, 1u << 3);
+  EXPECT_EQ(dst_mask, QueueMask::of(3));
   EXPECT_EQ(dst_word, std::uint64_t{1} << 9);
   q.commit();
   EXPECT_EQ(q.input({{0, 1}, 3}).head().as_int(), 7);
 
   Network bad = q.make(p, routes);
   EXPECT_THROW(bad.set_touch_flags(
-                   [&](const Endpoint&) { return Network::TouchFlag{&src_mask, 1u, &src_word, 3u}; },
+                   [&](const Endpoint&) { return Network::TouchFlag{&src_mask, QueueMask::of(0), &src_word, 3u}; },
                    [&](const Endpoint&) { return Network::TouchFlag{}; }),
                std::invalid_argument);
 }
