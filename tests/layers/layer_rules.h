@@ -42,7 +42,7 @@ inline const std::vector<Layer>& table() {
       {"mapper", 3, {"common", "config", "network", "dfg", "spec"}, false},
       {"lowering", 4, {"common", "config", "pe", "network", "dfg", "mapper"}, false},
       {"sim/model", 5, {"common", "config", "pe", "network", "mem", "dfg", "lowering"}, true},
-      {"sim", 6, {"common", "config", "dfg", "spec", "io", "mapper", "sim/model", "stats"}, false},
+      {"sim", 6, {"common", "config", "dfg", "spec", "io", "mapper", "lowering", "sim/model", "stats"}, false},
       {"sim/study", 7, {"common", "config", "spec", "io", "sim"}, false},
       {"sim/main.cpp", 8, {"sim", "sim/study"}, false},
   };
