@@ -10,27 +10,36 @@ std::vector<double> reference_stencil(const StencilSpec& spec, const std::vector
                     std::to_string(spec.grid_points()));
   const std::vector<double> cx = spec.x_coefficients();
   const std::vector<double> cy = spec.y_coefficients();
+  const std::vector<double> cz = spec.z_coefficients();
   const long rx = spec.radius[0];
   const long ry = spec.dims >= 2 ? spec.radius[1] : 0;
+  const long rz = spec.dims >= 3 ? spec.radius[2] : 0;
   const long nx = static_cast<long>(spec.grid[0]);
   const long ny = spec.dims >= 2 ? static_cast<long>(spec.grid[1]) : 1;
+  const long nz = spec.dims >= 3 ? static_cast<long>(spec.grid[2]) : 1;
+  const long plane = nx * ny;
   std::vector<double> out = in;
-  for (long j = ry; j < ny - ry; ++j) {
-    const double* row = in.data() + j * nx;
-    for (long i = rx; i < nx - rx; ++i) {
-      double acc = cx[0] * row[i - rx];
-      for (long o = -rx + 1; o <= rx; ++o) acc = std::fma(cx[o + rx], row[i + o], acc);
-      if (spec.dims >= 2) {
-        // cy holds offsets -ry..-1 then 1..ry.
-        double accy = cy[0] * in[(j - ry) * nx + i];
-        std::size_t k = 1;
-        for (long o = -ry + 1; o <= ry; ++o) {
-          if (o == 0) continue;
-          accy = std::fma(cy[k++], in[(j + o) * nx + i], accy);
-        }
-        acc = acc + accy;
+  // One part of the star along a dimension of `step` points: MUL at -r, then fused MACs by
+  // increasing offset, the centre (which belongs to x) left out.
+  const auto part = [&](const double* c, long r, const double* at, long step) {
+    double acc = c[0] * at[-r * step];
+    std::size_t k = 1;
+    for (long o = -r + 1; o <= r; ++o) {
+      if (o == 0) continue;
+      acc = std::fma(c[k++], at[o * step], acc);
+    }
+    return acc;
+  };
+  for (long p = rz; p < nz - rz; ++p) {
+    for (long j = ry; j < ny - ry; ++j) {
+      const double* row = in.data() + p * plane + j * nx;
+      for (long i = rx; i < nx - rx; ++i) {
+        double acc = cx[0] * row[i - rx];
+        for (long o = -rx + 1; o <= rx; ++o) acc = std::fma(cx[o + rx], row[i + o], acc);
+        if (ry > 0) acc = acc + part(cy.data(), ry, row + i, nx);
+        if (rz > 0) acc = acc + part(cz.data(), rz, row + i, plane);
+        out[p * plane + j * nx + i] = acc;
       }
-      out[j * nx + i] = acc;
     }
   }
   return out;

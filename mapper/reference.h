@@ -5,8 +5,11 @@
 ///   x part:  acc = cx[-rx] * in[i-rx];  acc = fma(cx[o], in[i+o], acc) for o = -rx+1 .. rx
 ///   y part:  accy = cy[-ry] * in[j-ry][i];  accy = fma(cy[o], in[j+o][i], accy) for
 ///            o = -ry+1 .. -1, 1 .. ry
-///   out = acc (1D), out = acc + accy (2D).
-/// Only interior points are computed; boundary cells keep the input's values.
+///   z part:  accz likewise along z over o = -rz..-1, 1..rz (3D)
+///   out = acc (1D), out = acc + accy (2D), out = (acc + accy) + accz (3D); in 3D a part of
+///   radius 0 is absent (out = acc + accz when ry = 0, acc + accy when rz = 0).
+/// Only interior points are computed; boundary cells (within the radius of any face) keep the
+/// input's values. Grids are x contiguous, then y, then z (numpy shape (Z, Y, X)).
 
 #include <vector>
 

@@ -33,12 +33,21 @@ std::vector<double> StencilSpec::y_coefficients() const {
   return std::vector<double>(2 * radius[1], 1.0 / points());
 }
 
+std::vector<double> StencilSpec::z_coefficients() const {
+  if (dims < 3) return {};
+  if (!coeff_z.empty()) return coeff_z;
+  return std::vector<double>(2 * radius[2], 1.0 / points());
+}
+
 void StencilSpec::validate() const {
   static const char* axis[] = {"x", "y", "z"};
-  if (dims < 1 || dims > 2)
-    throw SpecError("stencil dimensions must be 1 or 2 (got " + std::to_string(dims) + ")");
+  if (dims < 1 || dims > 3)
+    throw SpecError("stencil dimensions must be 1, 2 or 3 (got " + std::to_string(dims) + ")");
   for (unsigned d = 0; d < dims; ++d) {
-    if (radius[d] == 0) throw SpecError(std::string("radius along ") + axis[d] + " must be at least 1");
+    // 3D stars may leave out y or z (radius 0); x is always there, and a 2D star has both.
+    if (radius[d] == 0 && (d == 0 || dims == 2))
+      throw SpecError(std::string("radius along ") + axis[d] + " must be at least 1");
+    if (grid[d] == 0) throw SpecError(std::string("grid size along ") + axis[d] + " must be positive");
     if (grid[d] <= 2 * std::uint64_t(radius[d]))
       throw SpecError(std::string("grid size along ") + axis[d] + " (" + std::to_string(grid[d]) +
                       ") must exceed twice the radius (" + std::to_string(2 * radius[d]) +
@@ -52,6 +61,12 @@ void StencilSpec::validate() const {
                     std::to_string(radius[1]) + " needs " + std::to_string(2 * radius[1]) +
                     " (offsets -ry..-1, 1..ry)");
   if (dims < 2 && !coeff_y.empty()) throw SpecError("coefficients.y given for a 1d stencil");
+  if (dims >= 3 && !coeff_z.empty() && coeff_z.size() != 2 * radius[2])
+    throw SpecError("coefficients.z has " + std::to_string(coeff_z.size()) + " values; radius " +
+                    std::to_string(radius[2]) + " needs " + std::to_string(2 * radius[2]) +
+                    " (offsets -rz..-1, 1..rz)");
+  if (dims < 3 && !coeff_z.empty())
+    throw SpecError("coefficients.z given for a " + std::to_string(dims) + "d stencil");
   constexpr std::uint64_t kMaxPoints = std::uint64_t(1) << 34;  // 128 GiB of doubles
   // The product is checked factor by factor: 4294967296x4294967296 must not wrap to 0 points.
   std::uint64_t points = 1;
@@ -91,22 +106,28 @@ void parse_grid(const std::string& text, StencilSpec& spec) {
   const auto bad = [&](const std::string& why) {
     return SpecError("bad grid '" + text + "': " + why);
   };
-  const auto x = text.find('x');
-  if (x == std::string::npos) {
+  std::vector<std::uint64_t> sizes;
+  std::size_t from = 0;
+  for (;;) {
+    const auto x = text.find('x', from);
     std::uint64_t n = 0;
-    if (!parse_count(text, n)) throw bad("expected N or XxY with positive integers");
+    if (!parse_count(std::string_view(text).substr(from, x == std::string::npos ? std::string::npos : x - from), n))
+      throw bad("expected N, XxY or XxYxZ with positive integers, e.g. 960x449");
     if (n == 0) throw bad("sizes must be positive");
-    for (unsigned d = 0; d < spec.dims; ++d) spec.grid[d] = n;
+    sizes.push_back(n);
+    if (x == std::string::npos) break;
+    if (sizes.size() == 3) throw bad("more than three sizes");
+    from = x + 1;
+  }
+  if (sizes.size() == 1) {
+    for (unsigned d = 0; d < spec.dims; ++d) spec.grid[d] = sizes[0];
     return;
   }
-  std::uint64_t nx = 0, ny = 0;
-  if (!parse_count(std::string_view(text).substr(0, x), nx) ||
-      !parse_count(std::string_view(text).substr(x + 1), ny))
-    throw bad("expected XxY with positive integers, e.g. 960x449");
-  if (nx == 0 || ny == 0) throw bad("sizes must be positive");
-  if (spec.dims != 2) throw bad("XxY needs a 2d stencil");
-  spec.grid[0] = nx;
-  spec.grid[1] = ny;
+  if (sizes.size() == 2 && spec.dims != 2)
+    throw bad(std::string("XxY needs a 2d stencil") + (spec.dims == 3 ? " (a 3d grid is XxYxZ)" : ""));
+  if (sizes.size() == 3 && spec.dims != 3)
+    throw bad("XxYxZ needs a 3d stencil");
+  for (std::size_t d = 0; d < sizes.size(); ++d) spec.grid[d] = sizes[d];
 }
 
 }  // namespace cgra

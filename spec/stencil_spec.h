@@ -23,8 +23,10 @@ class SpecError : public Error {
 struct StencilSpec {
   static constexpr unsigned kMaxDims = 3;
 
-  unsigned dims = 1;                            ///< 1 or 2 (3 is reserved for later)
-  std::array<unsigned, kMaxDims> radius{};      ///< rx, ry, rz (unused dimensions 0)
+  unsigned dims = 1;                            ///< 1, 2 or 3
+  /// rx, ry, rz (unused dimensions 0). rx >= 1; in 2D ry >= 1; in 3D ry and rz may be 0 (that
+  /// part of the star is then absent).
+  std::array<unsigned, kMaxDims> radius{};
   std::array<std::uint64_t, kMaxDims> grid{};   ///< nx (contiguous), ny, nz (unused dimensions 1)
   unsigned workers = 0;                         ///< w; 0 means "choose from the roofline"
   /// Coefficients along x for offsets -rx..rx (2rx+1 values); empty means the default.
@@ -32,11 +34,17 @@ struct StencilSpec {
   /// Coefficients along y for offsets -ry..-1, 1..ry (2ry values; the centre belongs to x);
   /// empty means the default.
   std::vector<double> coeff_y;
+  /// Coefficients along z for offsets -rz..-1, 1..rz (2rz values); empty means the default.
+  std::vector<double> coeff_z;
 
   /// The x coefficients in use: coeff_x, or the default 1/points for every offset.
   std::vector<double> x_coefficients() const;
   /// The y coefficients in use: coeff_y, or the default 1/points for every offset.
   std::vector<double> y_coefficients() const;
+  /// The z coefficients in use: coeff_z, or the default 1/points for every offset (3D only).
+  std::vector<double> z_coefficients() const;
+  /// Points of one plane (nx · ny; 1D: nx).
+  std::uint64_t plane_points() const { return grid[0] * (dims >= 2 ? grid[1] : 1); }
 
   /// Points of the star: 2·(rx + ry + rz) + 1.
   unsigned points() const;
@@ -48,14 +56,15 @@ struct StencilSpec {
   std::uint64_t outputs() const;
   /// Throws SpecError naming the culprit if the spec cannot run (radius 0, grid too small, ...).
   void validate() const;
-  /// "2d, rx=12 ry=12, grid 960x449".
+  /// "2d, rx=12 ry=12, grid 960x449"; "3d, rx=4 ry=4 rz=4, grid 256x128x64".
   std::string describe() const;
-  /// "960x449" (1D: "194400").
+  /// "960x449" (1D: "194400", 3D: "256x128x64").
   std::string grid_text() const;
 };
 
-/// Parses a grid argument: "N" (1D, or N x N in 2D) or "XxY" (X columns along x, Y rows).
-/// Throws SpecError quoting the text when it is malformed.
+/// Parses a grid argument: "N" (1D, or N along every dimension in 2D and 3D), "XxY" (2D: X columns
+/// along x, Y rows) or "XxYxZ" (3D: Z planes of Y rows). Throws SpecError quoting the text when it
+/// is malformed or has the wrong number of sizes for spec.dims.
 void parse_grid(const std::string& text, StencilSpec& spec);
 
 }  // namespace cgra
