@@ -92,7 +92,9 @@ constexpr std::array kAddrImm{
     imm("count", IT::I64, true, "", "addresses per row"),
     imm("rows", IT::I64, false, "1", "rows (2D)"),
     imm("row_stride", IT::I64, false, "0", "bytes between the starts of consecutive rows"),
-    imm("blocks", IT::I64, false, "1", "blocks (3D: strip-mined 2D grids)"),
+    imm("planes", IT::I64, false, "1", "planes per block (a 3D grid streamed plane by plane)"),
+    imm("plane_stride", IT::I64, false, "0", "bytes between the starts of consecutive planes"),
+    imm("blocks", IT::I64, false, "1", "blocks (strip-mined grids), the outermost level"),
     imm("block_stride", IT::I64, false, "0", "bytes between the starts of consecutive blocks")};
 constexpr std::array kBitsImm{imm("m", IT::I64, true, "", "zeros at the start of each period"),
                               imm("n", IT::I64, true, "", "ones after them"),

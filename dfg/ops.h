@@ -22,7 +22,7 @@
 /// | COPY    | in:any                 | out:any      | -                                            | out = in (fan out with several edges)       |
 /// | FILTER  | in:any[, id:i64 \| bits:i64] | out:any | mode:{pattern,period,rowid,bits}, m,n,p / period,phase / lo,hi | see below               |
 /// | COUNTER | -                      | out:i64      | start:i64=0, step:i64=1, count:i64, repeat:i64=1 | emits start+i*step, i<count (0 = forever); whole sequence `repeat` times (0 = forever) |
-/// | ADDR_GEN| -                      | addr:i64     | base:i64, stride:i64=8, count:i64, rows:i64=1, row_stride:i64=0, blocks:i64=1, block_stride:i64=0 | emits base+b*block_stride+r*row_stride+i*stride (bytes), b<blocks, r<rows, i<count (i fastest) |
+/// | ADDR_GEN| -                      | addr:i64     | base:i64, stride:i64=8, count:i64, rows:i64=1, row_stride:i64=0, planes:i64=1, plane_stride:i64=0, blocks:i64=1, block_stride:i64=0 | emits base+b*block_stride+z*plane_stride+r*row_stride+i*stride (bytes), b<blocks, z<planes, r<rows, i<count (i fastest) |
 /// | LOAD    | addr:i64               | data:f64     | -                                            | data = memory[addr] (8-byte word), in request order |
 /// | STORE   | addr:i64, data:any     | done:i64     | -                                            | memory[addr] = data; one done token (value: addr) per completed store |
 /// | SYNC    | in:any                 | done:i64     | expected:i64                                 | after `expected` tokens on in, emits one 1 on done |

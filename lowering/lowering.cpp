@@ -107,7 +107,7 @@ Program remap_raw(const Program& src, const std::vector<unsigned>& in_map,
 
 /// An ADDR_GEN's dimensions, fastest first: each counter and the stride it steps by.
 constexpr std::pair<const char*, const char*> kAddrGenDims[] = {
-    {"count", "stride"}, {"rows", "row_stride"}, {"blocks", "block_stride"}};
+    {"count", "stride"}, {"rows", "row_stride"}, {"planes", "plane_stride"}, {"blocks", "block_stride"}};
 
 /// The generator steps its address in a 64-bit register: an address below 0 or above INT64_MAX
 /// would wrap to one far away instead of failing where the op is named. Addresses are linear in
@@ -268,10 +268,17 @@ class PeLowering {
         const auto count = static_cast<std::uint64_t>(op.i64("count"));
         const auto rows = static_cast<std::uint64_t>(op.i64("rows"));
         const auto blocks = static_cast<std::uint64_t>(op.i64("blocks"));
+        const auto planes = static_cast<std::uint64_t>(op.i64("planes"));
         // A short row (a reader interleaving a few segments) unrolled: no idle cycle per row.
-        const bool unrolled = blocks <= 1 && rows > 1 && count <= pe_.instruction_slots &&
+        const bool unrolled = blocks <= 1 && planes <= 1 && rows > 1 && count <= pe_.instruction_slots &&
                               addr_gen_unrolled_predicates(count) <= pe_.predicates && op.i64("row_stride") != 0;
-        if (unrolled)
+        if (planes > 1 && blocks > 1)
+          p = addr_gen_4d_program(out("addr"), base_addr, op.i64("stride"), count, op.i64("row_stride"), rows,
+                                  op.i64("plane_stride"), planes, op.i64("block_stride"), blocks, base);
+        else if (planes > 1)
+          p = addr_gen_3d_program(out("addr"), base_addr, op.i64("stride"), count,
+                                  op.i64("row_stride"), rows, op.i64("plane_stride"), planes, base);
+        else if (unrolled)
           p = addr_gen_unrolled_program(out("addr"), base_addr, op.i64("stride"), count, op.i64("row_stride"),
                                         rows, base);
         else if (blocks > 1)

@@ -46,7 +46,14 @@ double pipeline_rate_bound(const ArchConfig& arch) {
 }
 
 unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) {
-  return spec.dims >= 2 ? spec.points() + 1 : spec.points();
+  // The ADDs: x + y when ry > 0, (x + y) + z when rz > 0.
+  const unsigned adds = (spec.dims >= 2 && spec.radius[1] > 0 ? 1 : 0) + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
+  return spec.points() + adds;
+}
+
+unsigned mem_pes_per_mapped_worker(const StencilSpec& spec) {
+  // A reader and a writer; in 3D a reader per z tap.
+  return 2 + (spec.dims >= 3 ? 2 * spec.radius[2] : 0);
 }
 
 unsigned x_forward_copies(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
@@ -91,10 +98,29 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
   if (b.deep_channels > 0) b.scratchpad_rate = std::min(1.0, double(spm.ports) / (2.0 * b.deep_channels));
-  const double nb = blocks, ny = double(plan.ny());
-  // A reader's address generator idles 1 cycle per row and 3 more per block (addr_gen_3d_program).
-  b.reader_cycles = nb * (ny * double(plan.reader_count(0) + 1) + 3) / b.scratchpad_rate;
-  const double bytes = 8.0 * nb * (ny * double(b.blocks.in_width) + double(plan.out_rows()) * double(b.blocks.out_width));
+  const double nb = blocks, ny = double(plan.ny()), planes = double(plan.planes());
+  // A reader's address generator idles 1 cycle per row and 3 more per block (3D: per plane).
+  b.reader_cycles = nb * planes * (ny * double(plan.reader_count(0) + 1) + 3) / b.scratchpad_rate;
+  const double out_points = double(plan.out_rows()) * double(b.blocks.out_width);
+  double bytes = 8.0 * nb * planes * (ny * double(b.blocks.in_width) + out_points);
+  // 3D: the z readers re-read the 2rz planes around the streamed one; they hit in the L2 while
+  // the reuse distance fits it, else every re-read comes from DRAM again.
+  // Between a line's first load (the reader of offset +rz) and its last (offset -rz) the fabric
+  // loads 2rz more planes of the block and stores as many output planes: the reuse distance, in
+  // whole lines (a row of the block starts anywhere in a line). It must fit 3/4 of the L2: the
+  // planes' rows do not spread evenly over the sets, and an LRU cache a little too small for a
+  // cyclic reuse misses on every access.
+  const CacheParams& l2 = arch.memory.l2;
+  if (plan.rz() > 0) {
+    const auto row_lines = [&](std::uint64_t cols) { return (8 * cols + l2.line_bytes - 1) / l2.line_bytes + 1; };
+    const std::uint64_t in_plane = plan.ny() * row_lines(b.blocks.in_width);
+    const std::uint64_t out_plane = plan.out_rows() * row_lines(b.blocks.out_width);
+    b.z_window_bytes = l2.line_bytes * (2 * std::uint64_t{plan.rz()} * (in_plane + out_plane) + in_plane);
+    if (4 * b.z_window_bytes > 3 * l2.size_bytes()) bytes += 8.0 * nb * planes * 2.0 * plan.rz() * out_points;
+    // The MAC chains: worker 0 (the most columns) computes every row of every plane of a block at
+    // the pipeline's rate (2D leaves this to the prediction).
+    b.compute_cycles = nb * planes * ny * double(plan.worker_count(0)) / pipeline_rate_bound(arch);
+  }
   b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
   return b;
 }
@@ -290,10 +316,17 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
     throw MapError(with_w(spec_in, w) + " needs " + std::to_string(need) + " MAC-capable PEs (" + std::to_string(w) +
                    " workers x " + std::to_string(fp_pes_per_mapped_worker(spec_in)) + "); the fabric has " +
                    std::to_string(nf));
+  const unsigned nm = arch.fabric.count(PeKind::Memory);
+  const unsigned need_m = w * mem_pes_per_mapped_worker(spec_in);
+  if (need_m > nm)
+    throw MapError(with_w(spec_in, w) + " needs " + std::to_string(need_m) + " memory PEs (" + std::to_string(w) +
+                   " workers x " + std::to_string(mem_pes_per_mapped_worker(spec_in)) +
+                   (spec_in.dims >= 3 ? ": a reader, a writer and a z reader per z tap" : ": a reader and a writer") +
+                   "); the fabric has " + std::to_string(nm));
   if (spec_in.dims == 1) return map_streams(spec_in, w, arch);
   // The best blocking that places and routes (a few tries: a misfit is usually not blocking's fault).
   const std::vector<BufferEstimate> candidates = blocking_candidates(m.spec, w, arch);
-  m.layout = default_host_layout(m.spec);
+  m.layout = default_host_layout(m.spec, arch.memory.l2.size_bytes() / arch.memory.l2.ways, arch.memory.l2.line_bytes);
   StencilDfg sd;
   BufferEstimate buf;
   std::uint64_t reader_words = 0;  // reader 0's (the longest) stream
@@ -318,8 +351,8 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
     // 2D: the blocking estimate, and the MAC chains: worker 0 (the most columns) computes every
     // row of every block at the pipeline's rate.
     const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages);
-    const double compute = double(buf.blocks.blocks) * double(plan.ny()) * double(plan.worker_count(0)) /
-                           pipeline_rate_bound(arch);
+    const double compute = double(buf.blocks.blocks) * double(plan.planes()) * double(plan.ny()) *
+                           double(plan.worker_count(0)) / pipeline_rate_bound(arch);
     const double cycles = std::max(buf.cycles(), compute);
     m.summary.predicted_cycles = static_cast<std::uint64_t>(std::ceil(cycles));
     m.summary.predicted_bound = cycles == compute                      ? "MAC pipeline (output queue / FP latency)"

@@ -37,7 +37,12 @@ struct BufferEstimate {
   double memory_cycles = 0;           ///< bytes read (halo included) and written / DRAM bytes per cycle [cycles]
   unsigned interleave = 0;            ///< 1D streams: segments per worker (D); 0 otherwise
   std::uint64_t segment_length = 0;   ///< 1D streams: outputs per segment (L)
-  double cycles() const { return reader_cycles > memory_cycles ? reader_cycles : memory_cycles; }
+  std::uint64_t z_window_bytes = 0;   ///< 3D: bytes (whole lines) the fabric touches between a line's first and last load by the z readers: 2rz planes of a block in and out, and one more in [bytes]
+  double compute_cycles = 0;          ///< 3D: the MAC chains of the worker with the most columns [cycles]
+  double cycles() const {
+    const double io = reader_cycles > memory_cycles ? reader_cycles : memory_cycles;
+    return io > compute_cycles ? io : compute_cycles;
+  }
 };
 
 /// 2D: COPY stages per gap of the x filters' forward chains (StencilPlan::x_forward_point): a
@@ -121,7 +126,10 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch);
 /// k - D, so that result must arrive within D steps.
 unsigned stream_interleave_needed(const dfg::Dfg& g, const ArchConfig& arch);
 
-/// MAC-capable PEs one compute worker takes: 2rx+1 MUL/MACs, in 2D also 2ry and one f64 ADD.
+/// MAC-capable PEs one compute worker takes: 2rx+1 MUL/MACs, in 2D also 2ry and one f64 ADD, in
+/// 3D 2ry + 2rz MUL/MACs and an ADD per part of radius > 0 beyond x.
 unsigned fp_pes_per_mapped_worker(const StencilSpec& spec);
+/// Memory PEs (LOAD/STORE) one worker takes: its reader and writer, in 3D also a z reader per z tap.
+unsigned mem_pes_per_mapped_worker(const StencilSpec& spec);
 
 }  // namespace cgra

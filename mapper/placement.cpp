@@ -179,6 +179,11 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
   for (Vertex v = 0; v < n; ++v)
     if (done[v])
       for (Vertex u : nbrs[v]) ++placed_nbrs[u];
+  // Memory PEs still free and memory ops still to place: another op takes a memory PE only while
+  // there are more free ones than memory ops waiting for them.
+  unsigned mem_free = 0, mem_left = 0;
+  for (unsigned i = 0; i < geo.pe_count(); ++i) mem_free += geo.kind(geo.position(i)) == PeKind::Memory && occ[i].empty();
+  for (Vertex v = 0; v < n; ++v) mem_left += !done[v] && needs_memory_pe(g.op(v));
   for (;;) {
     Vertex best = n;
     for (Vertex v = 0; v < n; ++v)
@@ -192,6 +197,7 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
       const PePos p = geo.position(i);
       const PeKind k = geo.kind(p);
       if (mem_op && k != PeKind::Memory) continue;
+      if (!mem_op && k == PeKind::Memory && occ[i].empty() && mem_free <= mem_left) continue;
       if (needs_fp_pe(op) && k != PeKind::Fp) continue;
       if (!occ[i].empty()) {
         const bool sync_pe = occ[i].size() == 1 && g.op(occ[i][0]).kind == OpKind::Sync;
@@ -207,6 +213,8 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
                      std::string(dfg::to_string(op.kind)) + " '" + op.name + "' (the fabric has " +
                      std::to_string(geo.pe_count()) + " PEs; the mapping needs " + std::to_string(fp + mem + other) + ")");
     g.place(best, coord_of(geo.position(best_pe)));
+    if (geo.kind(geo.position(best_pe)) == PeKind::Memory && occ[best_pe].empty()) --mem_free;
+    mem_left -= mem_op;
     occ[best_pe].push_back(best);
     done[best] = 1;
     for (Vertex u : nbrs[best]) ++placed_nbrs[u];

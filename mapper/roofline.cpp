@@ -23,8 +23,9 @@ Roofline analyze_roofline(const StencilSpec& spec, const RooflineMachine& m, uns
   r.fabric_gflops = 2.0 * m.fp_pes * m.freq_ghz;
   r.bound = r.memory_gflops <= r.fabric_gflops ? Bound::Memory : Bound::Compute;
   r.roofline_gflops = std::min(r.memory_gflops, r.fabric_gflops);
-  // A 2D worker adds the ADD of its x and y sums to its MUL/MACs.
-  r.attainable_workers = m.fp_pes / (fp_pes_per_worker(spec) + (spec.dims >= 2 ? 1 : 0));
+  // A 2D/3D worker adds an ADD per part beyond x (x + y, then + z) to its MUL/MACs.
+  const unsigned adds = (spec.dims >= 2 && spec.radius[1] > 0 ? 1 : 0) + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
+  r.attainable_workers = m.fp_pes / (fp_pes_per_worker(spec) + adds);
   r.attainable_gflops = std::min(r.memory_gflops, double(r.attainable_workers) * spec.flops_per_output() *
                                                       m.freq_ghz * m.worker_rate);
   return r;

@@ -15,13 +15,41 @@ using dfg::OpKind;
 using dfg::PortRef;
 using dfg::Role;
 
-HostLayout default_host_layout(const StencilSpec& spec) {
+HostLayout default_host_layout(const StencilSpec& spec, std::uint64_t cache_way_bytes, std::uint64_t line_bytes) {
   HostLayout l;
-  l.grid_bytes = spec.grid_points() * 8;
+  l.plane_points = spec.plane_points();
+  l.planes = spec.dims >= 3 ? spec.grid[2] : 1;
+  l.plane_pitch = l.plane_points;
+  if (spec.dims >= 3 && l.planes > 1 && cache_way_bytes >= 2 * line_bytes && line_bytes >= 8) {
+    const std::uint64_t lines = cache_way_bytes / line_bytes;
+    const std::uint64_t target = (static_cast<std::uint64_t>(0.618 * double(lines)) | 1) * line_bytes;
+    const std::uint64_t shift = (8 * l.plane_points) % cache_way_bytes;
+    const std::uint64_t pad = (target + cache_way_bytes - shift) % cache_way_bytes;
+    l.plane_pitch += (pad + 7) / 8;
+  }
+  l.grid_bytes = l.words() * 8;
   l.input_base = 64 * 1024;
   const std::uint64_t end = l.input_base + l.grid_bytes;
   l.output_base = (end + 4095) / 4096 * 4096 + 4096;
   return l;
+}
+
+std::vector<double> HostLayout::to_memory(const std::vector<double>& grid) const {
+  if (!padded()) return grid;
+  std::vector<double> image(words(), 0.0);
+  for (std::uint64_t z = 0; z < planes; ++z)
+    std::copy_n(grid.begin() + static_cast<std::ptrdiff_t>(z * plane_points), plane_points,
+                image.begin() + static_cast<std::ptrdiff_t>(z * plane_pitch));
+  return image;
+}
+
+std::vector<double> HostLayout::from_memory(const std::vector<double>& image) const {
+  if (!padded()) return image;
+  std::vector<double> grid(planes * plane_points);
+  for (std::uint64_t z = 0; z < planes; ++z)
+    std::copy_n(image.begin() + static_cast<std::ptrdiff_t>(z * plane_pitch), plane_points,
+                grid.begin() + static_cast<std::ptrdiff_t>(z * plane_points));
+  return grid;
 }
 
 namespace {
@@ -49,8 +77,10 @@ class Generator {
     const unsigned w = plan_.workers();
     std::string name = "stencil" + num(spec.dims) + "d_rx" + num(plan_.rx());
     if (plan_.two_d()) name += "_ry" + num(plan_.ry());
+    if (plan_.three_d()) name += "_rz" + num(plan_.rz());
     out_.dfg.set_name(name + "_w" + num(w));
-    out_.slot_rows = 2 * plan_.rx() + 1 + (plan_.two_d() ? 2 * plan_.ry() + 1 : 0);
+    out_.slot_rows = 2 * plan_.rx() + 1;
+    if (plan_.two_d()) out_.slot_rows += 2 * plan_.ry() + 2 * plan_.rz() + adds();
     const bool streams = plan_.streams();
     out_.snake = streams;
     if (plan_.two_d()) out_.banded_rows = 2 * plan_.rx() + 1;
@@ -67,13 +97,24 @@ class Generator {
   }
 
  private:
-  // Address generator for `count` columns `w` apart in every row of every block.
+  // ADDs of a 2D/3D worker: x + y when ry > 0, (x + y) + z when rz > 0.
+  unsigned adds() const { return (plan_.ry() > 0 ? 1u : 0u) + (plan_.rz() > 0 ? 1u : 0u); }
+
+  // Byte offset of plane z, row y, column x of a grid.
+  std::uint64_t at(std::uint64_t z, std::uint64_t y, std::uint64_t x) const {
+    return 8 * (z * layout_.plane_pitch + y * plan_.nx() + x);
+  }
+
+  // Address generator for `count` columns `w` apart in every row of every (3D: streamed plane of
+  // every) block.
   void set_addresses(dfg::OpHandle& h, std::uint64_t base, std::uint64_t count, std::uint64_t rows) {
     const BlockPlan& bp = plan_.blocking();
     h.imm("base", static_cast<std::int64_t>(base))
         .imm("stride", static_cast<std::int64_t>(8 * plan_.workers()))
         .imm("count", static_cast<std::int64_t>(count));
     if (rows > 1) h.imm("rows", static_cast<std::int64_t>(rows)).imm("row_stride", static_cast<std::int64_t>(8 * plan_.nx()));
+    if (plan_.planes() > 1)
+      h.imm("planes", static_cast<std::int64_t>(plan_.planes())).imm("plane_stride", static_cast<std::int64_t>(at(1, 0, 0)));
     if (bp.blocks > 1)
       h.imm("blocks", static_cast<std::int64_t>(bp.blocks)).imm("block_stride", static_cast<std::int64_t>(8 * bp.stride));
   }
@@ -81,7 +122,7 @@ class Generator {
   PortRef add_reader(unsigned k) {
     auto addr =
         b_.add(OpKind::AddrGen, name("r", k, ".addr")).role(Role::Control, static_cast<int>(k));
-    set_addresses(addr, layout_.input_base + 8 * k, plan_.reader_count(k), plan_.ny());
+    set_addresses(addr, layout_.input_base + at(plan_.rz(), 0, k), plan_.reader_count(k), plan_.ny());
     auto load = b_.add(OpKind::Load, name("r", k, ".load")).role(Role::Reader, static_cast<int>(k));
     b_.connect(addr.port("addr"), load.port("addr"));
     return load.port("data");
@@ -268,31 +309,66 @@ class Generator {
     // of initial tokens. The first 2ry rows' results of a block are dropped.
     const unsigned row0 = static_cast<unsigned>(cx.size());
     const unsigned ky = plan_.y_reader(j);
-    PortRef xo = filtered(p + ".xo", plan_.x_out(j), x.out, wj);
-    PortRef column = x_filter(j + plan_.rx(), plan_.y_source(j));
-    const std::vector<double> cy = spec.y_coefficients();
-    dfg::MacChain y = dfg::add_mac_chain(b_, p + ".y", cy, Role::Compute, wj,
-                                         [&](const PortRef& from, const PortRef& to, std::size_t a) {
-                                           connect_delay_line(from, to, plan_.y_acc_backlog(j, static_cast<unsigned>(a)),
-                                                              p + ".y.d" + num(a), wj);
-                                         });
-    for (unsigned a = 0; a < cy.size(); ++a) {
-      b_.connect(column, y.taps[a]);
-      out_.slots.push_back({y.ops[a], row0 + a, ky});
+    const unsigned ny_taps = 2 * plan_.ry(), nz_taps = 2 * plan_.rz();
+    unsigned add_row = row0 + ny_taps + nz_taps;
+    PortRef sum = filtered(p + ".xo", plan_.x_out(j), x.out, wj);
+    if (plan_.ry() > 0) {
+      PortRef column = x_filter(j + plan_.rx(), plan_.y_source(j));
+      const std::vector<double> cy = spec.y_coefficients();
+      dfg::MacChain y = dfg::add_mac_chain(b_, p + ".y", cy, Role::Compute, wj,
+                                           [&](const PortRef& from, const PortRef& to, std::size_t a) {
+                                             connect_delay_line(from, to, plan_.y_acc_backlog(j, static_cast<unsigned>(a)),
+                                                                p + ".y.d" + num(a), wj);
+                                           });
+      for (unsigned a = 0; a < cy.size(); ++a) {
+        b_.connect(column, y.taps[a]);
+        out_.slots.push_back({y.ops[a], row0 + a, ky});
+      }
+      PortRef yo = filtered(p + ".yo", plan_.y_out(j), y.out, wj);
+      auto add = b_.add(OpKind::Add, p + ".add").role(Role::Compute, wj);
+      connect_buffered(sum, add.port("a"), plan_.x_out_backlog(j), p + ".xd", wj);
+      b_.connect(yo, add.port("b"));
+      out_.slots.push_back({add.vertex(), add_row++, ky});
+      sum = add.port("out");
     }
-    PortRef yo = filtered(p + ".yo", plan_.y_out(j), y.out, wj);
-    auto add = b_.add(OpKind::Add, p + ".add").role(Role::Compute, wj);
-    connect_buffered(xo, add.port("a"), plan_.x_out_backlog(j), p + ".xd", wj);
-    b_.connect(yo, add.port("b"));
-    out_.slots.push_back({add.vertex(), row0 + static_cast<unsigned>(cy.size()), ky});
-    return add.port("out");
+    if (plan_.rz() > 0) {
+      // The z chain (3D): tap a takes the worker's output points of the plane at its offset from a
+      // reader of its own, so every tap and link runs in step with no skew to hold; the readers
+      // re-read the planes the others have loaded, through the caches.
+      const std::vector<double> cz = spec.z_coefficients();
+      dfg::MacChain z = dfg::add_mac_chain(b_, p + ".z", cz, Role::Compute, wj);
+      for (unsigned a = 0; a < cz.size(); ++a) {
+        b_.connect(add_z_reader(j, a), z.taps[a]);
+        out_.slots.push_back({z.ops[a], row0 + ny_taps + a, ky});
+      }
+      auto add = b_.add(OpKind::Add, p + ".addz").role(Role::Compute, wj);
+      b_.connect(sum, add.port("a"));
+      b_.connect(z.out, add.port("b"));
+      out_.slots.push_back({add.vertex(), add_row++, ky});
+      sum = add.port("out");
+    }
+    return sum;
+  }
+
+  // 3D: the reader of worker j's z tap a: the worker's output columns of the interior rows of
+  // every streamed plane, shifted by the tap's offset.
+  PortRef add_z_reader(unsigned j, unsigned a) {
+    const std::string p = "rz" + num(j) + "_" + num(a);
+    const int wj = static_cast<int>(j);
+    const std::uint64_t plane = static_cast<std::uint64_t>(std::int64_t{plan_.rz()} + plan_.z_offset(a));
+    auto addr = b_.add(OpKind::AddrGen, p + ".addr").role(Role::Control, wj);
+    set_addresses(addr, layout_.input_base + at(plane, plan_.ry(), plan_.rx() + j), plan_.worker_count(j),
+                  plan_.out_rows());
+    auto load = b_.add(OpKind::Load, p + ".load").role(Role::Reader, wj);
+    b_.connect(addr.port("addr"), load.port("addr"));
+    return load.port("data");
   }
 
   PortRef add_writer(unsigned j, const PortRef& data) {
     const std::string p = "wr" + num(j);
     auto addr = b_.add(OpKind::AddrGen, p + ".addr").role(Role::Control, static_cast<int>(j));
-    const std::uint64_t first = plan_.ry() * plan_.nx() + plan_.rx() + j;
-    set_addresses(addr, layout_.output_base + 8 * first, plan_.worker_count(j), plan_.out_rows());
+    set_addresses(addr, layout_.output_base + at(plan_.rz(), plan_.ry(), plan_.rx() + j), plan_.worker_count(j),
+                  plan_.out_rows());
     auto store = b_.add(OpKind::Store, p + ".store").role(Role::Writer, static_cast<int>(j));
     b_.connect(addr.port("addr"), store.port("addr"));
     b_.connect(data, store.port("data"));

@@ -34,6 +34,8 @@ StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan bl
   ry_ = spec.dims >= 2 ? spec.radius[1] : 0;
   nx_ = spec.grid[0];
   ny_ = spec.dims >= 2 ? spec.grid[1] : 1;
+  rz_ = spec.dims >= 3 ? spec.radius[2] : 0;
+  nz_ = spec.dims >= 3 ? spec.grid[2] : 1;
   if (w_ == 0) throw SpecError("workers must be at least 1");
   if (blocks_.out_width < w_)
     throw SpecError(spec.describe() + " with w=" + std::to_string(w_) + ": a block of " +
@@ -62,12 +64,12 @@ FilterPattern StencilPlan::stream_out() const {
 
 std::uint64_t StencilPlan::reader_total(unsigned k) const {
   if (streams()) return (seg_.length + 2 * std::uint64_t{rx_}) * seg_.interleave;
-  return blocks_.blocks * ny_ * reader_count(k);
+  return blocks_.blocks * planes() * ny_ * reader_count(k);
 }
 
 std::uint64_t StencilPlan::writer_total(unsigned j) const {
   if (streams()) return seg_.length * seg_.interleave;
-  return blocks_.blocks * out_rows() * worker_count(j);
+  return blocks_.blocks * planes() * out_rows() * worker_count(j);
 }
 
 ChannelBuffer StencilPlan::buffer_for(std::uint64_t backlog, std::uint64_t native) const {
@@ -99,6 +101,12 @@ FilterPattern StencilPlan::y_source(unsigned j) const { return x_tap(j, rx_); }
 
 int StencilPlan::y_offset(unsigned a) const {
   const int r = static_cast<int>(ry_);
+  const int i = static_cast<int>(a);
+  return i < r ? i - r : i - r + 1;
+}
+
+int StencilPlan::z_offset(unsigned a) const {
+  const int r = static_cast<int>(rz_);
   const int i = static_cast<int>(a);
   return i < r ? i - r : i - r + 1;
 }

@@ -10,6 +10,12 @@
 /// column. Reader k loads relative columns k, k+w, ... (reader_count(k) = ceil((in_width-k)/w) of
 /// them) of every row, rows in order, blocks in order. Compute worker j computes the block's output
 /// columns rx+j, rx+j+w, ... (worker_count(j) = ceil((out_width-j)/w) of them).
+///
+/// 3D: the interior planes rz .. nz-rz-1 are streamed one after the other, each as a 2D grid of ny
+/// rows (blocks, then planes, then rows, then columns), so every per-block pattern of 2D holds per
+/// plane. The z part of worker j's outputs comes from 2rz z readers, one per z tap, each loading
+/// the worker's output columns of the interior rows of the plane at its offset (re-read through
+/// the caches): no z chain link holds a skew.
 
 #include <cstdint>
 #include <string>
@@ -89,6 +95,15 @@ class StencilPlan {
   unsigned rx() const { return rx_; }
   unsigned ry() const { return ry_; }
   bool two_d() const { return spec_.dims >= 2; }
+  bool three_d() const { return spec_.dims >= 3; }
+  unsigned rz() const { return rz_; }
+  /// Planes of the grid (1 below 3D) and planes streamed: the interior ones (nz - 2rz).
+  std::uint64_t nz() const { return nz_; }
+  std::uint64_t planes() const { return nz_ - 2 * std::uint64_t{rz_}; }
+  /// z tap a = 0..2rz-1: offset -rz..-1 for a < rz, 1..rz after.
+  int z_offset(unsigned a) const;
+  /// Words each z reader of worker j loads in the whole run (its output points).
+  std::uint64_t z_reader_total(unsigned j) const { return writer_total(j); }
   std::uint64_t nx() const { return nx_; }
   /// Rows (1 in 1D).
   std::uint64_t ny() const { return ny_; }
@@ -121,7 +136,8 @@ class StencilPlan {
   /// Filter of x tap a of worker j over its reader's stream (period: one row of that reader).
   /// In 2D the x chain computes every row; the x output filter drops the non-interior rows.
   FilterPattern x_tap(unsigned j, unsigned a) const;
-  /// 2D: filter of worker j's x partial sums keeping the interior rows (period: one block).
+  /// 2D: filter of worker j's x partial sums keeping the interior rows (period: one block; 3D:
+  /// one plane of a block).
   FilterPattern x_out(unsigned j) const;
   /// 2D: the x filter with column offset s = j + a takes reader (s mod w)'s stream at forward
   /// point s / w of that reader's forward chain: point 0 is the reader itself, point m the last
@@ -154,8 +170,8 @@ class StencilPlan {
  private:
   StencilSpec spec_;
   unsigned w_;
-  unsigned rx_, ry_;
-  std::uint64_t nx_, ny_;
+  unsigned rx_, ry_, rz_ = 0;
+  std::uint64_t nx_, ny_, nz_ = 1;
   BlockPlan blocks_;
   bool delay_ = false;
   unsigned forward_copies_ = 0;

@@ -438,6 +438,59 @@ Program addr_gen_3d_program(unsigned out, std::uint64_t base_addr, std::int64_t 
   return p;
 }
 
+Program addr_gen_4d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
+                            std::int64_t row_stride, std::uint64_t count_y, std::int64_t plane_stride,
+                            std::uint64_t planes, std::int64_t block_stride, std::uint64_t blocks, ProgramBase base) {
+  if (count_x == 0 || count_y == 0 || planes == 0 || blocks == 0) return Program{"addr_gen_4d", {}, 0, {}};
+  if (count_x > 1 && stride == 0) throw std::invalid_argument("addr_gen_4d_program: stride 0 with count_x > 1");
+  if (count_y > 1 && row_stride == 0) throw std::invalid_argument("addr_gen_4d_program: row_stride 0 with count_y > 1");
+  if (planes > 1 && plane_stride == 0) throw std::invalid_argument("addr_gen_4d_program: plane_stride 0 with planes > 1");
+  if (blocks > 1 && block_stride == 0) throw std::invalid_argument("addr_gen_4d_program: block_stride 0 with blocks > 1");
+  // The rows and columns of a plane as in addr_gen_3d_program (a plane there is a block). At the
+  // end of a plane the sentinel (the row end after the plane's last row) is compared with its
+  // value at the block's last plane (plane_end): equal ends the block, which moves plane_end on by
+  // a block and stops after the last one. Predicates: in a row, more rows in this plane, row step
+  // pending, more planes (then: more blocks), the three steps of a plane restart, block step taken.
+  const unsigned in_row = base.pred, in_pl = base.pred + 1, advance = base.pred + 2, live = base.pred + 3;
+  const unsigned b1 = base.pred + 4, b2 = base.pred + 5, b3 = base.pred + 6, t1 = base.pred + 7;
+  const unsigned addr = base.reg, row_end = base.reg + 1, sentinel = base.reg + 2, plane_end = base.reg + 3;
+  const std::uint64_t s = static_cast<std::uint64_t>(stride), rs = static_cast<std::uint64_t>(row_stride);
+  const std::uint64_t ps = static_cast<std::uint64_t>(plane_stride), bs = static_cast<std::uint64_t>(block_stride);
+  const std::uint64_t end0 = base_addr + (count_x - 1) * s;
+  const std::uint64_t sentinel0 = end0 + count_y * rs;
+  const std::uint64_t plane_end0 = sentinel0 + (planes - 1) * ps;
+  Program p = make("addr_gen_4d", {
+      // x loop: emit the next address; leave the row after its last address.
+      Ins(Opcode::Iadd).when(bit(in_row)).src(r(addr), imm(stride)).out(out).reg(addr).pred(in_row, PredCompare::NotEqual, r(row_end)),
+      // Row done: move the row end on; the plane ends when it reaches the sentinel.
+      Ins(Opcode::Iadd).when(bit(in_pl), bit(in_row) | bit(advance)).src(r(row_end), imm(row_stride)).reg(row_end)
+          .pred(in_pl, PredCompare::NotEqual, r(sentinel)).set(bit(advance)),
+      // Next row of the plane: emit its first address (the x loop emits the rest).
+      Ins(Opcode::Iadd).when(bit(advance) | bit(in_pl)).src(r(addr), imm(wrap(rs - (count_x - 1) * s))).out(out).reg(addr)
+          .pred(in_row, PredCompare::NotEqual, r(row_end)).clr(bit(advance)),
+      // Plane done: was it the block's last?
+      Ins(Opcode::Iadd).when(bit(advance), bit(in_pl) | bit(b1)).src(r(sentinel), imm(0)).reg(sentinel)
+          .pred(live, PredCompare::NotEqual, r(plane_end)).set(bit(b1)),
+      // Next plane of the block.
+      Ins(Opcode::Iadd).when(bit(b1) | bit(live), bit(b2) | bit(t1)).src(r(sentinel), imm(plane_stride)).reg(sentinel).set(bit(b2)),
+      // Block done: move the block's last plane on; stop after the last block.
+      Ins(Opcode::Iadd).when(bit(b1), bit(live) | bit(t1)).src(r(plane_end), imm(block_stride)).reg(plane_end)
+          .pred(live, PredCompare::NotEqual, imm(wrap(plane_end0 + blocks * bs))).set(bit(t1)),
+      // First plane of the next block.
+      Ins(Opcode::Iadd).when(bit(t1) | bit(live), bit(b2)).src(r(sentinel), imm(wrap(bs - (planes - 1) * ps))).reg(sentinel).set(bit(b2)),
+      // The new plane's first row end, then its first address.
+      Ins(Opcode::Iadd).when(bit(b2), bit(b3)).src(r(sentinel), imm(wrap(0 - count_y * rs))).reg(row_end).set(bit(b3)),
+      Ins(Opcode::Iadd).when(bit(b3)).src(r(sentinel), imm(wrap(0 - count_y * rs - (count_x - 1) * s))).out(out).reg(addr)
+          .pred(in_row, PredCompare::NotEqual, r(row_end)).set(bit(in_pl)).clr(bit(advance) | bit(b1) | bit(b2) | bit(b3) | bit(t1)),
+  });
+  p.pred_init = bit(in_row) | bit(in_pl);
+  p.reg_init.push_back({addr, imm(wrap(base_addr - s))});
+  p.reg_init.push_back({row_end, imm(wrap(end0))});
+  p.reg_init.push_back({sentinel, imm(wrap(sentinel0))});
+  p.reg_init.push_back({plane_end, imm(wrap(plane_end0))});
+  return p;
+}
+
 Program mem_load_program(unsigned addr, unsigned reply, unsigned out, std::uint8_t reply_tag) {
   return make("load", {
       // Steady state: issue the next load and forward the oldest reply in one instruction.

@@ -127,6 +127,15 @@ unsigned addr_gen_unrolled_predicates(std::uint64_t count_x);
 Program addr_gen_3d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
                             std::int64_t row_stride, std::uint64_t count_y, std::int64_t block_stride,
                             std::uint64_t blocks, ProgramBase base = {});
+/// ADDR_GEN 4D (a strip-mined 3D grid streamed plane by plane): base + b*block_stride +
+/// z*plane_stride + y*row_stride + x*stride for b < blocks, z < planes, y < count_y, x < count_x
+/// (x fastest). One address per cycle plus 1 cycle per row and 3 more per plane (4 at the end of a
+/// block). Uses 8 predicates and 4 registers. Throws std::invalid_argument for a zero stride with
+/// more than one step on its level.
+Program addr_gen_4d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
+                            std::int64_t row_stride, std::uint64_t count_y, std::int64_t plane_stride,
+                            std::uint64_t planes, std::int64_t block_stride, std::uint64_t blocks,
+                            ProgramBase base = {});
 /// LOAD: for each address on `addr`, a load request whose reply lands in input queue `reply`
 /// (tag `reply_tag`); replies are forwarded in order to `out`. Full rate: a steady-state
 /// instruction issues a load and forwards a reply in the same cycle. Outstanding loads are bounded

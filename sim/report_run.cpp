@@ -171,8 +171,12 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
   const auto t0 = std::chrono::steady_clock::now();
   const HostLayout& l = r.mapped.layout;
   // The host copies the input to the output region first: boundary cells keep the input.
-  r.result = simulate(r.mapped.dfg, arch, {{"in", l.input_base, r.input}, {"out", l.output_base, r.input}},
-                      {{"out", l.output_base, r.input.size()}}, options);
+  // 3D grids may have padding words after each plane (HostLayout): the host writes and reads the
+  // memory image.
+  const std::vector<double> image = l.to_memory(r.input);
+  r.result = simulate(r.mapped.dfg, arch, {{"in", l.input_base, image}, {"out", l.output_base, image}},
+                      {{"out", l.output_base, image.size()}}, options);
+  if (l.padded() && !r.result.outputs.empty()) r.result.outputs[0] = l.from_memory(r.result.outputs[0]);
   r.simulate_seconds = seconds_since(t0);
   if (r.result.status != RunStatus::Done) return r;
   r.reference = reference_stencil(spec, r.input);

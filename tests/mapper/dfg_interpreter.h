@@ -163,10 +163,12 @@ class DfgInterpreter {
     auto i64 = [&](const char* k) { return static_cast<std::uint64_t>(op.i64(k)); };
     switch (op.kind) {
       case K::AddrGen: {
-        const std::uint64_t count = i64("count"), rows = i64("rows"), blocks = i64("blocks");
-        if (s.pos >= count * rows * blocks || !room(s, "addr")) return false;
-        const std::uint64_t i = s.pos % count, row = (s.pos / count) % rows, b = s.pos / (count * rows);
-        const std::uint64_t a = i64("base") + b * i64("block_stride") + row * i64("row_stride") + i * i64("stride");
+        const std::uint64_t count = i64("count"), rows = i64("rows"), planes = i64("planes"), blocks = i64("blocks");
+        if (s.pos >= count * rows * planes * blocks || !room(s, "addr")) return false;
+        const std::uint64_t i = s.pos % count, row = (s.pos / count) % rows, z = (s.pos / (count * rows)) % planes,
+                            b = s.pos / (count * rows * planes);
+        const std::uint64_t a = i64("base") + b * i64("block_stride") + z * i64("plane_stride") +
+                                row * i64("row_stride") + i * i64("stride");
         put(s, "addr", {a, 0}, r);
         ++s.pos;
         break;

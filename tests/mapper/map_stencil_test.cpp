@@ -385,3 +385,29 @@ TEST(MapperPaperCases, DISABLED_TwoDimensionalInterpretedBitExact) { interpret_p
 
 }  // namespace
 }  // namespace cgra
+
+namespace cgra {
+namespace {
+
+// 3D on paper.yaml: w=3 workers of r=4 take 3 x (2 + 8) = 30 of the 32 memory PEs (reader,
+// writer, a z reader per z tap) and 3 x 27 F PEs; a fourth worker does not fit the memory PEs.
+TEST(MapperMapStencil, ThreeDimensionalTargetCaseMaps) {
+  StencilSpec spec = test::make_spec3(4, 4, 4, 256, 128, 64);
+  spec.workers = 3;
+  const MappedStencil m = map_stencil(spec, load_default_arch());
+  EXPECT_EQ(m.summary.ops_by_kind.at("LOAD"), 3u + 3u * 8u);
+  EXPECT_EQ(m.summary.ops_by_kind.at("STORE"), 3u);
+  // 256 x 128 doubles are 2 L2 ways exactly: planes are padded to start 0.618 of a way apart.
+  EXPECT_TRUE(m.layout.padded());
+  EXPECT_EQ((m.layout.plane_pitch * 8) % (2048 * 64), 1265u * 64);
+  spec.workers = 4;
+  try {
+    map_stencil(spec, load_default_arch());
+    ADD_FAILURE() << "w=4 mapped";
+  } catch (const MapError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs 40 memory PEs (4 workers x 10"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace cgra

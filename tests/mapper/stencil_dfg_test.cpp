@@ -19,10 +19,13 @@ using test::paper_pe;
 using test::random_grid;
 
 // Returns the number of COPY delay stages of the mapping.
-unsigned expect_bit_exact(const StencilSpec& spec, unsigned w, unsigned blocks, bool delay = false) {
+// `way_bytes`: pad 3D planes for a cache way of that many bytes (64-byte lines).
+unsigned expect_bit_exact(const StencilSpec& spec, unsigned w, unsigned blocks, bool delay = false,
+                          std::uint64_t way_bytes = 0) {
   SCOPED_TRACE(spec.describe() + " w=" + std::to_string(w) + " blocks=" + std::to_string(blocks));
   StencilPlan plan(spec, w, StencilPlan::make_blocks(spec, blocks), delay);
-  const HostLayout l = default_host_layout(spec);
+  const HostLayout l = default_host_layout(spec, way_bytes, 64);
+  EXPECT_EQ(l.padded(), way_bytes > 0 && spec.dims == 3);
   StencilDfg sd = build_stencil_dfg(plan, l, paper_pe());
   EXPECT_NO_THROW(dfg::validate(sd.dfg));
   unsigned copies = 0;
@@ -52,6 +55,19 @@ TEST(MapperStencilDfg, StripMinedBitExact) {
   expect_bit_exact(make_spec(2, 2, 41, 11), 3, 3);  // 37 interior columns: blocks of 13, 12 apart
   expect_bit_exact(make_spec(2, 1, 30, 9), 2, 4);
   expect_bit_exact(make_spec(1, 3, 100, 1), 4, 2);
+}
+
+// 3D: planes streamed through the 2D workers, a z reader per z tap, (x + y) + z; parts of radius
+// 0 left out; strip-mined blocks of planes (4-level address generators).
+TEST(MapperStencilDfg, ThreeDimensionalBitExact) {
+  expect_bit_exact(test::make_spec3(1, 1, 1, 9, 8, 7), 2, 1);
+  expect_bit_exact(test::make_spec3(2, 1, 3, 13, 7, 9), 3, 1);
+  expect_bit_exact(test::make_spec3(1, 0, 2, 11, 5, 8), 2, 1);
+  expect_bit_exact(test::make_spec3(2, 2, 0, 12, 9, 3), 3, 1);
+  expect_bit_exact(test::make_spec3(1, 2, 1, 20, 9, 5), 2, 3);
+  expect_bit_exact(test::make_spec3(1, 0, 0, 10, 3, 2), 1, 2);
+  // Padded planes (a 1 KiB cache way): the generators step over the padding.
+  expect_bit_exact(test::make_spec3(2, 1, 2, 16, 8, 7), 3, 2, false, 1024);
 }
 
 // COPY delay stages instead of deep channels where two PEs' queues (24 words) hold the backlog

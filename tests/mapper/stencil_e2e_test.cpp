@@ -18,13 +18,15 @@ void run_end_to_end(StencilSpec spec, unsigned w, const std::vector<std::string>
   const MappedStencil m = map_stencil(spec, arch);
   const std::vector<double> in = test::random_grid(spec.grid_points(), 17 + w);
   // The host contract: input at input_base, and a copy at output_base (boundary cells).
-  const std::vector<HostArray> inputs{{"in", m.layout.input_base, in}, {"out", m.layout.output_base, in}};
-  const std::vector<OutputArray> outputs{{"out", m.layout.output_base, in.size()}};
+  // (3D: the memory image, with the layout's padding after each plane.)
+  const std::vector<double> image = m.layout.to_memory(in);
+  const std::vector<HostArray> inputs{{"in", m.layout.input_base, image}, {"out", m.layout.output_base, image}};
+  const std::vector<OutputArray> outputs{{"out", m.layout.output_base, image.size()}};
   const SimResult res = simulate(m.dfg, arch, inputs, outputs);
   ASSERT_EQ(res.status, RunStatus::Done) << res.report.substr(0, 2000);
   const std::vector<double> ref = reference_stencil(m.spec, in);
   ASSERT_EQ(res.outputs.size(), 1u);
-  EXPECT_EQ(test::differing_words(ref, res.outputs[0]), 0u);
+  EXPECT_EQ(test::differing_words(ref, m.layout.from_memory(res.outputs[0])), 0u);
 }
 
 TEST(MapperEndToEnd, OneDimensional) {
@@ -40,6 +42,14 @@ TEST(MapperEndToEnd, TwoDimensional) {
   run_end_to_end(test::make_spec(2, 2, 45, 20), 5);
   run_end_to_end(test::make_spec(2, 4, 40, 30), 2);
   run_end_to_end(test::make_spec(2, 12, 41, 31), 5);
+}
+
+// 3D: the z readers re-read planes through the caches; blocks of planes (4-level generators).
+TEST(MapperEndToEnd, ThreeDimensional) {
+  run_end_to_end(test::make_spec3(1, 1, 1, 14, 9, 7), 2);
+  run_end_to_end(test::make_spec3(2, 1, 2, 19, 10, 8), 3);
+  run_end_to_end(test::make_spec3(2, 0, 1, 16, 6, 6), 2);
+  run_end_to_end(test::make_spec3(1, 2, 1, 61, 12, 5), 3, {"memory.scratchpad.ports=64"});
 }
 
 // Strip-mined (overlapping blocks, 3-level address generators) with deep channels in the scratchpad.

@@ -34,6 +34,19 @@ inline StencilSpec make_spec(unsigned dims, unsigned r, std::uint64_t nx, std::u
   return s;
 }
 
+// A 3D star of radii (rx, ry, rz) on an nx x ny x nz grid, distinct coefficients on every part.
+inline StencilSpec make_spec3(unsigned rx, unsigned ry, unsigned rz, std::uint64_t nx, std::uint64_t ny,
+                              std::uint64_t nz) {
+  StencilSpec s;
+  s.dims = 3;
+  s.radius = {rx, ry, rz};
+  s.grid = {nx, ny, nz};
+  for (unsigned i = 0; i < 2 * rx + 1; ++i) s.coeff_x.push_back(0.1 + 0.013 * i);
+  for (unsigned i = 0; i < 2 * ry; ++i) s.coeff_y.push_back(-0.07 + 0.011 * i);
+  for (unsigned i = 0; i < 2 * rz; ++i) s.coeff_z.push_back(0.05 - 0.017 * i);
+  return s;
+}
+
 inline std::vector<double> random_grid(std::uint64_t n, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> d(-1.0, 1.0);
@@ -43,17 +56,18 @@ inline std::vector<double> random_grid(std::uint64_t n, unsigned seed) {
 }
 
 // Runs the interpreter on `g` with the host layout and returns the output grid.
-inline std::vector<double> interpret(const dfg::Dfg& g, const StencilSpec& spec, const HostLayout& l,
+inline std::vector<double> interpret(const dfg::Dfg& g, const StencilSpec& /*spec*/, const HostLayout& l,
                               const std::vector<double>& in, InterpResult& res) {
   DfgInterpreter it(g, 12, 8);
-  for (std::uint64_t i = 0; i < in.size(); ++i) {
-    it.memory()[l.input_base + 8 * i] = dbits(in[i]);
-    it.memory()[l.output_base + 8 * i] = dbits(in[i]);  // the host's boundary copy
+  const std::vector<double> image = l.to_memory(in);
+  for (std::uint64_t i = 0; i < image.size(); ++i) {
+    it.memory()[l.input_base + 8 * i] = dbits(image[i]);
+    it.memory()[l.output_base + 8 * i] = dbits(image[i]);  // the host's boundary copy
   }
   res = it.run();
-  std::vector<double> out(spec.grid_points());
+  std::vector<double> out(image.size());
   for (std::uint64_t i = 0; i < out.size(); ++i) out[i] = bdouble(it.memory()[l.output_base + 8 * i]);
-  return out;
+  return l.from_memory(out);
 }
 
 // Words of `expected` whose bits differ from the same word of `actual` (at least as long).

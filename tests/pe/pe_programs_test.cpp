@@ -351,6 +351,35 @@ TEST(PePrograms, AddrGen3dWalksBlocksRowsColumns) {
   EXPECT_THROW(addr_gen_3d_program(0, 0, 8, 2, 0, 2, 16, 2), std::invalid_argument);
 }
 
+// 4D (a strip-mined 3D grid streamed plane by plane): every address of 2 blocks x 3 planes x 2
+// rows x 3 columns in order, against the nested loops; cycles count 1 per address, 1 per row end
+// and 3 more per plane (4 at a block end); nothing after the last.
+TEST(PePrograms, AddrGen4dWalksBlocksPlanesRowsColumns) {
+  const std::int64_t base = 5000, s = 8, rs = 100, ps = 1000, bs = 40;
+  Solo g(addr_gen_4d_program(1, base, s, 3, rs, 2, ps, 3, bs, 2, {1, 0}));
+  g.h.run(200);
+  Ints want;
+  for (std::int64_t b = 0; b < 2; ++b)
+    for (std::int64_t z = 0; z < 3; ++z)
+      for (std::int64_t y = 0; y < 2; ++y)
+        for (std::int64_t x = 0; x < 3; ++x) want.push_back(base + b * bs + z * ps + y * rs + x * s);
+  EXPECT_EQ(g.out(1), want);
+  const Cycles c = g.cycles(1);
+  ASSERT_EQ(c.size(), want.size());
+  EXPECT_EQ(c[0], 1u);
+  EXPECT_EQ(c[3] - c[2], 2u);   // row end
+  EXPECT_EQ(c[6] - c[5], 5u);   // plane end: row end, last-plane test, sentinel, row end, first address
+  EXPECT_EQ(c[18] - c[17], 6u); // block end: the block step too
+  EXPECT_TRUE(g.pe.quiescent());
+  // One plane per block degenerates to blocks of planes; one row of one column per plane.
+  Solo o(addr_gen_4d_program(0, 0, 8, 1, 64, 1, 800, 2, 16, 3));
+  o.h.run(100);
+  EXPECT_EQ(o.out(0), (Ints{0, 800, 16, 816, 32, 832}));
+  EXPECT_TRUE(o.pe.quiescent());
+  EXPECT_THROW(addr_gen_4d_program(0, 0, 8, 2, 64, 2, 0, 2, 16, 2), std::invalid_argument);
+  EXPECT_THROW(addr_gen_4d_program(0, 0, 8, 2, 64, 2, 800, 2, 0, 2), std::invalid_argument);
+}
+
 // LOAD at full rate: addresses readable from 1; loads issue 1,2,... (fill), the memory answers
 // after 3 cycles (reply readable at issue+4), from then on one load+forward per cycle.
 TEST(PePrograms, LoadStreamsRepliesInOrder) {
