@@ -10,7 +10,7 @@
 // without skip-ahead.
 //
 // Usage (kUsage below): sim_speed [passes [rows [stats.json]]] [key=value ...], or
-// sim_speed stencil [1d|2d [R [NX[xNY] [W [stats.json]]]]] [key=value ...]; key=value are
+// sim_speed stencil [1d|2d|3d [R [NX[xNY[xNZ]] [W [stats.json]]]]] [key=value ...]; key=value are
 // architecture overrides as with cgrasim --set (run.threads=2 steps the fabric with two threads);
 // --repeat N runs the simulation N times and adds the minimum, median and maximum (a shared
 // machine's neighbours move single runs by tens of percent; the minimum is the machine's own
@@ -35,15 +35,16 @@
 #include "sim/model/simulation.h"
 #include "sim/model/worker_team.h"
 #include "sim/report.h"
+#include "spec/stencil_spec.h"
 
 namespace {
 
 constexpr const char* kUsage =
     "usage: sim_speed [PASSES [ROWS [STATS.json]]] [KEY=VALUE ...] [--repeat N]\n"
-    "       sim_speed stencil [1d|2d [R [NX[xNY] [W [STATS.json]]]]] [KEY=VALUE ...] [--repeat N]\n"
+    "       sim_speed stencil [1d|2d|3d [R [NX[xNY[xNZ]] [W [STATS.json]]]]] [KEY=VALUE ...] [--repeat N]\n"
     "  synthetic workload: ROWS (4, 8, 12 or 16) rows of reader + 16 MULs + writer streaming a\n"
     "  64-double window PASSES times (defaults 1000, 16); stencil: the mapped stencil (defaults\n"
-    "  2d 12 960x449 5). KEY=VALUE overrides the architecture as cgrasim --set does, e.g.\n"
+    "  2d 12 960x449 5; the 3d grid 256x128x64). KEY=VALUE overrides the architecture as cgrasim --set does, e.g.\n"
     "  run.threads=2. Prints cycles, wall and CPU seconds and ns per placed-PE-cycle.\n"
     "  --repeat N: simulate N times (identical cycles checked) and print the minimum, median and\n"
     "  maximum ns per placed-PE-cycle (wall).\n";
@@ -173,14 +174,19 @@ int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
   using namespace cgra;
   StencilSpec spec;
   const std::string dims = argc > 2 ? argv[2] : "2d";
-  if (dims != "1d" && dims != "2d") throw std::invalid_argument("stencil: expected 1d or 2d, got '" + dims + "'");
-  spec.dims = dims == "1d" ? 1 : 2;
+  if (dims != "1d" && dims != "2d" && dims != "3d")
+    throw std::invalid_argument("stencil: expected 1d, 2d or 3d, got '" + dims + "'");
+  spec.dims = unsigned(dims[0] - '0');
   const auto r = static_cast<unsigned>(argc > 3 ? number(argv[3], "radius", 1) : 12);
-  spec.radius = {r, spec.dims == 2 ? r : 0, 0};
-  const std::string grid = argc > 4 ? argv[4] : "960x449";
-  const auto x = grid.find('x');
-  spec.grid = {number(grid.substr(0, x).c_str(), "grid", 1),
-               x == std::string::npos ? 1 : number(grid.c_str() + x + 1, "grid", 1), 1};
+  spec.radius = {r, spec.dims >= 2 ? r : 0, spec.dims == 3 ? r : 0};
+  const std::string grid = argc > 4 ? argv[4] : spec.dims == 3 ? "256x128x64" : "960x449";
+  if (spec.dims == 3) {
+    parse_grid(grid, spec);  // N or XxYxZ
+  } else {
+    const auto x = grid.find('x');
+    spec.grid = {number(grid.substr(0, x).c_str(), "grid", 1),
+                 x == std::string::npos ? 1 : number(grid.c_str() + x + 1, "grid", 1), 1};
+  }
   spec.workers = static_cast<unsigned>(argc > 5 ? number(argv[5], "workers", 1) : 5);
   const ArchConfig arch = load_default_arch(sets);
   MappedStencil m = map_stencil(spec, arch);

@@ -68,7 +68,7 @@ const std::map<std::string, std::string> kWhyBad = {
     {"npy/bad_truncated.npy", "truncated .npy data"},
     {"spec/bad_coefficient_count.yaml", "coefficients.x has 2 values; radius 1 needs 3"},
     {"spec/bad_grid_overflow.yaml", "grid 4294967296x4294967296 has more than the supported"},
-    {"spec/bad_kind.yaml", "'stencil': expected 1d or 2d, got '3d'"},
+    {"spec/bad_kind.yaml", "'stencil': expected 1d, 2d or 3d, got '4d'"},
     {"spec/bad_malformed.yaml", "fuzz.yaml:3: malformed YAML"},
     {"spec/bad_unknown_key.yaml", "unknown key 'radiuss'"},
 };

@@ -168,11 +168,14 @@ Outcome check_spec(std::string_view input) {
   spec.dims = f->dims.value_or(1);
   const unsigned r = f->radius.value_or(1);
   spec.radius[0] = f->radius_x.value_or(r);
-  spec.radius[1] = spec.dims == 2 ? f->radius_y.value_or(r) : 0;
+  spec.radius[1] = spec.dims >= 2 ? f->radius_y.value_or(r) : 0;
+  spec.radius[2] = spec.dims == 3 ? f->radius_z.value_or(r) : 0;
   spec.coeff_x = f->coeff_x;
   spec.coeff_y = f->coeff_y;
+  spec.coeff_z = f->coeff_z;
   parse_or_error<SpecError>("parse_grid + validate", outcome, [&] {
-    parse_grid(f->grid.value_or(spec.dims == 1 ? "194400" : "960x449"), spec);
+    static const char* const kDefaultGrid[] = {"194400", "960x449", "256x128x64"};
+    parse_grid(f->grid.value_or(kDefaultGrid[spec.dims - 1]), spec);
     spec.validate();
     return spec.describe();
   });

@@ -60,7 +60,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     check_conflicts(app, o);
     if (o.asm_run.empty() && o.stencil.empty() && o.spec_file.empty() && !o.dump_arch)
-      throw UsageError("nothing to do: give --stencil 1d|2d, --list-params or --dump-arch");
+      throw UsageError("nothing to do: give --stencil 1d|2d|3d, --list-params or --dump-arch");
     check_output_files(o);
     if (!o.asm_run.empty()) return run_asm(o, out, err);
     return run_stencil_command(o, out, err, &err == &std::cerr && ::isatty(STDERR_FILENO) == 1);

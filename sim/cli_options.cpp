@@ -19,20 +19,22 @@
 namespace cgra {
 namespace {
 
-/// --radius, --max-cycles, ...: a positive integer up to `max`, named in the message.
-CLI::Validator positive_integer(std::uint64_t max) {
+/// --radius, --max-cycles, ...: an integer from `least` (1: positive, 0: non-negative) up to
+/// `max`, named in the message.
+CLI::Validator integer_in(std::uint64_t least, std::uint64_t max) {
   return CLI::Validator(
-      [max](std::string& text) -> std::string {
+      [least, max](std::string& text) -> std::string {
         std::uint64_t v = 0;
         auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-        if (ec != std::errc() || p != text.data() + text.size() || text.empty() || v == 0 ||
+        if (ec != std::errc() || p != text.data() + text.size() || text.empty() || v < least ||
             v > max)
-          return "expected a positive integer up to " + std::to_string(max) + ", got '" + text +
-                 "'";
+          return std::string("expected a ") + (least ? "positive" : "non-negative") +
+                 " integer up to " + std::to_string(max) + ", got '" + text + "'";
         return {};
       },
-      "1.." + std::to_string(max));
+      std::to_string(least) + ".." + std::to_string(max));
 }
+CLI::Validator positive_integer(std::uint64_t max) { return integer_in(1, max); }
 
 /// --workers: a positive integer or "auto".
 const CLI::Validator kWorkersValue(
@@ -46,11 +48,13 @@ const CLI::Validator kWorkersValue(
     },
     "N|auto");
 
-/// --grid: N or XxY with positive integers (whether XxY suits the stencil is checked later).
+/// --grid: N, XxY or XxYxZ with positive integers (whether the sizes suit the stencil is checked
+/// later).
 const CLI::Validator kGridValue(
     [](std::string& text) -> std::string {
       StencilSpec probe;
-      probe.dims = 2;
+      // As many dimensions as the text has sizes: parse_grid then checks the syntax only.
+      probe.dims = std::min<unsigned>(3, 1 + unsigned(std::count(text.begin(), text.end(), 'x')));
       try {
         parse_grid(text, probe);
       } catch (const SpecError& e) {
@@ -58,7 +62,7 @@ const CLI::Validator kGridValue(
       }
       return {};
     },
-    "N|XxY");
+    "N|XxY|XxYxZ");
 
 /// File options: a path, not an empty string (--arch "" would silently mean the built-in).
 const CLI::Validator kPath(
@@ -89,19 +93,24 @@ Exit codes: 0 ok, 1 bad input, 2 bad command line, 3 deadlock, 4 watchdog,
 5 output check failed, 70 internal error.)";
 
 void add_options(CLI::App& app, Options& o) {
-  app.add_option("--stencil", o.stencil, "stencil kind")->check(CLI::IsMember({"1d", "2d"}));
+  app.add_option("--stencil", o.stencil, "stencil kind")->check(CLI::IsMember({"1d", "2d", "3d"}));
   app.add_option("--radius", o.radius, "radius along every dimension")
       ->check(positive_integer(1000000));
   app.add_option("--radius-x", o.radius_x, "radius along x (overrides --radius)")
       ->check(positive_integer(1000000));
-  app.add_option("--radius-y", o.radius_y, "radius along y (overrides --radius)")
-      ->check(positive_integer(1000000));
+  app.add_option("--radius-y", o.radius_y,
+                 "radius along y (overrides --radius); 0 in 3d leaves the y part out")
+      ->check(integer_in(0, 1000000));
+  app.add_option("--radius-z", o.radius_z,
+                 "radius along z, 3d only (overrides --radius); 0 leaves the z part out")
+      ->check(integer_in(0, 1000000));
   app.add_option("--workers", o.workers,
                  "workers w, or 'auto' (the default) to choose from the roofline")
       ->check(kWorkersValue);
   app.add_option(
          "--grid", o.grid,
-         "grid size: N, or XxY (X columns along x, Y rows); default 194400 (1d), 960x449 (2d)")
+         "grid size: N (along every dimension), XxY (X columns along x, Y rows) or XxYxZ (Z planes); "
+         "default 194400 (1d), 960x449 (2d), 256x128x64 (3d)")
       ->check(kGridValue);
   app.add_option("--spec", o.spec_file,
                  "stencil spec YAML (stencil, radius, grid, workers, coefficients); flags override it")
@@ -121,7 +130,7 @@ void add_options(CLI::App& app, Options& o) {
       ->check(kPath);
   app.add_option("--input", o.input_file,
                  "input grid as .npy (float64 little-endian, C order; shape (N,) in 1d, (Y, X) in "
-                 "2d); default: the deterministic pseudo-random grid of docs/cli.md")
+                 "2d, (Z, Y, X) in 3d); default: the deterministic pseudo-random grid of docs/cli.md")
       ->check(kPath);
   app.add_option("--output", o.output_file,
                  "write the simulated output grid as .npy (same shape as the input)")
@@ -173,7 +182,7 @@ void list_params(std::ostream& out) {
 void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
-         {"--stencil", "--radius", "--radius-x", "--radius-y", "--workers", "--grid", "--spec",
+         {"--stencil", "--radius", "--radius-x", "--radius-y", "--radius-z", "--workers", "--grid", "--spec",
           "--input", "--output", "--dot", "--asm", "--heatmap", "--roofline-only", "--predict-only",
           "--test-negate-output"})
       if (app.count(f) > 0)

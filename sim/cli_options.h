@@ -21,7 +21,8 @@ namespace cgra {
 /// What the user asked for, as parsed from the command line.
 struct Options {
   std::string stencil;
-  std::optional<unsigned> radius, radius_x, radius_y;
+  std::optional<unsigned> radius, radius_x;
+  std::optional<unsigned> radius_y, radius_z;  // may be 0 in 3d (that part of the star absent)
   std::string workers;
   std::string grid;
   std::string spec_file;
@@ -32,7 +33,7 @@ struct Options {
   bool markdown = false;
   bool dump_arch = false;
   bool quiet = false;
-  std::vector<double> coeff_x, coeff_y;  // from the spec file only
+  std::vector<double> coeff_x, coeff_y, coeff_z;  // from the spec file only
   std::string asm_run;                   // placed DFG assembly to simulate
   std::string vcd_file;
   std::string json_file;

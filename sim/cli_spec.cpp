@@ -28,7 +28,7 @@ Options with_spec_file(Options o) {
   const SpecFile f = load_spec_file(o.spec_file);
   const auto from_file = [&](const char* key) { o.from[key] = f.where.at(key); };
   if (o.stencil.empty() && f.dims) {
-    o.stencil = *f.dims == 1 ? "1d" : "2d";
+    o.stencil = std::to_string(*f.dims) + "d";
     from_file("stencil");
   }
   if (!o.radius && f.radius) {
@@ -43,6 +43,10 @@ Options with_spec_file(Options o) {
     o.radius_y = f.radius_y;
     from_file("radius_y");
   }
+  if (!o.radius_z && f.radius_z) {
+    o.radius_z = f.radius_z;
+    from_file("radius_z");
+  }
   if (o.grid.empty() && f.grid) {
     o.grid = *f.grid;
     from_file("grid");
@@ -53,7 +57,8 @@ Options with_spec_file(Options o) {
   }
   o.coeff_x = f.coeff_x;
   o.coeff_y = f.coeff_y;
-  for (const char* k : {"coefficients.x", "coefficients.y"})
+  o.coeff_z = f.coeff_z;
+  for (const char* k : {"coefficients.x", "coefficients.y", "coefficients.z"})
     if (f.where.count(k)) o.from[k] = f.where.at(k);
   return o;
 }
@@ -67,37 +72,53 @@ StencilSpec spec_of(const Options& o) {
   StencilSpec spec;
   if (o.stencil.empty())
     throw SpecError((o.spec_file.empty() ? std::string() : o.spec_file + ": no stencil kind; ") +
-                    "give the stencil kind with --stencil 1d|2d (or 'stencil:' in the spec file)");
-  spec.dims = o.stencil == "1d" ? 1 : 2;
+                    "give the stencil kind with --stencil 1d|2d|3d (or 'stencil:' in the spec file)");
+  spec.dims = o.stencil == "1d" ? 1 : o.stencil == "2d" ? 2 : 3;
   const unsigned r = o.radius.value_or(0);
   spec.radius[0] = o.radius_x.value_or(r);
-  spec.radius[1] = spec.dims == 2 ? o.radius_y.value_or(r) : 0;
+  spec.radius[1] = spec.dims >= 2 ? o.radius_y.value_or(r) : 0;
+  spec.radius[2] = spec.dims == 3 ? o.radius_z.value_or(r) : 0;
   if (spec.dims == 1 && o.radius_y)
     conflict(o, {"radius_y", "stencil"},
-             origin(o, "radius_y", "--radius-y") + " needs a 2d stencil (" +
+             origin(o, "radius_y", "--radius-y") + " needs a 2d or 3d stencil (" +
                  origin(o, "stencil", "--stencil") + " gives 1d)");
+  if (spec.dims != 3 && o.radius_z)
+    conflict(o, {"radius_z", "stencil"},
+             origin(o, "radius_z", "--radius-z") + " needs a 3d stencil (" +
+                 origin(o, "stencil", "--stencil") + " gives " + o.stencil + ")");
+  // A radius of 0 leaves a part of a 3d star out; a 2d star has both parts.
+  if (spec.dims == 2 && o.radius_y && *o.radius_y == 0)
+    conflict(o, {"radius_y", "stencil"},
+             origin(o, "radius_y", "--radius-y") + " is 0; a radius of 0 needs a 3d stencil (" +
+                 origin(o, "stencil", "--stencil") + " gives 2d)");
   if (!o.radius && !o.radius_x)
     throw SpecError((o.spec_file.empty() ? std::string() : o.spec_file + ": no radius; ") +
-                    "give the stencil radius with --radius R (or --radius-x/--radius-y)");
-  if (spec.dims == 2 && !o.radius && !o.radius_y)
+                    "give the stencil radius with --radius R (or --radius-x/--radius-y/--radius-z)");
+  if (spec.dims >= 2 && !o.radius && !o.radius_y)
     throw SpecError((o.spec_file.empty() ? std::string() : o.spec_file + ": no y radius; ") +
-                    "give --radius-y (or --radius) for a 2d stencil");
+                    "give --radius-y (or --radius) for a " + o.stencil + " stencil");
+  if (spec.dims == 3 && !o.radius && !o.radius_z)
+    throw SpecError((o.spec_file.empty() ? std::string() : o.spec_file + ": no z radius; ") +
+                    "give --radius-z (or --radius) for a 3d stencil");
   try {
-    parse_grid(o.grid.empty() ? (spec.dims == 1 ? "194400" : "960x449") : o.grid, spec);
+    static const char* const kDefaultGrid[] = {"194400", "960x449", "256x128x64"};
+    parse_grid(o.grid.empty() ? kDefaultGrid[spec.dims - 1] : o.grid, spec);
   } catch (const SpecError& e) {
-    // The flag's syntax was checked when parsing: what is left is XxY for a 1d stencil.
+    // The flag's syntax was checked when parsing: what is left is a grid with as many sizes as
+    // another kind of stencil has (XxY for a 1d or 3d stencil, XxYxZ for a 1d or 2d one).
     conflict(o, {"grid", "stencil"},
              origin(o, "grid", "--grid") + ": " + e.what() + " (" +
                  origin(o, "stencil", "--stencil") + " gives " + o.stencil + ")");
   }
   spec.coeff_x = o.coeff_x;
   spec.coeff_y = o.coeff_y;
+  spec.coeff_z = o.coeff_z;
   try {
     spec.validate();
   } catch (const SpecError& e) {
     // Coefficient counts depend on the radius (maybe a flag): name the line that gave the list.
     const std::string what = e.what();
-    for (const char* k : {"coefficients.x", "coefficients.y"})
+    for (const char* k : {"coefficients.x", "coefficients.y", "coefficients.z"})
       if (what.rfind(k, 0) == 0 && o.from.count(k)) throw SpecError(o.from.at(k) + ": " + what);
     if (what.rfind("grid ", 0) == 0 && o.from.count("grid"))
       throw SpecError(o.from.at("grid") + ": " + what);

@@ -59,21 +59,23 @@ void print_roofline(std::ostream& out, const StencilSpec& spec, const ArchConfig
              "per cycle each))\n", r.attainable_gflops, r.attainable_workers, roofline_machine(arch).worker_rate);
 }
 
-/// Reads --input and checks it against the grid: shape (N,) in 1D, (Y, X) in 2D.
+/// The .npy shape of a grid: (N,) in 1D, (Y, X) in 2D, (Z, Y, X) in 3D (x contiguous).
+std::vector<std::uint64_t> npy_shape(const StencilSpec& spec) {
+  return {spec.grid.rend() - static_cast<std::ptrdiff_t>(spec.dims), spec.grid.rend()};
+}
+
+/// Reads --input and checks it against the grid's shape (npy_shape).
 std::vector<double> input_of(const Options& o, const StencilSpec& spec) {
   if (o.input_file.empty()) return default_input_grid(spec.grid_points());
   NpyArray a = read_npy(o.input_file);
-  const std::vector<std::uint64_t> want =
-      spec.dims == 1 ? std::vector<std::uint64_t>{spec.grid[0]} : std::vector<std::uint64_t>{spec.grid[1], spec.grid[0]};
+  const std::vector<std::uint64_t> want = npy_shape(spec);
   if (a.shape != want) {
     auto shape = [](const std::vector<std::uint64_t>& v) {
       std::string t = "(";
       for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + std::to_string(v[i]);
       return t + (v.size() == 1 ? ",)" : ")");
     };
-    throw FileError(o.input_file + ": shape " + shape(a.shape) + " does not match the grid " +
-                    (spec.dims == 1 ? std::to_string(spec.grid[0])
-                                    : std::to_string(spec.grid[0]) + "x" + std::to_string(spec.grid[1])) +
+    throw FileError(o.input_file + ": shape " + shape(a.shape) + " does not match the grid " + spec.grid_text() +
                     " (expected " + shape(want) + ")");
   }
   return std::move(a.data);
@@ -114,6 +116,9 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
     throw UsageError("--test-negate-output: index " + std::to_string(*o.negate_output) +
                      " is outside the grid of " + std::to_string(spec.grid_points()) + " values");
   std::vector<double> input = input_of(o, spec);
+  // The mapper has no 3D mapping yet (it would map one plane as 2D): stop with a clear error.
+  if (spec.dims == 3)
+    throw SpecError("cannot map " + spec.describe() + ": this cgrasim checks 3d stencils but does not map them yet");
   const auto t0 = std::chrono::steady_clock::now();
   MappedStencil mapped = map_stencil(spec, arch);
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -143,8 +148,7 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   if (!o.heatmap_file.empty()) write_file_atomic(o.heatmap_file, heatmap_svg(report, run.mapped.dfg, arch.fabric));
   if (!o.output_file.empty() && run.result.status == RunStatus::Done) {
     NpyArray a;
-    a.shape = spec.dims == 1 ? std::vector<std::uint64_t>{spec.grid[0]}
-                             : std::vector<std::uint64_t>{spec.grid[1], spec.grid[0]};
+    a.shape = npy_shape(spec);
     a.data = run.result.outputs.at(0);
     write_npy(o.output_file, a);
   }

@@ -219,11 +219,12 @@ json mapped_json(const MappedStencil& m, const Roofline& rl, const ArchConfig& a
   j["stencil"] = {{"dims", spec.dims},
                   {"radius_x", spec.radius[0]},
                   {"radius_y", spec.radius[1]},
-                  {"grid", spec.dims == 1 ? json::array({spec.grid[0]}) : json::array({spec.grid[0], spec.grid[1]})},
+                  {"grid", json(std::vector<std::uint64_t>(spec.grid.begin(), spec.grid.begin() + spec.dims))},
                   {"points", spec.points()},
                   {"outputs", rl.outputs},
                   {"flops_per_output", spec.flops_per_output()},
                   {"describe", spec.describe()}};
+  if (spec.dims == 3) j["stencil"]["radius_z"] = spec.radius[2];  // 1D and 2D reports have no z
   j["architecture"] = {{"source", arch_name},
                        {"rows", arch.fabric.rows},
                        {"cols", arch.fabric.cols},

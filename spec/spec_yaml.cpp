@@ -37,18 +37,24 @@ class SpecParser {
       f.where[key] = where;
       if (key == "stencil") {
         const std::string s = scalar(v, where, key);
-        if (s != "1d" && s != "2d") throw SpecError(where + ": 'stencil': expected 1d or 2d, got '" + s + "'");
-        f.dims = s == "1d" ? 1 : 2;
+        if (s != "1d" && s != "2d" && s != "3d")
+          throw SpecError(where + ": 'stencil': expected 1d, 2d or 3d, got '" + s + "'");
+        f.dims = unsigned(s[0] - '0');
       } else if (key == "radius") {
         f.radius = positive(v, where, key);
       } else if (key == "radius_x") {
         f.radius_x = positive(v, where, key);
       } else if (key == "radius_y") {
-        f.radius_y = positive(v, where, key);
+        f.radius_y = non_negative(v, where, key);
+      } else if (key == "radius_z") {
+        f.radius_z = non_negative(v, where, key);
       } else if (key == "grid") {
         if (v.IsSequence()) {
-          if (v.size() != 2) throw SpecError(where + ": 'grid': a list needs two sizes [X, Y]");
-          f.grid = std::to_string(positive(v[0], where, key)) + "x" + std::to_string(positive(v[1], where, key));
+          if (v.size() != 2 && v.size() != 3)
+            throw SpecError(where + ": 'grid': a list needs two sizes [X, Y] or three [X, Y, Z]");
+          std::string g;
+          for (const auto& n : v) g += (g.empty() ? "" : "x") + std::to_string(positive(n, where, key));
+          f.grid = g;
         } else {
           f.grid = scalar(v, where, key);
         }
@@ -59,7 +65,7 @@ class SpecParser {
       } else if (key == "coefficients") {
         coefficients(v, where, f);
       } else {
-        throw SpecError(where + ": unknown key '" + key + "' (expected stencil, radius, radius_x, radius_y, grid, workers, coefficients)");
+        throw SpecError(where + ": unknown key '" + key + "' (expected stencil, radius, radius_x, radius_y, radius_z, grid, workers, coefficients)");
       }
     }
     return f;
@@ -74,21 +80,31 @@ class SpecParser {
     return v.Scalar();
   }
   static unsigned positive(const YAML::Node& v, const std::string& where, const std::string& key) {
+    return count(v, where, key, 1);
+  }
+  /// radius_y, radius_z: 0 leaves that part of a 3d star out (whether the stencil is 3d is
+  /// known only once the flags are merged).
+  static unsigned non_negative(const YAML::Node& v, const std::string& where, const std::string& key) {
+    return count(v, where, key, 0);
+  }
+  static unsigned count(const YAML::Node& v, const std::string& where, const std::string& key, unsigned least) {
     const std::string s = scalar(v, where, key);
     unsigned n = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-    if (ec != std::errc() || p != s.data() + s.size() || n == 0)
-      throw SpecError(where + ": '" + key + "': expected a positive integer, got '" + s + "'");
+    if (ec != std::errc() || p != s.data() + s.size() || n < least)
+      throw SpecError(where + ": '" + key + "': expected a " + (least ? "positive" : "non-negative") +
+                      " integer, got '" + s + "'");
     return n;
   }
   void coefficients(const YAML::Node& v, const std::string& where, SpecFile& f) const {
-    if (!v.IsMap()) throw SpecError(where + ": 'coefficients': expected a map with x and/or y lists");
+    if (!v.IsMap()) throw SpecError(where + ": 'coefficients': expected a map with x, y and/or z lists");
     for (const auto& kv : v) {
       const std::string w = at(kv.first.Mark());
       const std::string axis = kv.first.IsScalar() ? kv.first.Scalar() : "?";
-      if (axis != "x" && axis != "y") throw SpecError(w + ": unknown key 'coefficients." + axis + "' (expected x or y)");
+      if (axis != "x" && axis != "y" && axis != "z")
+        throw SpecError(w + ": unknown key 'coefficients." + axis + "' (expected x, y or z)");
       if (!kv.second.IsSequence()) throw SpecError(w + ": 'coefficients." + axis + "': expected a list of numbers");
-      std::vector<double>& out = axis == "x" ? f.coeff_x : f.coeff_y;
+      std::vector<double>& out = axis == "x" ? f.coeff_x : axis == "y" ? f.coeff_y : f.coeff_z;
       f.where["coefficients." + axis] = w;
       out.clear();
       for (const auto& c : kv.second) {

@@ -1,12 +1,15 @@
 #pragma once
 /// \file spec_yaml.h
 /// Stencil specification files (docs/stencil.md):
-///   stencil: 2d            # 1d | 2d
-///   radius: 12             # or radius_x / radius_y
-///   grid: 960x449          # N, "XxY", or [X, Y]
+///   stencil: 2d            # 1d | 2d | 3d
+///   radius: 12             # or radius_x / radius_y / radius_z
+///   grid: 960x449          # N, "XxY", "XxYxZ", [X, Y] or [X, Y, Z]
 ///   workers: 5             # N | auto
-///   coefficients: {x: [2rx+1 values for -rx..rx], y: [2ry values for -ry..-1, 1..ry]}
-/// Any subset may be given; command-line flags override what the file says.
+///   coefficients: {x: [2rx+1 values for -rx..rx], y: [2ry values for -ry..-1, 1..ry],
+///                  z: [2rz values for -rz..-1, 1..rz]}
+/// Any subset may be given; command-line flags override what the file says. radius_y and
+/// radius_z may be 0 (that part of the star absent) only in a 3d stencil: checked once the flags
+/// are merged (the stencil kind may come from the command line), naming the file line.
 
 #include <map>
 #include <optional>
@@ -21,10 +24,11 @@ namespace cgra {
 /// What a spec file gives; unset fields are left to the command line or the defaults.
 struct SpecFile {
   std::optional<unsigned> dims;
-  std::optional<unsigned> radius, radius_x, radius_y;
-  std::optional<std::string> grid;     ///< as text: "N" or "XxY"
+  std::optional<unsigned> radius, radius_x;
+  std::optional<unsigned> radius_y, radius_z;  ///< may be 0 (3d only, checked after the merge)
+  std::optional<std::string> grid;     ///< as text: "N", "XxY" or "XxYxZ"
   std::optional<std::string> workers;  ///< "N" or "auto"
-  std::vector<double> coeff_x, coeff_y;
+  std::vector<double> coeff_x, coeff_y, coeff_z;
   /// Where each given key is ("file.yaml:3"), by key ("grid", "coefficients.x", ...), so that
   /// checks made once the flags are merged (grid shape, coefficient counts) can name the line.
   std::map<std::string, std::string> where;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 namespace cgra {
@@ -89,6 +90,147 @@ TEST(Reference, DefaultCoefficientsAreOneOverPoints) {
   EXPECT_EQ(s.x_coefficients(), std::vector<double>(5, 1.0 / 7));
   EXPECT_EQ(s.y_coefficients(), std::vector<double>(2, 1.0 / 7));
   s.coeff_y = {1, 2, 3};
+  EXPECT_THROW(s.validate(), SpecError);
+  EXPECT_THROW(reference_stencil(s, std::vector<double>(10)), SpecError);
+}
+
+
+// ---- 3D ---------------------------------------------------------------------------------------
+
+/// The 3D star written out independently: its own (z, y, x) indexing of the flat grid and the
+/// order docs/stencil.md states (x: MUL at -rx, fused MACs by increasing offset; y and z the same
+/// over -r..-1, 1..r; out = (x + y) + z, a part of radius 0 absent), boundary cells the input.
+std::vector<double> direct_3d(const StencilSpec& s, const std::vector<double>& in) {
+  const int rx = int(s.radius[0]), ry = int(s.radius[1]), rz = int(s.radius[2]);
+  const int nx = int(s.grid[0]), ny = int(s.grid[1]), nz = int(s.grid[2]);
+  auto at = [&](int z, int y, int x) { return in[std::size_t((z * ny + y) * nx + x)]; };
+  const std::vector<double> cx = s.x_coefficients(), cy = s.y_coefficients(), cz = s.z_coefficients();
+  std::vector<double> out(in.size());
+  for (int z = 0; z < nz; ++z)
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) {
+        const std::size_t k = std::size_t((z * ny + y) * nx + x);
+        if (x < rx || x >= nx - rx || y < ry || y >= ny - ry || z < rz || z >= nz - rz) {
+          out[k] = in[k];
+          continue;
+        }
+        double vx = cx[0] * at(z, y, x - rx);
+        for (int o = 1; o <= 2 * rx; ++o) vx = std::fma(cx[std::size_t(o)], at(z, y, x - rx + o), vx);
+        double v = vx;
+        if (ry > 0) {
+          double vy = cy[0] * at(z, y - ry, x);
+          int c = 1;
+          for (int o = -ry + 1; o <= ry; ++o)
+            if (o != 0) vy = std::fma(cy[std::size_t(c++)], at(z, y + o, x), vy);
+          v = v + vy;
+        }
+        if (rz > 0) {
+          double vz = cz[0] * at(z - rz, y, x);
+          int c = 1;
+          for (int o = -rz + 1; o <= rz; ++o)
+            if (o != 0) vz = std::fma(cz[std::size_t(c++)], at(z + o, y, x), vz);
+          v = v + vz;
+        }
+        out[k] = v;
+      }
+  return out;
+}
+
+std::vector<double> random_coefficients(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> d(-2.0, 2.0);
+  std::vector<double> c(n);
+  for (auto& x : c) x = d(rng);
+  return c;
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+StencilSpec spec_3d(unsigned rx, unsigned ry, unsigned rz, std::uint64_t nx, std::uint64_t ny, std::uint64_t nz) {
+  StencilSpec s;
+  s.dims = 3;
+  s.radius = {rx, ry, rz};
+  s.grid = {nx, ny, nz};
+  return s;
+}
+
+TEST(Reference3d, MatchesTheDirectTripleLoopBitForBit) {
+  std::mt19937_64 rng(7);
+  const unsigned radii[][3] = {{1, 1, 1}, {2, 1, 3}, {1, 0, 2}, {2, 2, 0}, {1, 0, 0}};
+  for (const auto& r : radii) {
+    StencilSpec s = spec_3d(r[0], r[1], r[2], 9, 8, 7);
+    s.coeff_x = random_coefficients(2 * r[0] + 1, rng);
+    s.coeff_y = random_coefficients(2 * r[1], rng);
+    s.coeff_z = random_coefficients(2 * r[2], rng);
+    ASSERT_NO_THROW(s.validate()) << s.describe();
+    const auto in = random_grid(s.grid_points(), r[0] * 100 + r[1] * 10 + r[2]);
+    const auto out = reference_stencil(s, in);
+    const auto want = direct_3d(s, in);
+    EXPECT_TRUE(same_bits(out, want)) << s.describe();
+    // The default coefficients too.
+    StencilSpec d = s;
+    d.coeff_x.clear();
+    d.coeff_y.clear();
+    d.coeff_z.clear();
+    EXPECT_TRUE(same_bits(reference_stencil(d, in), direct_3d(d, in))) << d.describe() << " (default coefficients)";
+  }
+}
+
+TEST(Reference3d, RadiusZeroAlongZIsThe2dReferencePlaneByPlane) {
+  std::mt19937_64 rng(11);
+  StencilSpec s = spec_3d(2, 1, 0, 11, 9, 5);
+  s.coeff_x = random_coefficients(5, rng);
+  s.coeff_y = random_coefficients(2, rng);
+  StencilSpec p;
+  p.dims = 2;
+  p.radius = {2, 1, 0};
+  p.grid = {11, 9, 1};
+  p.coeff_x = s.coeff_x;
+  p.coeff_y = s.coeff_y;
+  const auto in = random_grid(s.grid_points(), 3);
+  const auto out = reference_stencil(s, in);
+  const std::size_t plane = 11 * 9;
+  for (std::size_t z = 0; z < 5; ++z) {
+    const std::vector<double> slice(in.begin() + long(z * plane), in.begin() + long((z + 1) * plane));
+    const std::vector<double> got(out.begin() + long(z * plane), out.begin() + long((z + 1) * plane));
+    EXPECT_TRUE(same_bits(got, reference_stencil(p, slice))) << "plane " << z;
+  }
+}
+
+TEST(Reference3d, BoundaryCellsKeepTheInput) {
+  const StencilSpec s = spec_3d(1, 2, 3, 6, 7, 8);
+  const auto in = random_grid(s.grid_points(), 5);
+  const auto out = reference_stencil(s, in);
+  std::size_t boundary = 0;
+  for (std::size_t z = 0; z < 8; ++z)
+    for (std::size_t y = 0; y < 7; ++y)
+      for (std::size_t x = 0; x < 6; ++x) {
+        const std::size_t k = (z * 7 + y) * 6 + x;
+        const bool inside = x >= 1 && x < 5 && y >= 2 && y < 5 && z >= 3 && z < 5;
+        if (inside) continue;
+        ++boundary;
+        EXPECT_EQ(std::memcmp(&out[k], &in[k], sizeof(double)), 0) << z << "," << y << "," << x;
+      }
+  EXPECT_EQ(boundary, s.grid_points() - s.outputs());
+  EXPECT_EQ(s.outputs(), 4u * 3u * 2u);
+}
+
+TEST(Reference3d, DefaultCoefficientsAreOneOverPoints) {
+  StencilSpec s = spec_3d(2, 1, 3, 9, 9, 9);
+  EXPECT_EQ(s.points(), 1u + 4 + 2 + 6);
+  EXPECT_EQ(s.x_coefficients(), std::vector<double>(5, 1.0 / 13));
+  EXPECT_EQ(s.y_coefficients(), std::vector<double>(2, 1.0 / 13));
+  EXPECT_EQ(s.z_coefficients(), std::vector<double>(6, 1.0 / 13));
+  s.radius = {1, 0, 1};
+  EXPECT_EQ(s.points(), 5u);
+  EXPECT_TRUE(s.y_coefficients().empty());
+  EXPECT_EQ(s.z_coefficients(), std::vector<double>(2, 1.0 / 5));
+  // A constant field stays constant (up to rounding) under the default average.
+  s.grid = {6, 5, 4};
+  const auto out = reference_stencil(s, std::vector<double>(s.grid_points(), 3.0));
+  for (double v : out) EXPECT_NEAR(v, 3.0, 1e-14);
+  s.coeff_z = {1, 2, 3};
   EXPECT_THROW(s.validate(), SpecError);
   EXPECT_THROW(reference_stencil(s, std::vector<double>(10)), SpecError);
 }

@@ -37,7 +37,7 @@ TEST(Cli, BadInputGivesOneLineErrorAndNonZeroExit) {
     std::string needle;
   };
   const std::vector<Case> cases = {
-      {{"--stencil", "3d", "--radius", "1"}, kExitUsage, "--stencil"},
+      {{"--stencil", "4d", "--radius", "1"}, kExitUsage, "--stencil"},
       {{"--stencil", "2d", "--radius", "0"}, kExitUsage, "--radius"},
       {{"--stencil", "2d", "--radius", "12", "--workers", "6"},
        kExitError,

@@ -1,6 +1,7 @@
 // Sweep files: what parses, how points expand, and the one-line file:line errors of bad files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -149,6 +150,47 @@ TEST(SweepFile, BadFilesNameTheFileAndLine) {
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes:\n  time-stepz: [1, 2]\n"),
             "s.yaml:4: unknown option 'time-stepz' (neither a stencil option, see cgrasim --help, nor an "
             "architecture parameter, see cgrasim --list-params)");
+}
+
+TEST(SweepFile, ThreeDimensionalStencils) {
+  auto id = [](const std::string& stencil, const std::string& axes = "{run.threads: [1]}") {
+    return expand_points(parse_sweep("name: a\nstencil: " + stencil + "\naxes: " + axes + "\n", "x.yaml"),
+                         false)[0].id;
+  };
+  const std::string base = id("{stencil: 3d, radius: 2, grid: 32x32x32}");
+  EXPECT_EQ(id("{stencil: 3d, radius-x: 2, radius_y: 2, radius-z: 2, grid: 32}"), base);
+  EXPECT_EQ(id("{stencil: 3d, radius: 2, radius-z: 2, grid: 32x32x32}"), base);
+  EXPECT_NE(id("{stencil: 3d, radius: 2, radius-z: 0, grid: 32x32x32}"), base);
+  EXPECT_NE(id("{stencil: 3d, radius: 2, radius-y: 0, grid: 32x32x32}"),
+            id("{stencil: 3d, radius: 2, radius-z: 0, grid: 32x32x32}"));
+  EXPECT_NE(id("{stencil: 3d, radius: 2, grid: 32x32x16}"), base);
+  EXPECT_EQ(id("{stencil: 3d, radius: 2}"), id("{stencil: 3d, radius: 2, grid: 256x128x64}"));
+  // radius-z as an axis: one point per value, the same ids as the options written out.
+  const auto pts = expand_points(
+      parse_sweep("name: a\nstencil: {stencil: 3d, radius: 2, grid: 32x32x32}\naxes: {radius-z: [0, 1, 2]}\n",
+                  "x.yaml"),
+      false);
+  ASSERT_EQ(pts.size(), 3u);
+  EXPECT_EQ(pts[2].id, base);
+  EXPECT_EQ(pts[0].id, id("{stencil: 3d, radius: 2, radius-z: 0, grid: 32x32x32}"));
+  EXPECT_EQ(std::count(pts[0].args.begin(), pts[0].args.end(), "--radius-z"), 1);
+  // A spec file that says the same; its z coefficients are part of the stencil.
+  const std::string spec = ::testing::TempDir() + "sweep_id_spec_3d.yaml";
+  std::ofstream(spec) << "stencil: 3d\nradius: 2\ngrid: [32, 32, 32]\n";
+  EXPECT_EQ(id("{spec: " + spec + "}"), base);
+  std::ofstream(spec) << "stencil: 3d\nradius: 2\ngrid: [32, 32, 32]\ncoefficients: {z: [1, 2, 3, 4]}\n";
+  const std::string with_z = id("{spec: " + spec + "}");
+  EXPECT_NE(with_z, base);
+  std::ofstream(spec) << "stencil: 3d\nradius: 2\ngrid: [32, 32, 32]\ncoefficients: {y: [1, 2, 3, 4]}\n";
+  EXPECT_NE(id("{spec: " + spec + "}"), with_z);  // the same list along y is another stencil
+  std::remove(spec.c_str());
+  // The command line's checks, at the sweep file's line.
+  EXPECT_EQ(error_of("name: q\nstencil: {stencil: 2d, radius: 1, grid: 64x32}\naxes:\n  radius-z: [1]\n"),
+            "s.yaml:4: --radius-z needs a 3d stencil (--stencil gives 2d)");
+  EXPECT_EQ(error_of("name: q\nstencil: {stencil: 3d, radius: 1, grid: 64x32}\naxes: {run.threads: [1]}\n"),
+            "s.yaml:2: --grid: bad grid '64x32': XxY needs a 2d stencil (a 3d grid is XxYxZ) (--stencil gives 3d)");
+  EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes:\n  grid: [100, 8x8x8]\n"),
+            "s.yaml:4: --grid: bad grid '8x8x8': XxYxZ needs a 3d stencil (--stencil gives 1d)");
 }
 
 }  // namespace
