@@ -52,8 +52,14 @@ unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) {
 }
 
 unsigned mem_pes_per_mapped_worker(const StencilSpec& spec) {
-  // A reader and a writer; in 3D a reader per z tap.
-  return 2 + (spec.dims >= 3 ? 2 * spec.radius[2] : 0);
+  // A reader and a writer; in 3D at least one z reader.
+  return 2 + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
+}
+
+unsigned z_streams_for(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
+  if (spec.dims < 3 || spec.radius[2] == 0 || workers == 0) return 0;
+  const unsigned per = arch.fabric.count(PeKind::Memory) / workers;
+  return per < 3 ? 1 : std::min(per - 2, 2 * spec.radius[2]);
 }
 
 unsigned x_forward_copies(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
@@ -79,7 +85,7 @@ std::uint64_t delay_line_words(const ArchConfig& arch) {
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
                                   const ArchConfig& arch) {
   const StencilPlan plan(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages,
-                         x_forward_copies(spec, workers, arch), delay_line_words(arch));
+                         x_forward_copies(spec, workers, arch), delay_line_words(arch), z_streams_for(spec, workers, arch));
   const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(spec), arch.fabric.pe);
   BufferEstimate b;
   b.blocks = plan.blocking();
@@ -321,7 +327,8 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   if (need_m > nm)
     throw MapError(with_w(spec_in, w) + " needs " + std::to_string(need_m) + " memory PEs (" + std::to_string(w) +
                    " workers x " + std::to_string(mem_pes_per_mapped_worker(spec_in)) +
-                   (spec_in.dims >= 3 ? ": a reader, a writer and a z reader per z tap" : ": a reader and a writer") +
+                   (mem_pes_per_mapped_worker(spec_in) > 2 ? ": a reader, a writer and at least one z reader"
+                                                            : ": a reader and a writer") +
                    "); the fabric has " + std::to_string(nm));
   if (spec_in.dims == 1) return map_streams(spec_in, w, arch);
   // The best blocking that places and routes (a few tries: a misfit is usually not blocking's fault).
@@ -333,7 +340,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   for (std::size_t i = 0;; ++i) {
     buf = candidates[i];
     const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages, x_forward_copies(m.spec, w, arch),
-                           delay_line_words(arch));
+                           delay_line_words(arch), z_streams_for(m.spec, w, arch));
     sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe);
     try {
       place_stencil(sd, arch);
@@ -410,6 +417,35 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
     why += "; the most that fit";
   // Why w0 failed (reported when a smaller w maps), why the last try failed (thrown when none does).
   std::string first_error, last_error;
+  if (spec.dims >= 3) {
+    // 3D: the workers share the memory PEs with the z readers, so more workers mean fewer z readers
+    // each and more deep channels in their z chains: take the w with the fewest estimated cycles.
+    std::vector<std::pair<double, unsigned>> by_cycles;
+    for (unsigned w = 1; w <= w0; ++w) {
+      if (w * mem_pes_per_mapped_worker(spec) > arch.fabric.count(PeKind::Memory)) break;
+      try {
+        by_cycles.emplace_back(choose_blocking(spec, w, arch).cycles(), w);
+      } catch (const MapError&) {
+      } catch (const SpecError&) {
+      }
+    }
+    std::stable_sort(by_cycles.begin(), by_cycles.end());
+    for (const auto& [cycles, w] : by_cycles) {
+      try {
+        MappedStencil m = map_with(spec, w, arch);
+        m.summary.workers_reason = why + "; 3d: w=" + std::to_string(w) + " has the fewest estimated cycles (" +
+                                   fixed(cycles, 0) + ") of w=1.." + std::to_string(by_cycles.size()) +
+                                   " (the workers share the memory PEs with their z readers)";
+        return m;
+      } catch (const MapError& e) {
+        last_error = e.what();
+      } catch (const SpecError& e) {
+        last_error = e.what();
+      }
+    }
+    if (by_cycles.empty()) last_error = with_w(spec, 1) + ": no blocking fits";
+    throw MapError(last_error);
+  }
   for (unsigned w = w0; w >= 1; --w) {
     try {
       MappedStencil m = map_with(spec, w, arch);

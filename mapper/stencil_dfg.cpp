@@ -107,14 +107,16 @@ class Generator {
 
   // Address generator for `count` columns `w` apart in every row of every (3D: streamed plane of
   // every) block.
-  void set_addresses(dfg::OpHandle& h, std::uint64_t base, std::uint64_t count, std::uint64_t rows) {
+  void set_addresses(dfg::OpHandle& h, std::uint64_t base, std::uint64_t count, std::uint64_t rows,
+                     std::uint64_t planes = 0) {
+    if (planes == 0) planes = plan_.planes();
     const BlockPlan& bp = plan_.blocking();
     h.imm("base", static_cast<std::int64_t>(base))
         .imm("stride", static_cast<std::int64_t>(8 * plan_.workers()))
         .imm("count", static_cast<std::int64_t>(count));
     if (rows > 1) h.imm("rows", static_cast<std::int64_t>(rows)).imm("row_stride", static_cast<std::int64_t>(8 * plan_.nx()));
-    if (plan_.planes() > 1)
-      h.imm("planes", static_cast<std::int64_t>(plan_.planes())).imm("plane_stride", static_cast<std::int64_t>(at(1, 0, 0)));
+    if (planes > 1)
+      h.imm("planes", static_cast<std::int64_t>(planes)).imm("plane_stride", static_cast<std::int64_t>(at(1, 0, 0)));
     if (bp.blocks > 1)
       h.imm("blocks", static_cast<std::int64_t>(bp.blocks)).imm("block_stride", static_cast<std::int64_t>(8 * bp.stride));
   }
@@ -332,13 +334,22 @@ class Generator {
       sum = add.port("out");
     }
     if (plan_.rz() > 0) {
-      // The z chain (3D): tap a takes the worker's output points of the plane at its offset from a
-      // reader of its own, so every tap and link runs in step with no skew to hold; the readers
-      // re-read the planes the others have loaded, through the caches.
+      // The z chain (3D): tap a takes the worker's output points of the plane at its offset from
+      // the reader of its run (StencilPlan::z_run); the readers re-read the planes the others have
+      // loaded, through the caches. A reader of its own keeps a tap in step with the one before;
+      // within a run the later tap uses the reader's words that many planes later, and the link
+      // into its accumulator holds those planes of partial sums.
       const std::vector<double> cz = spec.z_coefficients();
-      dfg::MacChain z = dfg::add_mac_chain(b_, p + ".z", cz, Role::Compute, wj);
+      dfg::MacChain z = dfg::add_mac_chain(b_, p + ".z", cz, Role::Compute, wj,
+                                           [&](const PortRef& from, const PortRef& to, std::size_t a) {
+                                             connect_buffered(from, to, plan_.z_acc_backlog(j, static_cast<unsigned>(a)),
+                                                              p + ".z.d" + num(a), wj);
+                                           });
+      std::vector<PortRef> streams;
+      for (unsigned r = 0; r < plan_.z_streams(); ++r) streams.push_back(add_z_reader(j, r));
       for (unsigned a = 0; a < cz.size(); ++a) {
-        b_.connect(add_z_reader(j, a), z.taps[a]);
+        const PortRef src = filtered(p + ".zf" + num(a), plan_.z_tap(j, a), streams[plan_.z_run(a)], wj);
+        b_.connect(src, z.taps[a]);
         out_.slots.push_back({z.ops[a], row0 + ny_taps + a, ky});
       }
       auto add = b_.add(OpKind::Add, p + ".addz").role(Role::Compute, wj);
@@ -350,15 +361,16 @@ class Generator {
     return sum;
   }
 
-  // 3D: the reader of worker j's z tap a: the worker's output columns of the interior rows of
-  // every streamed plane, shifted by the tap's offset.
-  PortRef add_z_reader(unsigned j, unsigned a) {
-    const std::string p = "rz" + num(j) + "_" + num(a);
+  // 3D: z reader r of worker j: the worker's output columns of the interior rows of the planes
+  // its run of z taps needs, from the first tap's offset to the last's.
+  PortRef add_z_reader(unsigned j, unsigned r) {
+    const std::string p = "rz" + num(j) + "_" + num(r);
     const int wj = static_cast<int>(j);
-    const std::uint64_t plane = static_cast<std::uint64_t>(std::int64_t{plan_.rz()} + plan_.z_offset(a));
+    const std::uint64_t plane =
+        static_cast<std::uint64_t>(std::int64_t{plan_.rz()} + plan_.z_offset(plan_.z_run_first(r)));
     auto addr = b_.add(OpKind::AddrGen, p + ".addr").role(Role::Control, wj);
     set_addresses(addr, layout_.input_base + at(plane, plan_.ry(), plan_.rx() + j), plan_.worker_count(j),
-                  plan_.out_rows());
+                  plan_.out_rows(), plan_.z_run_planes(r));
     auto load = b_.add(OpKind::Load, p + ".load").role(Role::Reader, wj);
     b_.connect(addr.port("addr"), load.port("addr"));
     return load.port("data");

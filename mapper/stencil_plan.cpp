@@ -1,5 +1,7 @@
 #include "mapper/stencil_plan.h"
 
+#include <algorithm>
+
 namespace cgra {
 
 namespace {
@@ -22,7 +24,7 @@ BlockPlan StencilPlan::make_blocks(const StencilSpec& spec, unsigned blocks) {
 }
 
 StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages,
-                         unsigned forward_copies, std::uint64_t line_words)
+                         unsigned forward_copies, std::uint64_t line_words, unsigned z_streams)
     : spec_(spec),
       w_(workers),
       blocks_(blocks),
@@ -36,6 +38,7 @@ StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan bl
   ny_ = spec.dims >= 2 ? spec.grid[1] : 1;
   rz_ = spec.dims >= 3 ? spec.radius[2] : 0;
   nz_ = spec.dims >= 3 ? spec.grid[2] : 1;
+  z_streams_ = z_streams == 0 ? 2 * rz_ : std::min(z_streams, 2 * rz_);
   if (w_ == 0) throw SpecError("workers must be at least 1");
   if (blocks_.out_width < w_)
     throw SpecError(spec.describe() + " with w=" + std::to_string(w_) + ": a block of " +
@@ -103,6 +106,35 @@ int StencilPlan::y_offset(unsigned a) const {
   const int r = static_cast<int>(ry_);
   const int i = static_cast<int>(a);
   return i < r ? i - r : i - r + 1;
+}
+
+unsigned StencilPlan::z_run_first(unsigned r) const {
+  unsigned a = 0;
+  while (z_run(a) < r) ++a;
+  return a;
+}
+
+unsigned StencilPlan::z_run_last(unsigned r) const {
+  unsigned a = z_run_first(r);
+  while (a + 1 < 2 * rz_ && z_run(a + 1) == r) ++a;
+  return a;
+}
+
+std::uint64_t StencilPlan::z_run_planes(unsigned r) const {
+  return planes() + static_cast<std::uint64_t>(z_offset(z_run_last(r)) - z_offset(z_run_first(r)));
+}
+
+FilterPattern StencilPlan::z_tap(unsigned j, unsigned a) const {
+  const unsigned r = z_run(a);
+  const std::uint64_t s = z_plane_words(j);
+  const auto before = static_cast<std::uint64_t>(z_offset(a) - z_offset(z_run_first(r)));
+  const auto after = static_cast<std::uint64_t>(z_offset(z_run_last(r)) - z_offset(a));
+  return {before * s, planes() * s, after * s};
+}
+
+std::uint64_t StencilPlan::z_acc_backlog(unsigned j, unsigned a) const {
+  if (a == 0 || z_run(a) != z_run(a - 1)) return 0;
+  return static_cast<std::uint64_t>(z_offset(a) - z_offset(a - 1)) * z_plane_words(j);
 }
 
 int StencilPlan::z_offset(unsigned a) const {

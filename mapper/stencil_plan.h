@@ -13,9 +13,11 @@
 ///
 /// 3D: the interior planes rz .. nz-rz-1 are streamed one after the other, each as a 2D grid of ny
 /// rows (blocks, then planes, then rows, then columns), so every per-block pattern of 2D holds per
-/// plane. The z part of worker j's outputs comes from 2rz z readers, one per z tap, each loading
-/// the worker's output columns of the interior rows of the plane at its offset (re-read through
-/// the caches): no z chain link holds a skew.
+/// plane. The z part of worker j's outputs comes from z readers, each loading the worker's output
+/// columns of the interior rows of the planes at its taps' offsets (re-read through the caches).
+/// With a reader per z tap no z chain link holds a skew; when the memory PEs are fewer, a reader
+/// serves a run of consecutive taps (z_run), and the chain link between two taps of a run holds
+/// the planes between their offsets: a deep channel.
 
 #include <cstdint>
 #include <string>
@@ -81,8 +83,9 @@ class StencilPlan {
   /// when a block is narrower than the worker count (a worker would get no column).
   /// 2D: `forward_copies` COPY stages per gap of the x forward chains (see x_forward_point);
   /// `line_words` initial tokens one channel of a y delay line holds (0: an input queue's depth).
+  /// 3D: `z_streams` z readers per worker (0: one per z tap; at most 2rz).
   StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages = false,
-              unsigned forward_copies = 0, std::uint64_t line_words = 0);
+              unsigned forward_copies = 0, std::uint64_t line_words = 0, unsigned z_streams = 0);
   /// 1D: `workers` workers each interleaving `interleave` segments (SegmentPlan). Throws SpecError
   /// for a 2D spec or an interleave of 0.
   static StencilPlan streams(const StencilSpec& spec, unsigned workers, unsigned interleave);
@@ -102,8 +105,23 @@ class StencilPlan {
   std::uint64_t planes() const { return nz_ - 2 * std::uint64_t{rz_}; }
   /// z tap a = 0..2rz-1: offset -rz..-1 for a < rz, 1..rz after.
   int z_offset(unsigned a) const;
-  /// Words each z reader of worker j loads in the whole run (its output points).
-  std::uint64_t z_reader_total(unsigned j) const { return writer_total(j); }
+  /// 3D: z readers per worker, and the one that feeds z tap a: taps are cut into that many runs of
+  /// consecutive taps, as equal as they come (a/2rz · streams, rounded down).
+  unsigned z_streams() const { return z_streams_; }
+  unsigned z_run(unsigned a) const { return static_cast<unsigned>(std::uint64_t{a} * z_streams_ / (2 * std::uint64_t{rz_})); }
+  /// The first and last tap of run r.
+  unsigned z_run_first(unsigned r) const;
+  unsigned z_run_last(unsigned r) const;
+  /// Worker j's output points of one plane of a block: what a z reader loads per plane.
+  std::uint64_t z_plane_words(unsigned j) const { return out_rows() * worker_count(j); }
+  /// Planes z reader r loads per block: the streamed ones and the span of its run's offsets.
+  std::uint64_t z_run_planes(unsigned r) const;
+  /// Filter of z tap a over its reader's stream (period: one block): a run's reader loads planes
+  /// from the first tap's first to the last tap's last; tap a takes the streamed planes at its offset.
+  FilterPattern z_tap(unsigned j, unsigned a) const;
+  /// Words the link into z tap a's accumulator holds (a >= 1): the planes between the offsets of
+  /// two taps of one run (their reader's words reach tap a that much later); 0 between runs.
+  std::uint64_t z_acc_backlog(unsigned j, unsigned a) const;
   std::uint64_t nx() const { return nx_; }
   /// Rows (1 in 1D).
   std::uint64_t ny() const { return ny_; }
@@ -175,6 +193,7 @@ class StencilPlan {
   BlockPlan blocks_;
   bool delay_ = false;
   unsigned forward_copies_ = 0;
+  unsigned z_streams_ = 0;
   std::uint64_t line_words_ = 0;
   SegmentPlan seg_;
 };

@@ -390,22 +390,37 @@ namespace cgra {
 namespace {
 
 // 3D on paper.yaml: w=3 workers of r=4 take 3 x (2 + 8) = 30 of the 32 memory PEs (reader,
-// writer, a z reader per z tap) and 3 x 27 F PEs; a fourth worker does not fit the memory PEs.
+// writer, a z reader per z tap) and 3 x 27 F PEs; with w=4 each worker has 6 z readers, two of
+// them serving two taps, whose links hold a plane of partial sums in a deep channel.
 TEST(MapperMapStencil, ThreeDimensionalTargetCaseMaps) {
   StencilSpec spec = test::make_spec3(4, 4, 4, 256, 128, 64);
   spec.workers = 3;
-  const MappedStencil m = map_stencil(spec, load_default_arch());
+  MappedStencil m = map_stencil(spec, load_default_arch());
   EXPECT_EQ(m.summary.ops_by_kind.at("LOAD"), 3u + 3u * 8u);
   EXPECT_EQ(m.summary.ops_by_kind.at("STORE"), 3u);
   // 256 x 128 doubles are 2 L2 ways exactly: planes are padded to start 0.618 of a way apart.
   EXPECT_TRUE(m.layout.padded());
   EXPECT_EQ((m.layout.plane_pitch * 8) % (2048 * 64), 1265u * 64);
   spec.workers = 4;
+  m = map_stencil(spec, load_default_arch());
+  EXPECT_EQ(m.summary.ops_by_kind.at("LOAD"), 4u + 4u * 6u);
+  // Each holds a plane of the worker's output points (120 interior rows x its columns) and 4.
+  std::uint64_t z_links = 0;
+  for (auto [e, end] = boost::edges(m.dfg.graph()); e != end; ++e)
+    if (m.dfg.op(boost::target(*e, m.dfg.graph())).name.find(".z.mac") != std::string::npos &&
+        m.dfg.channel(*e).capacity > 0) {
+      ++z_links;
+      EXPECT_EQ(m.dfg.channel(*e).capacity % 120, 4u);
+    }
+  EXPECT_EQ(z_links, 4u * 2u);
+  spec.workers = 11;
   try {
-    map_stencil(spec, load_default_arch());
-    ADD_FAILURE() << "w=4 mapped";
+    map_stencil(spec, load_default_arch({"fabric.layout=[MFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFM]"}));
+    ADD_FAILURE() << "w=11 mapped";
   } catch (const MapError& e) {
-    EXPECT_NE(std::string(e.what()).find("needs 40 memory PEs (4 workers x 10"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("needs 33 memory PEs (11 workers x 3: a reader, a writer and at least one z reader)"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -20,10 +20,12 @@ using test::random_grid;
 
 // Returns the number of COPY delay stages of the mapping.
 // `way_bytes`: pad 3D planes for a cache way of that many bytes (64-byte lines).
+// `z_streams`: z readers per worker (0: one per z tap).
 unsigned expect_bit_exact(const StencilSpec& spec, unsigned w, unsigned blocks, bool delay = false,
-                          std::uint64_t way_bytes = 0) {
-  SCOPED_TRACE(spec.describe() + " w=" + std::to_string(w) + " blocks=" + std::to_string(blocks));
-  StencilPlan plan(spec, w, StencilPlan::make_blocks(spec, blocks), delay);
+                          std::uint64_t way_bytes = 0, unsigned z_streams = 0) {
+  SCOPED_TRACE(spec.describe() + " w=" + std::to_string(w) + " blocks=" + std::to_string(blocks) +
+               " z_streams=" + std::to_string(z_streams));
+  StencilPlan plan(spec, w, StencilPlan::make_blocks(spec, blocks), delay, 0, 0, z_streams);
   const HostLayout l = default_host_layout(spec, way_bytes, 64);
   EXPECT_EQ(l.padded(), way_bytes > 0 && spec.dims == 3);
   StencilDfg sd = build_stencil_dfg(plan, l, paper_pe());
@@ -68,6 +70,37 @@ TEST(MapperStencilDfg, ThreeDimensionalBitExact) {
   expect_bit_exact(test::make_spec3(1, 0, 0, 10, 3, 2), 1, 2);
   // Padded planes (a 1 KiB cache way): the generators step over the padding.
   expect_bit_exact(test::make_spec3(2, 1, 2, 16, 8, 7), 3, 2, false, 1024);
+  // Fewer z readers than z taps: runs of taps share a reader, the links inside a run hold planes
+  // of partial sums (deep channels; across the centre two planes).
+  expect_bit_exact(test::make_spec3(1, 1, 2, 12, 7, 9), 2, 1, false, 0, 3);
+  expect_bit_exact(test::make_spec3(1, 1, 2, 12, 7, 9), 2, 2, false, 0, 1);
+  expect_bit_exact(test::make_spec3(2, 0, 3, 14, 6, 10), 3, 1, false, 1024, 4);
+}
+
+// The runs of z taps sharing a reader: as equal as they come, the filters of a run's taps take
+// the planes at their offsets, and the links inside a run hold the planes between them.
+TEST(MapperStencilDfg, ZTapRunsShareReaders) {
+  const StencilSpec spec = test::make_spec3(1, 1, 4, 12, 7, 20);
+  const StencilPlan plan(spec, 2, StencilPlan::make_blocks(spec, 1), false, 0, 0, 6);
+  // 8 taps (offsets -4..-1, 1..4) on 6 readers: {0,1} {2} {3} {4,5} {6} {7}.
+  EXPECT_EQ(plan.z_streams(), 6u);
+  const std::vector<unsigned> run{0, 0, 1, 2, 3, 3, 4, 5};
+  for (unsigned a = 0; a < 8; ++a) EXPECT_EQ(plan.z_run(a), run[a]) << a;
+  EXPECT_EQ(plan.z_run_first(3), 4u);
+  EXPECT_EQ(plan.z_run_last(3), 5u);
+  const std::uint64_t s = plan.z_plane_words(0);  // 5 interior rows x 5 columns of worker 0
+  EXPECT_EQ(s, 5u * 5u);
+  EXPECT_EQ(plan.z_run_planes(0), plan.planes() + 1);
+  EXPECT_EQ(plan.z_tap(0, 0), (FilterPattern{0, plan.planes() * s, s}));
+  EXPECT_EQ(plan.z_tap(0, 1), (FilterPattern{s, plan.planes() * s, 0}));
+  EXPECT_TRUE(plan.z_tap(0, 2).passes_all());
+  EXPECT_EQ(plan.z_acc_backlog(0, 1), s);
+  EXPECT_EQ(plan.z_acc_backlog(0, 2), 0u);
+  EXPECT_EQ(plan.z_acc_backlog(0, 5), s);
+  // One reader for all: the centre link spans two planes.
+  const StencilPlan one(spec, 2, StencilPlan::make_blocks(spec, 1), false, 0, 0, 1);
+  EXPECT_EQ(one.z_run_planes(0), one.planes() + 8);
+  EXPECT_EQ(one.z_acc_backlog(0, 4), 2 * s);
 }
 
 // COPY delay stages instead of deep channels where two PEs' queues (24 words) hold the backlog
