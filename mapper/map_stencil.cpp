@@ -30,7 +30,7 @@ constexpr std::size_t kPlacementTries = 3;
 
 RooflineMachine roofline_machine(const ArchConfig& arch) {
   return {arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.fabric.count(PeKind::Fp),
-          std::min(load_rate_bound(arch), pipeline_rate_bound(arch))};
+          std::min(load_rate_bound(arch), pipeline_rate_bound(arch)), arch.fabric.count(PeKind::Memory)};
 }
 
 double load_rate_bound(const ArchConfig& arch) {
@@ -90,6 +90,7 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   BufferEstimate b;
   b.blocks = plan.blocking();
   b.delay_stages = delay_stages;
+  b.z_streams = plan.three_d() ? plan.z_streams() : 0;
   for (auto [e, end] = boost::edges(sd.dfg.graph()); e != end; ++e) {
     const std::uint64_t cap = sd.dfg.channel(*e).capacity;
     if (cap == 0) continue;
@@ -184,12 +185,18 @@ std::string MappingSummary::text() const {
   else
   line("blocks", std::to_string(b.blocks) + " of " + std::to_string(b.out_width) + " output columns (" +
                      std::to_string(b.in_width) + " read, " + std::to_string(b.stride) + " apart)");
+  if (buffering.z_streams > 0)
+    line("z readers", std::to_string(buffering.z_streams) + " per worker (z taps sharing a reader hold the planes "
+                          "between their offsets in deep channels); they re-read " +
+                          std::to_string(buffering.z_window_bytes) + " bytes of planes (whole lines) through the L2");
   line("deep channels", std::to_string(buffering.deep_channels) + " holding " + std::to_string(buffering.deep_words) +
                             " words = " + std::to_string(buffering.scratchpad_bytes) + " bytes of scratchpad");
   line("delay stages", std::to_string(buffering.delay_copies) + " COPY PEs");
   line("scratchpad rate", fixed(buffering.scratchpad_rate, 3) + " of full rate (2 accesses per word through a deep channel)");
   line("estimated cycles", fixed(buffering.cycles(), 0) + " (readers " + fixed(buffering.reader_cycles, 0) +
-                               ", memory " + fixed(buffering.memory_cycles, 0) + ")");
+                               ", memory " + fixed(buffering.memory_cycles, 0) +
+                               (buffering.compute_cycles > 0 ? ", MAC chains " + fixed(buffering.compute_cycles, 0) : "") +
+                               ")");
   line("PEs used", std::to_string(placement.pes_used) + " (F " + std::to_string(placement.fp_pes) + ", I " +
                        std::to_string(placement.int_pes) + ", M " + std::to_string(placement.mem_pes) + "; " +
                        std::to_string(placement.shared_pes) + " shared)");

@@ -39,6 +39,7 @@ struct BufferEstimate {
   std::uint64_t segment_length = 0;   ///< 1D streams: outputs per segment (L)
   std::uint64_t z_window_bytes = 0;   ///< 3D: bytes (whole lines) the fabric touches between a line's first and last load by the z readers: 2rz planes of a block in and out, and one more in [bytes]
   double compute_cycles = 0;          ///< 3D: the MAC chains of the worker with the most columns [cycles]
+  unsigned z_streams = 0;             ///< 3D: z readers per worker (StencilPlan::z_run); 0 below 3D
   double cycles() const {
     const double io = reader_cycles > memory_cycles ? reader_cycles : memory_cycles;
     return io > compute_cycles ? io : compute_cycles;

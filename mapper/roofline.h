@@ -18,6 +18,9 @@ struct RooflineMachine {
   /// Outputs per cycle one worker can sustain at best on this fabric (its MAC pipeline's and its
   /// reader's rate bounds, each at most 1); scales the attainable compute.
   double worker_rate = 1;
+  /// Memory-port PEs on the fabric (0: not counted): a worker's reader and writer, and in 3D at
+  /// least one z reader, bound the attainable workers too.
+  unsigned mem_pes = 0;
 };
 
 /// Which ceiling binds.
@@ -35,7 +38,7 @@ struct Roofline {
   double fabric_gflops = 0;         ///< 2 flops × MAC-capable PEs × clock: the fabric's compute peak
   double roofline_gflops = 0;       ///< min(memory, fabric): the paper's roofline
   Bound bound = Bound::Memory;      ///< which of the two binds the roofline
-  unsigned attainable_workers = 0;  ///< most workers whose MAC-capable PEs fit the fabric
+  unsigned attainable_workers = 0;  ///< most workers whose MAC-capable and memory PEs fit the fabric
   /// min(memory, attainable_workers × flops per output × clock × worker_rate): the best any
   /// mapping of this stencil could do on this fabric.
   double attainable_gflops = 0;

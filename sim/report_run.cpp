@@ -125,7 +125,7 @@ json mapping_json(const MappedStencil& m) {
   }
   json pes_by_role = json::object();
   for (const auto& [role, set] : pes_of_role) pes_by_role[role] = set.size();
-  return {{"workers", s.workers},
+  json j = {{"workers", s.workers},
           {"workers_reason", s.workers_reason},
           {"pes_used", s.placement.pes_used},
           {"pes_by_kind", {{"F", s.placement.fp_pes}, {"I", s.placement.int_pes}, {"M", s.placement.mem_pes}}},
@@ -142,12 +142,19 @@ json mapping_json(const MappedStencil& m) {
           {"deep_channels", s.buffering.deep_channels},
           {"deep_words", s.buffering.deep_words},
           {"scratchpad_bytes", s.buffering.scratchpad_bytes},
+
           {"routes", s.placement.routes},
           {"route_links", s.placement.total_hops},
           {"max_routes_on_a_link", s.placement.max_link_usage},
           {"load_rate_bound", s.load_rate_bound},
           {"predicted_cycles", s.predicted_cycles},
           {"predicted_bound", s.predicted_bound}};
+  if (m.spec.dims >= 3) {  // 3D only: 1D and 2D reports keep their keys
+    j["z_readers"] = s.buffering.z_streams;
+    j["z_window_bytes"] = s.buffering.z_window_bytes;
+    j["plane_pitch_words"] = m.layout.plane_pitch;
+  }
+  return j;
 }
 
 }  // namespace

@@ -57,6 +57,10 @@ std::string report_text(const json& j) {
   else
     line("blocks", fmt::format("{} of {} output columns ({} read)", m.at("blocks").get<unsigned>(),
                                m.at("block_width").get<std::uint64_t>(), m.at("block_input_width").get<std::uint64_t>()));
+  if (m.contains("z_readers"))
+    line("z readers", fmt::format("{} per worker, re-reading {} B of planes through the L2 (planes {} words apart)",
+                                  m.at("z_readers").get<unsigned>(), m.at("z_window_bytes").get<std::uint64_t>(),
+                                  m.at("plane_pitch_words").get<std::uint64_t>()));
   line("storage", fmt::format("{} deep channels ({} words, {} B of scratchpad), {} delay stages",
                               m.at("deep_channels").get<unsigned>(), m.at("deep_words").get<std::uint64_t>(),
                               m.at("scratchpad_bytes").get<std::uint64_t>(), m.at("delay_stages").get<unsigned>()));
