@@ -367,6 +367,11 @@ TEST(MapperPaperCases, ExampleSpecFilesParse) {
   const SpecFile j = load_spec_file(std::string(CGRA_SOURCE_DIR) + "/examples/specs/jacobi_2d_5pt.yaml");
   EXPECT_EQ(j.coeff_x, (std::vector<double>{0.125, 0.5, 0.125}));
   EXPECT_EQ(j.workers, "auto");
+  const SpecFile three = load_spec_file(std::string(CGRA_SOURCE_DIR) + "/examples/specs/star_3d_r4.yaml");
+  EXPECT_EQ(three.dims, 3u);
+  EXPECT_EQ(three.grid, "256x128x64");
+  const SpecFile heat = load_spec_file(std::string(CGRA_SOURCE_DIR) + "/examples/specs/heat_3d_7pt.yaml");
+  EXPECT_EQ(heat.coeff_z, (std::vector<double>{0.1, 0.1}));
 }
 
 // The paper cases interpreted in full (tens of seconds; run with --gtest_also_run_disabled_tests).

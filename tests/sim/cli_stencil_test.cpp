@@ -339,12 +339,13 @@ TEST(CliStencil, ExampleSpecFilesRunSmall) {
     ran.insert(e.path().filename().string());
     const std::string text = read_file(e.path().string());
     const bool two_d = text.find("stencil: 2d") != std::string::npos;
-    const Result r = cli({"--spec", e.path().string(), "--grid", two_d ? "60x30" : "400", "--quiet"});
+    const bool three_d = text.find("stencil: 3d") != std::string::npos;
+    const Result r = cli({"--spec", e.path().string(), "--grid", three_d ? "40x24x16" : two_d ? "60x30" : "400", "--quiet"});
     EXPECT_EQ(r.code, kExitOk) << e.path() << "\n" << r.err << r.out;
     EXPECT_NE(r.out.find("output check pass"), std::string::npos) << e.path() << r.out;
   }
-  EXPECT_GE(ran.size(), 5u);
-  for (const char* named : {"paper_1d.yaml", "paper_2d.yaml", "jacobi_2d_5pt.yaml"})
+  EXPECT_GE(ran.size(), 7u);
+  for (const char* named : {"paper_1d.yaml", "paper_2d.yaml", "jacobi_2d_5pt.yaml", "star_3d_r4.yaml", "heat_3d_7pt.yaml"})
     EXPECT_TRUE(ran.count(named)) << named << " was not run";
 }
 

@@ -64,6 +64,10 @@ std::vector<Workload> workloads() {
       // 2D on 3-cycle hops.
       {"small_2d_hop3", "small_2d_hop3",
        {"--stencil", "2d", "--radius", "4", "--grid", "120x40", "--set", "network.hop_latency=3"}, 0},
+      // 3D on padded planes: workers auto (a z reader per z tap), then 6 workers, whose z taps
+      // share readers (3 for 4 taps: a deep z link each).
+      {"small_3d_auto", "small_3d_auto", {"--stencil", "3d", "--radius", "2", "--grid", "48x20x12", "--workers", "auto"}, 0},
+      {"small_3d_shared_z", "small_3d_shared_z", {"--stencil", "3d", "--radius", "2", "--grid", "48x20x12", "--workers", "6"}, 0},
       // Mapping and prediction only (the paper's 2D case).
       {"predict_paper_2d", "predict_paper_2d", {"--stencil", "2d", "--radius", "12", "--workers", "5", "--predict-only"}, 0},
       // Hand-written programs: two that run to the end, one that deadlocks (exit 3).
