@@ -426,9 +426,12 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
   std::string first_error, last_error;
   if (spec.dims >= 3) {
     // 3D: the workers share the memory PEs with the z readers, so more workers mean fewer z readers
-    // each and more deep channels in their z chains: take the w with the fewest estimated cycles.
+    // each and more deep channels in their z chains, and the halo the readers re-read makes more
+    // workers than the roofline's useful: take the w with the fewest estimated cycles, up to the
+    // most that fit the MAC-capable PEs.
     std::vector<std::pair<double, unsigned>> by_cycles;
-    for (unsigned w = 1; w <= w0; ++w) {
+    const unsigned most = std::max(w0, static_cast<unsigned>(std::min<std::uint64_t>(max_workers(spec, effective), columns)));
+    for (unsigned w = 1; w <= most; ++w) {
       if (w * mem_pes_per_mapped_worker(spec) > arch.fabric.count(PeKind::Memory)) break;
       try {
         by_cycles.emplace_back(choose_blocking(spec, w, arch).cycles(), w);
