@@ -397,6 +397,27 @@ Program addr_gen_unrolled_program(unsigned out, std::uint64_t base_addr, std::in
   return p;
 }
 
+// The row loop of the nested address generators (addr_gen_3d_program, addr_gen_4d_program):
+// emit a row's addresses; when a row is done move the row end on, the level above ending when it
+// reaches `sentinel`; emit the next row's first address.
+void append_row_loop(Program& p, unsigned out, std::int64_t stride, std::uint64_t count_x, std::int64_t row_stride,
+                     unsigned in_row, unsigned in_level, unsigned advance, unsigned addr, unsigned row_end,
+                     unsigned sentinel) {
+  const std::uint64_t s = static_cast<std::uint64_t>(stride), rs = static_cast<std::uint64_t>(row_stride);
+  for (const Ins& i : {
+           // x loop: emit the next address; leave the row after its last address.
+           Ins(Opcode::Iadd).when(bit(in_row)).src(r(addr), imm(stride)).out(out).reg(addr)
+               .pred(in_row, PredCompare::NotEqual, r(row_end)),
+           // Row done: move the row end on; the level above ends when it reaches the sentinel.
+           Ins(Opcode::Iadd).when(bit(in_level), bit(in_row) | bit(advance)).src(r(row_end), imm(row_stride)).reg(row_end)
+               .pred(in_level, PredCompare::NotEqual, r(sentinel)).set(bit(advance)),
+           // Next row: emit its first address (the x loop emits the rest).
+           Ins(Opcode::Iadd).when(bit(advance) | bit(in_level)).src(r(addr), imm(wrap(rs - (count_x - 1) * s))).out(out)
+               .reg(addr).pred(in_row, PredCompare::NotEqual, r(row_end)).clr(bit(advance)),
+       })
+    p.instructions.push_back(i.in);
+}
+
 Program addr_gen_3d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
                             std::int64_t row_stride, std::uint64_t count_y, std::int64_t block_stride,
                             std::uint64_t blocks, ProgramBase base) {
@@ -412,15 +433,9 @@ Program addr_gen_3d_program(unsigned out, std::uint64_t base_addr, std::int64_t 
   const std::uint64_t s = static_cast<std::uint64_t>(stride), rs = static_cast<std::uint64_t>(row_stride);
   const std::uint64_t bs = static_cast<std::uint64_t>(block_stride);
   const std::uint64_t end0 = base_addr + (count_x - 1) * s;
-  Program p = make("addr_gen_3d", {
-      // x loop: emit the next address; leave the row after its last address.
-      Ins(Opcode::Iadd).when(bit(in_row)).src(r(addr), imm(stride)).out(out).reg(addr).pred(in_row, PredCompare::NotEqual, r(row_end)),
-      // Row done: move the row end on; the block ends when it reaches the sentinel.
-      Ins(Opcode::Iadd).when(bit(in_blk), bit(in_row) | bit(advance)).src(r(row_end), imm(row_stride)).reg(row_end)
-          .pred(in_blk, PredCompare::NotEqual, r(sentinel)).set(bit(advance)),
-      // Next row of the block: emit its first address (the x loop emits the rest).
-      Ins(Opcode::Iadd).when(bit(advance) | bit(in_blk)).src(r(addr), imm(wrap(rs - (count_x - 1) * s))).out(out).reg(addr)
-          .pred(in_row, PredCompare::NotEqual, r(row_end)).clr(bit(advance)),
+  Program p{"addr_gen_3d", {}, 0, {}};
+  append_row_loop(p, out, stride, count_x, row_stride, in_row, in_blk, advance, addr, row_end, sentinel);
+  for (const Ins& i : {
       // Block done: count it; stop after the last one.
       Ins(Opcode::Isub).when(bit(advance) | bit(live), bit(in_blk) | bit(b1)).src(r(left), imm(1)).reg(left).pred(live).set(bit(b1)),
       // Next block: sentinel, row end and address move on by one block.
@@ -429,7 +444,8 @@ Program addr_gen_3d_program(unsigned out, std::uint64_t base_addr, std::int64_t 
       // First row of the next block: emit its first address.
       Ins(Opcode::Iadd).when(bit(b3)).src(r(addr), imm(wrap(bs - (count_y - 1) * rs - (count_x - 1) * s))).out(out).reg(addr)
           .pred(in_row, PredCompare::NotEqual, r(row_end)).set(bit(in_blk)).clr(bit(advance) | bit(b1) | bit(b2) | bit(b3)),
-  });
+  })
+    p.instructions.push_back(i.in);
   p.pred_init = bit(in_row) | bit(in_blk) | bit(live);
   p.reg_init.push_back({addr, imm(wrap(base_addr - s))});
   p.reg_init.push_back({row_end, imm(wrap(end0))});
@@ -459,15 +475,9 @@ Program addr_gen_4d_program(unsigned out, std::uint64_t base_addr, std::int64_t 
   const std::uint64_t end0 = base_addr + (count_x - 1) * s;
   const std::uint64_t sentinel0 = end0 + count_y * rs;
   const std::uint64_t plane_end0 = sentinel0 + (planes - 1) * ps;
-  Program p = make("addr_gen_4d", {
-      // x loop: emit the next address; leave the row after its last address.
-      Ins(Opcode::Iadd).when(bit(in_row)).src(r(addr), imm(stride)).out(out).reg(addr).pred(in_row, PredCompare::NotEqual, r(row_end)),
-      // Row done: move the row end on; the plane ends when it reaches the sentinel.
-      Ins(Opcode::Iadd).when(bit(in_pl), bit(in_row) | bit(advance)).src(r(row_end), imm(row_stride)).reg(row_end)
-          .pred(in_pl, PredCompare::NotEqual, r(sentinel)).set(bit(advance)),
-      // Next row of the plane: emit its first address (the x loop emits the rest).
-      Ins(Opcode::Iadd).when(bit(advance) | bit(in_pl)).src(r(addr), imm(wrap(rs - (count_x - 1) * s))).out(out).reg(addr)
-          .pred(in_row, PredCompare::NotEqual, r(row_end)).clr(bit(advance)),
+  Program p{"addr_gen_4d", {}, 0, {}};
+  append_row_loop(p, out, stride, count_x, row_stride, in_row, in_pl, advance, addr, row_end, sentinel);
+  for (const Ins& i : {
       // Plane done: was it the block's last?
       Ins(Opcode::Iadd).when(bit(advance), bit(in_pl) | bit(b1)).src(r(sentinel), imm(0)).reg(sentinel)
           .pred(live, PredCompare::NotEqual, r(plane_end)).set(bit(b1)),
@@ -482,7 +492,8 @@ Program addr_gen_4d_program(unsigned out, std::uint64_t base_addr, std::int64_t 
       Ins(Opcode::Iadd).when(bit(b2), bit(b3)).src(r(sentinel), imm(wrap(0 - count_y * rs))).reg(row_end).set(bit(b3)),
       Ins(Opcode::Iadd).when(bit(b3)).src(r(sentinel), imm(wrap(0 - count_y * rs - (count_x - 1) * s))).out(out).reg(addr)
           .pred(in_row, PredCompare::NotEqual, r(row_end)).set(bit(in_pl)).clr(bit(advance) | bit(b1) | bit(b2) | bit(b3) | bit(t1)),
-  });
+  })
+    p.instructions.push_back(i.in);
   p.pred_init = bit(in_row) | bit(in_pl);
   p.reg_init.push_back({addr, imm(wrap(base_addr - s))});
   p.reg_init.push_back({row_end, imm(wrap(end0))});
