@@ -129,8 +129,8 @@ Program addr_gen_3d_program(unsigned out, std::uint64_t base_addr, std::int64_t 
                             std::uint64_t blocks, ProgramBase base = {});
 /// ADDR_GEN 4D (a strip-mined 3D grid streamed plane by plane): base + b*block_stride +
 /// z*plane_stride + y*row_stride + x*stride for b < blocks, z < planes, y < count_y, x < count_x
-/// (x fastest). One address per cycle plus 1 cycle per row and 3 more per plane (4 at the end of a
-/// block). Uses 8 predicates and 4 registers. Throws std::invalid_argument for a zero stride with
+/// (x fastest). One address per cycle, 1 idle cycle per row, 4 in all where a plane ends and 5
+/// where a block ends. Uses 8 predicates and 4 registers. Throws std::invalid_argument for a zero stride with
 /// more than one step on its level.
 Program addr_gen_4d_program(unsigned out, std::uint64_t base_addr, std::int64_t stride, std::uint64_t count_x,
                             std::int64_t row_stride, std::uint64_t count_y, std::int64_t plane_stride,
