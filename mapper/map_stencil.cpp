@@ -110,13 +110,12 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   b.reader_cycles = nb * planes * (ny * double(plan.reader_count(0) + 1) + 3) / b.scratchpad_rate;
   const double out_points = double(plan.out_rows()) * double(b.blocks.out_width);
   double bytes = 8.0 * nb * planes * (ny * double(b.blocks.in_width) + out_points);
-  // 3D: the z readers re-read the 2rz planes around the streamed one; they hit in the L2 while
-  // the reuse distance fits it, else every re-read comes from DRAM again.
-  // Between a line's first load (the reader of offset +rz) and its last (offset -rz) the fabric
-  // loads 2rz more planes of the block and stores as many output planes: the reuse distance, in
-  // whole lines (a row of the block starts anywhere in a line). It must fit 3/4 of the L2: the
-  // planes' rows do not spread evenly over the sets, and an LRU cache a little too small for a
-  // cyclic reuse misses on every access.
+  // 3D: the z readers re-read the 2rz planes around the streamed one. Between a line's first load
+  // (the reader of offset +rz) and its last (offset -rz) the fabric loads 2rz more planes of the
+  // block and stores as many output planes: the reuse distance, in whole lines (a row of the block
+  // starts anywhere in a line). While it fits 3/4 of the L2 the re-reads hit (the planes' rows do
+  // not spread evenly over the sets, and an LRU cache a little too small for a cyclic reuse misses
+  // on every access); else every re-read comes from DRAM again.
   const CacheParams& l2 = arch.memory.l2;
   if (plan.rz() > 0) {
     const auto row_lines = [&](std::uint64_t cols) { return (8 * cols + l2.line_bytes - 1) / l2.line_bytes + 1; };
