@@ -64,8 +64,8 @@ std::vector<Workload> workloads() {
       // 2D on 3-cycle hops.
       {"small_2d_hop3", "small_2d_hop3",
        {"--stencil", "2d", "--radius", "4", "--grid", "120x40", "--set", "network.hop_latency=3"}, 0},
-      // 3D on padded planes: workers auto (a z reader per z tap), then 6 workers, whose z taps
-      // share readers (3 for 4 taps: a deep z link each).
+      // 3D on padded planes: workers auto (on this small grid 10 workers with one z reader each,
+      // every z link inside the run a deep channel), then 6 workers (3 z readers for 4 taps).
       {"small_3d_auto", "small_3d_auto", {"--stencil", "3d", "--radius", "2", "--grid", "48x20x12", "--workers", "auto"}, 0},
       {"small_3d_shared_z", "small_3d_shared_z", {"--stencil", "3d", "--radius", "2", "--grid", "48x20x12", "--workers", "6"}, 0},
       // Mapping and prediction only (the paper's 2D case).
