@@ -45,16 +45,7 @@ double pipeline_rate_bound(const ArchConfig& arch) {
   return std::min(1.0, double(pe.output_queue_depth) / double(lat + 1));
 }
 
-unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) {
-  // The ADDs: x + y when ry > 0, (x + y) + z when rz > 0.
-  const unsigned adds = (spec.dims >= 2 && spec.radius[1] > 0 ? 1 : 0) + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
-  return spec.points() + adds;
-}
-
-unsigned mem_pes_per_mapped_worker(const StencilSpec& spec) {
-  // A reader and a writer; in 3D at least one z reader.
-  return 2 + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
-}
+unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) { return spec.points() + worker_adds(spec); }
 
 unsigned z_streams_for(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
   if (spec.dims < 3 || spec.radius[2] == 0 || workers == 0) return 0;
@@ -329,11 +320,11 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
                    " workers x " + std::to_string(fp_pes_per_mapped_worker(spec_in)) + "); the fabric has " +
                    std::to_string(nf));
   const unsigned nm = arch.fabric.count(PeKind::Memory);
-  const unsigned need_m = w * mem_pes_per_mapped_worker(spec_in);
+  const unsigned need_m = w * mem_pes_per_worker(spec_in);
   if (need_m > nm)
     throw MapError(with_w(spec_in, w) + " needs " + std::to_string(need_m) + " memory PEs (" + std::to_string(w) +
-                   " workers x " + std::to_string(mem_pes_per_mapped_worker(spec_in)) +
-                   (mem_pes_per_mapped_worker(spec_in) > 2 ? ": a reader, a writer and at least one z reader"
+                   " workers x " + std::to_string(mem_pes_per_worker(spec_in)) +
+                   (mem_pes_per_worker(spec_in) > 2 ? ": a reader, a writer and at least one z reader"
                                                             : ": a reader and a writer") +
                    "); the fabric has " + std::to_string(nm));
   if (spec_in.dims == 1) return map_streams(spec_in, w, arch);
@@ -431,7 +422,7 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
     std::vector<std::pair<double, unsigned>> by_cycles;
     const unsigned most = std::max(w0, static_cast<unsigned>(std::min<std::uint64_t>(max_workers(spec, effective), columns)));
     for (unsigned w = 1; w <= most; ++w) {
-      if (w * mem_pes_per_mapped_worker(spec) > arch.fabric.count(PeKind::Memory)) break;
+      if (w * mem_pes_per_worker(spec) > arch.fabric.count(PeKind::Memory)) break;
       try {
         by_cycles.emplace_back(choose_blocking(spec, w, arch).cycles(), w);
       } catch (const MapError&) {

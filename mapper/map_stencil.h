@@ -130,9 +130,6 @@ unsigned stream_interleave_needed(const dfg::Dfg& g, const ArchConfig& arch);
 /// MAC-capable PEs one compute worker takes: 2rx+1 MUL/MACs, in 2D also 2ry and one f64 ADD, in
 /// 3D 2ry + 2rz MUL/MACs and an ADD per part of radius > 0 beyond x.
 unsigned fp_pes_per_mapped_worker(const StencilSpec& spec);
-/// Memory PEs (LOAD/STORE) one worker needs at least: its reader and writer, in 3D (rz > 0) also a
-/// z reader.
-unsigned mem_pes_per_mapped_worker(const StencilSpec& spec);
 /// 3D: z readers per worker with `workers` workers: one per z tap while the memory PEs allow, else
 /// what is left of them after the readers and writers (StencilPlan::z_run); 0 below 3D or rz = 0.
 unsigned z_streams_for(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);

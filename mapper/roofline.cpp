@@ -7,6 +7,14 @@ namespace cgra {
 
 unsigned fp_pes_per_worker(const StencilSpec& spec) { return spec.points(); }
 
+unsigned worker_adds(const StencilSpec& spec) {
+  return (spec.dims >= 2 && spec.radius[1] > 0 ? 1 : 0) + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
+}
+
+unsigned mem_pes_per_worker(const StencilSpec& spec) {
+  return 2 + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
+}
+
 unsigned max_workers(const StencilSpec& spec, const RooflineMachine& m) {
   return m.fp_pes / fp_pes_per_worker(spec);
 }
@@ -23,13 +31,8 @@ Roofline analyze_roofline(const StencilSpec& spec, const RooflineMachine& m, uns
   r.fabric_gflops = 2.0 * m.fp_pes * m.freq_ghz;
   r.bound = r.memory_gflops <= r.fabric_gflops ? Bound::Memory : Bound::Compute;
   r.roofline_gflops = std::min(r.memory_gflops, r.fabric_gflops);
-  // A 2D/3D worker adds an ADD per part beyond x (x + y, then + z) to its MUL/MACs.
-  const unsigned adds = (spec.dims >= 2 && spec.radius[1] > 0 ? 1 : 0) + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
-  r.attainable_workers = m.fp_pes / (fp_pes_per_worker(spec) + adds);
-  if (m.mem_pes > 0) {
-    const unsigned mem_per_worker = 2 + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
-    r.attainable_workers = std::min(r.attainable_workers, m.mem_pes / mem_per_worker);
-  }
+  r.attainable_workers = m.fp_pes / (fp_pes_per_worker(spec) + worker_adds(spec));
+  if (m.mem_pes > 0) r.attainable_workers = std::min(r.attainable_workers, m.mem_pes / mem_pes_per_worker(spec));
   r.attainable_gflops = std::min(r.memory_gflops, double(r.attainable_workers) * spec.flops_per_output() *
                                                       m.freq_ghz * m.worker_rate);
   return r;

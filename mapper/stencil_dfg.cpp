@@ -7,6 +7,7 @@
 
 #include "dfg/builder.h"
 #include "dfg/subgraphs.h"
+#include "mapper/roofline.h"
 
 namespace cgra {
 
@@ -80,7 +81,7 @@ class Generator {
     if (plan_.three_d()) name += "_rz" + num(plan_.rz());
     out_.dfg.set_name(name + "_w" + num(w));
     out_.slot_rows = 2 * plan_.rx() + 1;
-    if (plan_.two_d()) out_.slot_rows += 2 * plan_.ry() + 2 * plan_.rz() + adds();
+    if (plan_.two_d()) out_.slot_rows += 2 * plan_.ry() + 2 * plan_.rz() + worker_adds(spec);
     const bool streams = plan_.streams();
     out_.snake = streams;
     if (plan_.two_d()) out_.banded_rows = 2 * plan_.rx() + 1;
@@ -97,9 +98,6 @@ class Generator {
   }
 
  private:
-  // ADDs of a 2D/3D worker: x + y when ry > 0, (x + y) + z when rz > 0.
-  unsigned adds() const { return (plan_.ry() > 0 ? 1u : 0u) + (plan_.rz() > 0 ? 1u : 0u); }
-
   // Byte offset of plane z, row y, column x of a grid.
   std::uint64_t at(std::uint64_t z, std::uint64_t y, std::uint64_t x) const {
     return 8 * (z * layout_.plane_pitch + y * plan_.nx() + x);

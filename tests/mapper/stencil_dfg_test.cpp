@@ -34,7 +34,7 @@ unsigned expect_bit_exact(const StencilSpec& spec, unsigned w, unsigned blocks, 
   for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) copies += sd.dfg.op(v).kind == dfg::OpKind::Copy;
   const std::vector<double> in = random_grid(spec.grid_points(), 7 + w);
   test::InterpResult res;
-  const std::vector<double> out = interpret(sd.dfg, spec, l, in, res);
+  const std::vector<double> out = interpret(sd.dfg, l, in, res);
   EXPECT_TRUE(res.done) << res.blocked;
   EXPECT_TRUE(res.leftovers.empty()) << res.leftovers.front();
   EXPECT_EQ(test::differing_words(reference_stencil(spec, in), out), 0u);
@@ -129,7 +129,7 @@ TEST(MapperStencilDfg, TwoDimensionalDeadlocksWithoutDeepChannels) {
   }
   EXPECT_EQ(deep, 2u);  // per worker: x -> ADD (the x sums wait ry rows); y links are delay lines
   test::InterpResult res;
-  interpret(sd.dfg, spec, l, random_grid(spec.grid_points(), 1), res);
+  interpret(sd.dfg, l, random_grid(spec.grid_points(), 1), res);
   EXPECT_FALSE(res.done);
 }
 

@@ -56,7 +56,7 @@ inline std::vector<double> random_grid(std::uint64_t n, unsigned seed) {
 }
 
 // Runs the interpreter on `g` with the host layout and returns the output grid.
-inline std::vector<double> interpret(const dfg::Dfg& g, const StencilSpec& /*spec*/, const HostLayout& l,
+inline std::vector<double> interpret(const dfg::Dfg& g, const HostLayout& l,
                               const std::vector<double>& in, InterpResult& res) {
   DfgInterpreter it(g, 12, 8);
   const std::vector<double> image = l.to_memory(in);
@@ -87,7 +87,7 @@ struct MappedRun {
 inline MappedRun interpret_mapped(const MappedStencil& m, unsigned seed) {
   const std::vector<double> in = random_grid(m.spec.grid_points(), seed);
   MappedRun r;
-  const std::vector<double> out = interpret(m.dfg, m.spec, m.layout, in, r.res);
+  const std::vector<double> out = interpret(m.dfg, m.layout, in, r.res);
   r.wrong = differing_words(reference_stencil(m.spec, in), out);
   return r;
 }
