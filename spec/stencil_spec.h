@@ -29,6 +29,9 @@ struct StencilSpec {
   std::array<unsigned, kMaxDims> radius{};
   std::array<std::uint64_t, kMaxDims> grid{};   ///< nx (contiguous), ny, nz (unused dimensions 1)
   unsigned workers = 0;                         ///< w; 0 means "choose from the roofline"
+  /// T: successive applications of the stencil in one pass (temporal pipelining); 1: one step;
+  /// 0 means "choose from the prediction" (resolved by the mapper).
+  unsigned time_steps = 1;
   /// Coefficients along x for offsets -rx..rx (2rx+1 values); empty means the default.
   std::vector<double> coeff_x;
   /// Coefficients along y for offsets -ry..-1, 1..ry (2ry values; the centre belongs to x);
