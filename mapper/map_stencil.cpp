@@ -45,7 +45,7 @@ double pipeline_rate_bound(const ArchConfig& arch) {
   return std::min(1.0, double(pe.output_queue_depth) / double(lat + 1));
 }
 
-unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) { return spec.points() + worker_adds(spec); }
+unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) { return fp_pes_per_worker(spec) + worker_adds(spec); }
 
 unsigned z_streams_for(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
   if (spec.dims < 3 || spec.radius[2] == 0 || workers == 0) return 0;
@@ -166,6 +166,11 @@ std::string MappingSummary::text() const {
   std::string s;
   auto line = [&](const std::string& k, const std::string& v) { s += k + ": " + v + "\n"; };
   line("workers", std::to_string(workers) + " (" + workers_reason + ")");
+  if (time_steps > 1 || !time_steps_reason.empty())
+    line("time steps", std::to_string(time_steps) + " (" + (time_steps_reason.empty() ? "given" : time_steps_reason) +
+                           (time_steps > 1 ? "); stages chained on the fabric, halo " + fixed(100 * halo_overhead, 2) +
+                                                 "% more words read than one step's"
+                                           : ")"));
   const BlockPlan& b = buffering.blocks;
   if (buffering.interleave > 0)
     line("segments", std::to_string(workers * buffering.interleave) + " of " +
@@ -221,11 +226,14 @@ std::string describe(const MappedStencil& m) {
 unsigned stream_interleave_needed(const dfg::Dfg& g, const ArchConfig& arch) {
   const dfg::Graph& gr = g.graph();
   auto hops = [](const dfg::Channel& ch) { return ch.route.empty() ? 0u : unsigned(ch.route.size() - 1); };
-  // lambda[v]: cycles from the reader's pop to the word being readable at tap v (its data input).
+  // lambda[v]: cycles from the pop of the stream tap v takes (a reader's, or with T time steps the
+  // stage before's) to the word being readable at tap v (its data input).
   std::vector<long> lambda(g.num_ops(), -1);
-  for (auto [e, end] = boost::edges(gr); e != end; ++e)
-    if (g.op(boost::source(*e, gr)).kind == dfg::OpKind::Load)
+  for (auto [e, end] = boost::edges(gr); e != end; ++e) {
+    const dfg::OpKind k = g.op(boost::target(*e, gr)).kind;
+    if ((k == dfg::OpKind::Mul || k == dfg::OpKind::Mac) && gr[*e].dst_port == "in")
       lambda[boost::target(*e, gr)] = route_latency(arch.network, hops(gr[*e]));
+  }
   const OpLatencies& lat = arch.fabric.pe.latency;
   long need = 1;
   for (auto [e, end] = boost::edges(gr); e != end; ++e) {
@@ -283,6 +291,8 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       b.blocks = plan.blocking();
       b.interleave = d;
       b.segment_length = plan.segments().length;
+      m.summary.time_steps = plan.time_steps();
+      m.summary.halo_overhead = double(plan.stage_words(0)) / double(plan.segments().length) - 1.0;
       for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v)
         b.pes_needed += join_shares_sync_pe(sd.dfg.op(v), arch.fabric.pe) ? 0 : 1;
       // A reader streams (L + 2r) x D words; its address generator idles only when D exceeds a
@@ -368,8 +378,10 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
 
 }  // namespace
 
-MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
-  spec.validate();
+namespace {
+
+// The mapping of a spec whose time steps are chosen (time_steps >= 1).
+MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
   const RooflineMachine mach = roofline_machine(arch);
   // Each worker computes at least one output column of a block, so the interior width along x
   // bounds w whatever the fabric offers.
@@ -460,6 +472,107 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
       last_error = e.what();
     }
     if (first_error.empty()) first_error = last_error;
+  }
+  throw MapError(last_error);
+}
+
+
+// Words per cycle a worker's chain sustains (its reader's and its MACs' bounds), as the worker
+// choice counts it.
+double worker_rate(const ArchConfig& arch) { return std::min(load_rate_bound(arch), pipeline_rate_bound(arch)); }
+
+// 1D temporal pipelining: the boundary windows' bit generators need a predicate per run (2r + 1)
+// and an instruction more.
+void check_time_steps_fit(const StencilSpec& spec, const ArchConfig& arch) {
+  if (spec.time_steps <= 1) return;
+  if (spec.dims != 1)
+    throw MapError(spec.describe() + ": time steps > 1 are mapped for 1D stencils only (2D and 3D: one step a pass)");
+  const PeParams& pe = arch.fabric.pe;
+  const unsigned runs = 2 * spec.radius[0] + 1;
+  if (runs > pe.predicates || runs + 1 > pe.instruction_slots)
+    throw MapError(spec.describe() + ": a boundary window's bit generator needs " + std::to_string(runs) +
+                   " predicates and " + std::to_string(runs + 1) + " instruction slots (2r+1 runs); a PE has " +
+                   std::to_string(pe.predicates) + " and " + std::to_string(pe.instruction_slots));
+}
+
+}  // namespace
+
+std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, const ArchConfig& arch) {
+  std::vector<TimeStepEstimate> out;
+  StencilSpec spec = spec_in;
+  spec.validate();
+  const OpLatencies& lat = arch.fabric.pe.latency;
+  const unsigned d = std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0);
+  const std::uint64_t columns = spec.grid[0] - 2 * std::uint64_t{spec.radius[0]};
+  const unsigned last = spec.dims == 1 ? kMaxTimeSteps : 1;
+  for (unsigned t = 1; t <= last; ++t) {
+    spec.time_steps = t;
+    try {
+      check_time_steps_fit(spec, arch);
+    } catch (const MapError&) {
+      break;
+    }
+    RooflineMachine effective = roofline_machine(arch);
+    effective.freq_ghz *= worker_rate(arch);
+    effective.worker_rate = 1;
+    unsigned most = max_workers(spec, effective);
+    if (effective.mem_pes > 0) most = std::min(most, effective.mem_pes / mem_pes_per_worker(spec));
+    if (most == 0) break;
+    unsigned w = spec_in.workers;
+    if (w == 0) w = static_cast<unsigned>(std::min<std::uint64_t>({choose_workers(spec, effective), most, columns}));
+    if (w > most) break;
+    TimeStepEstimate e;
+    e.time_steps = t;
+    e.workers = w;
+    if (spec.dims == 1) {
+      try {
+        const CyclePrediction p = predict_streams(StencilPlan::streams(spec, w, d), arch);
+        e.cycles = double(p.cycles);
+        e.bound = p.bound;
+      } catch (const SpecError&) {
+        break;  // the halo outgrew the segments
+      }
+    }
+    e.steps_per_cycle = e.cycles > 0 ? double(t) / e.cycles : 0;
+    out.push_back(e);
+  }
+  if (out.empty()) {
+    spec.time_steps = 1;
+    check_workers_fit(spec, roofline_machine(arch), 1);  // throws with the numbers
+  }
+  return out;
+}
+
+MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
+  spec.validate();
+  if (spec.time_steps != 0) {
+    check_time_steps_fit(spec, arch);
+    return map_steps(spec, arch);
+  }
+  // auto: the T with the most steps per predicted cycle (the fewer on a tie) that maps.
+  std::vector<TimeStepEstimate> cands = time_step_candidates(spec, arch);
+  if (spec.dims != 1) {
+    StencilSpec one = spec;
+    one.time_steps = 1;
+    MappedStencil m = map_steps(one, arch);
+    m.summary.time_steps_reason = "auto: T=1 (" + std::to_string(spec.dims) + "D stencils take one step a pass)";
+    return m;
+  }
+  std::stable_sort(cands.begin(), cands.end(),
+                   [](const TimeStepEstimate& a, const TimeStepEstimate& b) { return a.steps_per_cycle > b.steps_per_cycle; });
+  std::string last_error;
+  for (const TimeStepEstimate& c : cands) {
+    StencilSpec s = spec;
+    s.time_steps = c.time_steps;
+    try {
+      MappedStencil m = map_steps(s, arch);
+      m.summary.time_steps_reason = "auto: T=" + std::to_string(c.time_steps) + " has the most steps per predicted cycle (" +
+                                    fixed(c.cycles, 0) + " cycles for " + std::to_string(c.time_steps) + " steps, w=" +
+                                    std::to_string(c.workers) + ") of T=1.." + std::to_string(cands.size());
+      return m;
+    } catch (const MapError& e) {
+      last_error = e.what();
+    }
   }
   throw MapError(last_error);
 }

@@ -85,6 +85,9 @@ struct MappingSummary {
   /// what binds them.
   std::uint64_t predicted_cycles = 0;
   std::string predicted_bound;
+  unsigned time_steps = 1;                  ///< T: stages per worker (1D temporal pipelining)
+  std::string time_steps_reason;            ///< why this T (empty: given)
+  double halo_overhead = 0;                 ///< 1D: words a reader loads per output, less 1 (the halo)
   /// Multi-line text (one figure per line).
   std::string text() const;
 };
@@ -115,7 +118,25 @@ double load_rate_bound(const ArchConfig& arch);
 /// longest FP latency + 1)).
 double pipeline_rate_bound(const ArchConfig& arch);
 
-/// Maps `spec` on `arch`. spec.workers == 0 chooses w with choose_workers (the roofline), each
+/// Most time steps a spec may ask for.
+inline constexpr unsigned kMaxTimeSteps = 64;
+
+/// One time-step count as `--time-steps auto` weighs it (see time_step_candidates).
+struct TimeStepEstimate {
+  unsigned time_steps = 1;
+  unsigned workers = 0;          ///< spec.workers, or the roofline's choice for this T
+  double cycles = 0;             ///< predicted cycles (1D: predict_streams; 0 where not predicted)
+  double steps_per_cycle = 0;    ///< time_steps / cycles
+  std::string bound;             ///< what binds the prediction
+};
+
+/// The time-step counts that fit `arch` for `spec` (its time_steps ignored), T = 1, 2, ... up to
+/// the first that does not fit (MAC-capable PEs for one worker, the boundary windows' bit
+/// generators, the halo within a segment's stride, kMaxTimeSteps); 2D and 3D: T = 1 only.
+std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec, const ArchConfig& arch);
+
+/// Maps `spec` on `arch`. spec.time_steps == 0 takes the time_step_candidates() entry with the most
+/// steps per predicted cycle that maps. spec.workers == 0 chooses w with choose_workers (the roofline), each
 /// worker's compute scaled by load_rate_bound (a reader that cannot deliver a word per cycle slows
 /// its workers), and lowers it until the mapping also fits the other PE kinds and the routes. Throws SpecError for a
 /// bad spec and MapError (one line, with the numbers) when the stencil does not fit.

@@ -241,9 +241,12 @@ PlacementStats route_dfg(dfg::Dfg& g, const ArchConfig& arch, bool chain_loads) 
       if (edges.empty()) continue;
       RouteRequest r;
       r.name = op.name + "." + port.name;
-      // 1D streams: a reader's words travel beside the partial sums, through the taps in chain
-      // order (StencilDfg::snake).
-      r.chain = chain_loads && op.kind == OpKind::Load;
+      // 1D streams: a stage's input words (a reader's, or the stage before's) travel beside the
+      // partial sums, through the taps in chain order (StencilDfg::snake).
+      r.chain = chain_loads && std::any_of(edges.begin(), edges.end(), [&](dfg::Edge e) {
+                  const OpKind k = g.op(boost::target(e, gr)).kind;
+                  return (k == OpKind::Mul || k == OpKind::Mac) && gr[e].dst_port == "in";
+                });
       const QueueRef src = *bind->output(v, port.name);
       r.source = {pos_of(src.pe), src.queue};
       for (dfg::Edge e : edges) {

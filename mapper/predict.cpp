@@ -32,7 +32,11 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch)
   const NetworkParams& net = arch.network;
   const double load = double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency;
   const double tap = std::max(lat.fp_mul, lat.fp_mac) + net.injection_latency + net.ejection_latency;
-  p.fill_cycles = load + double(2 * plan.rx() + 1) * tap + mem.l1.hit_latency;
+  // T stages: every stage's chain, and between two stages the output filter (and the boundary MUX)
+  // of one hop each.
+  const double steps = plan.time_steps();
+  const double hop = 1.0 + net.injection_latency + net.ejection_latency;
+  p.fill_cycles = load + steps * double(2 * plan.rx() + 1) * tap + (steps - 1) * 2 * hop + mem.l1.hit_latency;
   p.cycles = static_cast<std::uint64_t>(std::ceil(p.absorbed_cycles + steady + p.fill_cycles));
   const double binding = words1 < words ? rate2 : rate1;
   if (binding < p.worker_rate)

@@ -21,13 +21,13 @@ struct CyclePrediction {
   double absorbed_cycles = 0;  ///< cycles while the L2 still absorbs the written lines (no write-back)
 };
 
-/// 1D streams (StencilPlan::streams): each worker takes (L + 2r) x D words at
+/// 1D streams (StencilPlan::streams): each worker takes (L + 2rT) x D words (T time steps) at
 /// rate = min(1, reply queue / load latency, output queue / (FP latency + 1)). Reads cost 8 bytes a
 /// word; the stored lines stay in the caches until the L2 is full of lines, and from then on every
 /// stored line is written back too. So the workers run at min(rate, DRAM bytes per cycle / read
 /// bytes per word) until the L2 has filled, then at min(rate, DRAM bytes per cycle / (read + write
 /// bytes per word)); plus the fill: the load latency, the chain (FP latency + injection + ejection
-/// per tap) and a store.
+/// per tap, per stage; a filter and a MUX between stages) and a store.
 CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch);
 
 }  // namespace cgra

@@ -5,10 +5,13 @@
 
 namespace cgra {
 
-unsigned fp_pes_per_worker(const StencilSpec& spec) { return spec.points(); }
+unsigned time_steps_of(const StencilSpec& spec) { return std::max(1u, spec.time_steps); }
+
+unsigned fp_pes_per_worker(const StencilSpec& spec) { return spec.points() * time_steps_of(spec); }
 
 unsigned worker_adds(const StencilSpec& spec) {
-  return (spec.dims >= 2 && spec.radius[1] > 0 ? 1 : 0) + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
+  return ((spec.dims >= 2 && spec.radius[1] > 0 ? 1 : 0) + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0)) *
+         time_steps_of(spec);
 }
 
 unsigned mem_pes_per_worker(const StencilSpec& spec) {
@@ -23,18 +26,19 @@ Roofline analyze_roofline(const StencilSpec& spec, const RooflineMachine& m, uns
   Roofline r;
   r.workers = workers;
   r.outputs = spec.outputs();
-  r.useful_flops = double(r.outputs) * spec.flops_per_output();
+  const double steps = time_steps_of(spec);
+  r.useful_flops = double(r.outputs) * spec.flops_per_output() * steps;
   r.ideal_bytes = 2.0 * double(spec.grid_points()) * sizeof(double);
   r.intensity = r.useful_flops / r.ideal_bytes;
   r.memory_gflops = m.bandwidth_gbps * r.intensity;
-  r.mapped_gflops = double(workers) * spec.flops_per_output() * m.freq_ghz;
+  r.mapped_gflops = double(workers) * spec.flops_per_output() * steps * m.freq_ghz;
   r.fabric_gflops = 2.0 * m.fp_pes * m.freq_ghz;
   r.bound = r.memory_gflops <= r.fabric_gflops ? Bound::Memory : Bound::Compute;
   r.roofline_gflops = std::min(r.memory_gflops, r.fabric_gflops);
   r.attainable_workers = m.fp_pes / (fp_pes_per_worker(spec) + worker_adds(spec));
   if (m.mem_pes > 0) r.attainable_workers = std::min(r.attainable_workers, m.mem_pes / mem_pes_per_worker(spec));
   r.attainable_gflops = std::min(r.memory_gflops, double(r.attainable_workers) * spec.flops_per_output() *
-                                                      m.freq_ghz * m.worker_rate);
+                                                      steps * m.freq_ghz * m.worker_rate);
   return r;
 }
 

@@ -30,11 +30,11 @@ enum class Bound { Memory, Compute };
 struct Roofline {
   unsigned workers = 0;
   std::uint64_t outputs = 0;        ///< interior outputs
-  double useful_flops = 0;          ///< outputs × (2·(points−1) + 1)
+  double useful_flops = 0;          ///< outputs × (2·(points−1) + 1) × time steps
   double ideal_bytes = 0;           ///< input read once + output written once, 8 B per double
-  double intensity = 0;             ///< flop per byte
+  double intensity = 0;             ///< flop per byte (T steps: T × one step's)
   double memory_gflops = 0;         ///< bandwidth × intensity
-  double mapped_gflops = 0;         ///< workers × flops per output × clock (one output per worker per cycle)
+  double mapped_gflops = 0;         ///< workers × flops per output × time steps × clock (one output per worker per cycle)
   double fabric_gflops = 0;         ///< 2 flops × MAC-capable PEs × clock: the fabric's compute peak
   double roofline_gflops = 0;       ///< min(memory, fabric): the paper's roofline
   Bound bound = Bound::Memory;      ///< which of the two binds the roofline
@@ -44,9 +44,12 @@ struct Roofline {
   double attainable_gflops = 0;
 };
 
-/// FP PEs one compute worker needs: one MUL or MAC per stencil point.
+/// Time steps of a spec as the roofline counts them: spec.time_steps, 0 (not chosen yet) as 1.
+unsigned time_steps_of(const StencilSpec& spec);
+/// FP PEs one compute worker needs: one MUL or MAC per stencil point, per time step.
 unsigned fp_pes_per_worker(const StencilSpec& spec);
-/// ADDs a worker needs beside its MUL/MACs: x + y when ry > 0, (x + y) + z when rz > 0.
+/// ADDs a worker needs beside its MUL/MACs: x + y when ry > 0, (x + y) + z when rz > 0 (per time
+/// step).
 unsigned worker_adds(const StencilSpec& spec);
 /// Memory PEs (LOAD/STORE) one worker needs at least: its reader and writer, in 3D (rz > 0) also a
 /// z reader.

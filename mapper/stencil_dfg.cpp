@@ -28,6 +28,7 @@ HostLayout default_host_layout(const StencilSpec& spec, std::uint64_t cache_way_
     const std::uint64_t pad = (target + cache_way_bytes - shift) % cache_way_bytes;
     l.plane_pitch += (pad + 7) / 8;
   }
+  if (spec.dims == 1 && spec.time_steps > 1) l.margin = std::uint64_t{spec.radius[0]} * (spec.time_steps - 1);
   l.grid_bytes = l.words() * 8;
   l.input_base = 64 * 1024;
   const std::uint64_t end = l.input_base + l.grid_bytes;
@@ -40,7 +41,7 @@ std::vector<double> HostLayout::to_memory(const std::vector<double>& grid) const
   std::vector<double> image(words(), 0.0);
   for (std::uint64_t z = 0; z < planes; ++z)
     std::copy_n(grid.begin() + static_cast<std::ptrdiff_t>(z * plane_points), plane_points,
-                image.begin() + static_cast<std::ptrdiff_t>(z * plane_pitch));
+                image.begin() + static_cast<std::ptrdiff_t>(margin + z * plane_pitch));
   return image;
 }
 
@@ -48,7 +49,7 @@ std::vector<double> HostLayout::from_memory(const std::vector<double>& image) co
   if (!padded()) return image;
   std::vector<double> grid(planes * plane_points);
   for (std::uint64_t z = 0; z < planes; ++z)
-    std::copy_n(image.begin() + static_cast<std::ptrdiff_t>(z * plane_pitch), plane_points,
+    std::copy_n(image.begin() + static_cast<std::ptrdiff_t>(margin + z * plane_pitch), plane_points,
                 grid.begin() + static_cast<std::ptrdiff_t>(z * plane_points));
   return grid;
 }
@@ -79,8 +80,9 @@ class Generator {
     std::string name = "stencil" + num(spec.dims) + "d_rx" + num(plan_.rx());
     if (plan_.two_d()) name += "_ry" + num(plan_.ry());
     if (plan_.three_d()) name += "_rz" + num(plan_.rz());
+    if (plan_.time_steps() > 1) name += "_t" + num(plan_.time_steps());
     out_.dfg.set_name(name + "_w" + num(w));
-    out_.slot_rows = 2 * plan_.rx() + 1;
+    out_.slot_rows = (2 * plan_.rx() + 1) * plan_.time_steps();
     if (plan_.two_d()) out_.slot_rows += 2 * plan_.ry() + 2 * plan_.rz() + worker_adds(spec);
     const bool streams = plan_.streams();
     out_.snake = streams;
@@ -129,12 +131,13 @@ class Generator {
   }
 
   // 1D streams: reader j loads its D segments interleaved, word v of each in turn (SegmentPlan):
-  // address input + 8 * (s*stride + v) for segment s = j*D + q, q innermost.
+  // address input + 8 * (s*stride + v) for segment s = j*D + q, q innermost; with T time steps
+  // each segment starts its halo r(T-1) words earlier, in the layout's margin at the grid's ends.
   PortRef add_stream_reader(unsigned j) {
     const SegmentPlan& sp = plan_.segments();
     const std::uint64_t first = std::uint64_t{j} * sp.interleave * sp.stride;
     auto addr = b_.add(OpKind::AddrGen, name("r", j, ".addr")).role(Role::Control, static_cast<int>(j));
-    set_stream_addresses(addr, layout_.input_base + 8 * first, sp.length + 2 * std::uint64_t{plan_.rx()});
+    set_stream_addresses(addr, layout_.input_base + 8 * (layout_.margin - plan_.halo() + first), plan_.stage_words(0));
     auto load = b_.add(OpKind::Load, name("r", j, ".load")).role(Role::Reader, static_cast<int>(j));
     b_.connect(addr.port("addr"), load.port("addr"));
     return load.port("data");
@@ -148,29 +151,44 @@ class Generator {
     if (words > 1) h.imm("rows", static_cast<std::int64_t>(words)).imm("row_stride", std::int64_t{8});
   }
 
-  // 1D streams: worker j's chain takes every word of reader j at every tap (a multicast whose
+  // 1D streams: worker j's T stages, stage t's filtered results streaming into stage t+1 (stage
+  // names w<j>.t<t> when T > 1), the boundary cells put back between stages (add_boundary).
+  PortRef add_stream_worker(unsigned j) {
+    const unsigned steps = plan_.time_steps();
+    PortRef in = readers_[j];
+    for (unsigned t = 1; t <= steps; ++t) {
+      const std::string p = steps == 1 ? name("w", j) : name("w", j, ".t") + num(t);
+      PortRef out = add_stream_stage(j, t, p, in);
+      for (const BoundaryWindow& bw : plan_.boundary_windows(t))
+        if (bw.worker == j) out = add_boundary(j, p + (bw.left ? ".lo" : ".hi"), bw, in, out);
+      in = out;
+    }
+    return in;
+  }
+
+  // One stage of worker j: its chain takes every word of `in` at every tap (a multicast whose
   // destinations all need the word at the same step: no skew to hold). Tap a pairs word v of a
   // segment with the partial sum tap a-1 made D steps earlier (word v-1 of the same segment):
   // each accumulator channel starts with D initial tokens, the delay line z^-D that hides the MAC
   // and route latency. The chain's results for the first 2r words of each segment are partial
   // sums over what came before (initial tokens or the previous segment): a filter drops them.
-  PortRef add_stream_worker(unsigned j) {
+  PortRef add_stream_stage(unsigned j, unsigned t, const std::string& p, const PortRef& in) {
     const int wj = static_cast<int>(j);
     const std::vector<double> cx = plan_.spec().x_coefficients();
-    const std::string p = name("w", j);
     const unsigned d = plan_.segments().interleave;
     dfg::MacChain x = dfg::add_mac_chain(b_, p + ".x", cx, Role::Compute, wj,
                                          [&](const PortRef& from, const PortRef& to, std::size_t) {
                                            const dfg::Edge e = b_.connect(from, to);
                                            out_.dfg.channel(e).initial.assign(d, dfg::Literal{0.0});
                                          });
-    for (unsigned a = 0; a < cx.size(); ++a) {
-      b_.connect(readers_[j], x.taps[a]);
-      out_.slots.push_back({x.ops[a], a, j});
+    const auto taps = static_cast<unsigned>(cx.size());
+    for (unsigned a = 0; a < taps; ++a) {
+      b_.connect(in, x.taps[a]);
+      out_.slots.push_back({x.ops[a], (t - 1) * taps + a, j});
     }
     // A bit generator of its own, not shared with the other workers' filters: the workers' readers
     // run at their own pace, and a shared multicast would tie them together.
-    const FilterPattern pat = plan_.stream_out();
+    const FilterPattern pat = plan_.stage_out(t);
     if (pat.passes_all()) return x.out;
     auto bits = b_.add(OpKind::Bits, p + ".bits")
                     .imm("m", static_cast<std::int64_t>(pat.m))
@@ -183,12 +201,40 @@ class Generator {
     return f.port("out");
   }
 
+  // A BITS generator of the window form (StencilPlan::WindowBits).
+  PortRef window_bits(const std::string& op_name, const WindowBits& wb, int worker) {
+    auto h = b_.add(OpKind::Bits, op_name)
+                 .imm("m", static_cast<std::int64_t>(wb.m))
+                 .imm("n", static_cast<std::int64_t>(wb.n))
+                 .imm("p", static_cast<std::int64_t>(wb.p))
+                 .role(Role::Filter, worker);
+    if (wb.every > 1) h.imm("every", static_cast<std::int64_t>(wb.every)).imm("phase", static_cast<std::int64_t>(wb.phase));
+    return h.port("out");
+  }
+
+  // Between stages: the stage computed the grid's boundary cells of its window too; a FILTER keeps
+  // their input values from the stage's input stream (`<p>.keep`) and a MUX mode=bits (`<p>.mux`)
+  // puts them in place of the computed words. The kept words come r·D steps before their place,
+  // r of them at most wait in the MUX's queue.
+  PortRef add_boundary(unsigned j, const std::string& p, const BoundaryWindow& bw, const PortRef& in,
+                       const PortRef& computed) {
+    const int wj = static_cast<int>(j);
+    auto keep = b_.add(OpKind::Filter, p + ".keep").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(in, keep.port("in"));
+    b_.connect(window_bits(p + ".keep.bits", bw.keep, wj), keep.port("bits"));
+    auto mux = b_.add(OpKind::Mux, p + ".mux").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(window_bits(p + ".sel", bw.sel, wj), mux.port("sel"));
+    b_.connect(computed, mux.port("a"));
+    b_.connect(keep.port("out"), mux.port("b"));
+    return mux.port("out");
+  }
+
   PortRef add_stream_writer(unsigned j, const PortRef& data) {
     const SegmentPlan& sp = plan_.segments();
     const std::string p = "wr" + num(j);
     auto addr = b_.add(OpKind::AddrGen, p + ".addr").role(Role::Control, static_cast<int>(j));
     const std::uint64_t first = plan_.rx() + std::uint64_t{j} * sp.interleave * sp.stride;
-    set_stream_addresses(addr, layout_.output_base + 8 * first, sp.length);
+    set_stream_addresses(addr, layout_.output_base + 8 * (layout_.margin + first), sp.length);
     auto store = b_.add(OpKind::Store, p + ".store").role(Role::Writer, static_cast<int>(j));
     b_.connect(addr.port("addr"), store.port("addr"));
     b_.connect(data, store.port("data"));

@@ -28,17 +28,26 @@ struct HostLayout {
   std::uint64_t plane_points = 0;  ///< points of one plane (nx · ny)
   std::uint64_t plane_pitch = 0;   ///< words from a plane's start to the next's (plane_points: no padding)
   std::uint64_t planes = 1;
+  /// Words of padding before the grid's first point and after its last (1D temporal pipelining:
+  /// the first and last segments read their halo of r(T-1) words beyond the grid there).
+  std::uint64_t margin = 0;
 
   /// Words of one grid region, padding included.
-  std::uint64_t words() const { return planes * plane_pitch; }
-  bool padded() const { return plane_pitch != plane_points; }
-  /// The memory image of `grid` (points in x, y, z order): padding words 0.0 after each plane.
+  std::uint64_t words() const { return planes * plane_pitch + 2 * margin; }
+  bool padded() const { return plane_pitch != plane_points || margin > 0; }
+  /// Byte address of grid point `point` (x, y, z order) in the region at `base`.
+  std::uint64_t address(std::uint64_t base, std::uint64_t point) const {
+    return base + 8 * (margin + point / plane_points * plane_pitch + point % plane_points);
+  }
+  /// The memory image of `grid` (points in x, y, z order): padding words 0.0 after each plane and
+  /// in the margins.
   std::vector<double> to_memory(const std::vector<double>& grid) const;
   /// The grid held in a memory image (the inverse of to_memory).
   std::vector<double> from_memory(const std::vector<double>& image) const;
 };
 
-/// The default layout: input at 64 KiB, output after it on the next 4 KiB boundary plus 4 KiB. 3D:
+/// The default layout: input at 64 KiB, output after it on the next 4 KiB boundary plus 4 KiB. 1D
+/// with T > 1 time steps: a margin of rx(T-1) words each side of the grid. 3D:
 /// when `cache_way_bytes` (a cache's sets x line bytes) and `line_bytes` are given, each plane is
 /// padded so that consecutive planes start about 0.618 of a way apart (an odd number of lines):
 /// planes a power of two bytes long would otherwise all map to the same sets.

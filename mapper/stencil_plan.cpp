@@ -57,16 +57,46 @@ StencilPlan StencilPlan::streams(const StencilSpec& spec, unsigned workers, unsi
   // fewer outputs than segments, every segment is the whole interior (stride 0).
   s.stride = s.segments == 1 ? width : width / s.segments;
   s.length = width - (s.segments - 1) * s.stride;
+  p.T_ = std::max(1u, spec.time_steps);
+  if (p.T_ > 1 && s.segments > 1 && s.stride < p.halo())
+    throw SpecError(spec.describe() + " with w=" + std::to_string(workers) + ": " + std::to_string(s.segments) +
+                    " segments " + std::to_string(s.stride) + " outputs apart are closer than the halo of " +
+                    std::to_string(p.T_) + " time steps (" + std::to_string(p.halo()) + " words)");
   return p;
 }
 
-FilterPattern StencilPlan::stream_out() const {
+FilterPattern StencilPlan::stage_out(unsigned t) const {
   const std::uint64_t d = seg_.interleave;
-  return {2 * std::uint64_t{rx_} * d, seg_.length * d, 0};
+  return {2 * std::uint64_t{rx_} * d, stage_words(t) * d, 0};
+}
+
+std::vector<BoundaryWindow> StencilPlan::boundary_windows(unsigned t) const {
+  std::vector<BoundaryWindow> out;
+  if (!streams() || t == 0 || t >= T_) return out;
+  const std::uint64_t d = seg_.interleave, r = rx_, P = halo();
+  // Stage t's input word v of segment s is grid cell s*stride - P + r(t-1) + v, its kept output u
+  // is cell s*stride - P + rt + u; the grid's cells [0, r) lie in segment 0, [nx-r, nx) in the last.
+  auto window = [&](std::uint64_t first, std::uint64_t words, std::uint64_t phase) {
+    return WindowBits{first * d, r * d, (words - first - r) * d, d, phase};
+  };
+  const std::uint64_t in_words = stage_words(t - 1), out_words = stage_words(t);
+  BoundaryWindow lo;
+  lo.worker = 0;
+  lo.left = true;
+  lo.keep = window(P - r * (t - 1), in_words, 0);
+  lo.sel = window(P - r * t, out_words, 0);
+  out.push_back(lo);
+  BoundaryWindow hi;
+  hi.worker = w_ - 1;
+  hi.left = false;
+  hi.keep = window(seg_.length + r + P - r * (t - 1), in_words, d - 1);
+  hi.sel = window(seg_.length + r + P - r * t, out_words, d - 1);
+  out.push_back(hi);
+  return out;
 }
 
 std::uint64_t StencilPlan::reader_total(unsigned k) const {
-  if (streams()) return (seg_.length + 2 * std::uint64_t{rx_}) * seg_.interleave;
+  if (streams()) return stage_words(0) * seg_.interleave;
   return blocks_.blocks * planes() * ny_ * reader_count(k);
 }
 

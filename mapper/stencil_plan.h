@@ -64,6 +64,26 @@ struct SegmentPlan {
   std::uint64_t stride = 0;    ///< outputs between consecutive segments' starts
 };
 
+/// 1D temporal pipelining: where a stage's stream must take a boundary cell back. Of the stream's
+/// words, those at position c = k mod (m+n+p) in [m, m+n) with (c - m) mod every == phase (the BITS
+/// op's `every`/`phase` form): the words of one segment of the interleave, r of them.
+struct WindowBits {
+  std::uint64_t m = 0, n = 0, p = 0;
+  std::uint64_t every = 1, phase = 0;
+};
+
+/// 1D temporal pipelining: one boundary window of stage t's output (t < T). Stage t computes
+/// every position of its segments, the grid's boundary cells too; there the next stage must see the
+/// input's value, which the stage's own input stream carries (the first stage reads it; later stages
+/// got it from the window before). `keep` selects those words from the stage's input stream, `sel`
+/// marks where they go in its filtered output (a MUX mode=bits takes them there).
+struct BoundaryWindow {
+  unsigned worker = 0;
+  bool left = true;   ///< the grid's first r cells (else its last r)
+  WindowBits keep;    ///< over the stage's input stream
+  WindowBits sel;     ///< over the stage's filtered output
+};
+
 /// Words a channel must hold beyond its steady-state backlog so that producer and consumer can
 /// both run at one word per cycle (assumed: covers route and queue latencies).
 inline constexpr std::uint64_t kRateSlack = 4;
@@ -86,8 +106,10 @@ class StencilPlan {
   /// 3D: `z_streams` z readers per worker (0: one per z tap; at most 2rz).
   StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan blocks, bool delay_stages = false,
               unsigned forward_copies = 0, std::uint64_t line_words = 0, unsigned z_streams = 0);
-  /// 1D: `workers` workers each interleaving `interleave` segments (SegmentPlan). Throws SpecError
-  /// for a 2D spec or an interleave of 0.
+  /// 1D: `workers` workers each interleaving `interleave` segments (SegmentPlan), with
+  /// spec.time_steps stages (0 is taken as 1). Throws SpecError for a 2D spec, an interleave of 0,
+  /// or time steps whose halo exceeds the segments' stride (a boundary cell would then fall in more
+  /// than one segment).
   static StencilPlan streams(const StencilSpec& spec, unsigned workers, unsigned interleave);
 
   /// Blocking for `spec`: `blocks` equal-width blocks covering the interior (see BlockPlan).
@@ -137,8 +159,24 @@ class StencilPlan {
   const SegmentPlan& segments() const { return seg_; }
   bool streams() const { return seg_.segments != 0; }
   /// 1D streams: the pattern of a worker's chain output that keeps its real outputs (the first 2r
-  /// results of every segment are partial sums over the previous segment or initial tokens).
-  FilterPattern stream_out() const;
+  /// results of every segment are partial sums over the previous segment or initial tokens); the
+  /// last stage's (stage_out(time_steps())).
+  FilterPattern stream_out() const { return stage_out(T_); }
+
+  /// 1D temporal pipelining: T stages of chains per worker, stage t (1..T) fed by stage t-1's
+  /// filtered output (stage 1 by the reader). A segment's reader loads L + 2rT words (the halo
+  /// grows by r per step, halo() = r(T-1) more each side than one step); stage t keeps L + 2r(T-t)
+  /// of its results. 1 for every other plan.
+  unsigned time_steps() const { return T_; }
+  /// r(T-1): extra words each side of a segment (and margin of the memory image around the grid).
+  std::uint64_t halo() const { return std::uint64_t{rx_} * (T_ - 1); }
+  /// Words of each segment stage t (0: the reader) passes on: L + 2r(T-t).
+  std::uint64_t stage_words(unsigned t) const { return seg_.length + 2 * std::uint64_t{rx_} * (T_ - t); }
+  /// Filter of stage t's chain output: drops the first 2r results of every segment.
+  FilterPattern stage_out(unsigned t) const;
+  /// The boundary windows of stage t < T (left first): the grid's first r cells are in segment 0
+  /// (worker 0, first of the interleave), its last r in the last segment (worker w-1, last).
+  std::vector<BoundaryWindow> boundary_windows(unsigned t) const;
 
   /// Columns reader k loads per row of a block.
   std::uint64_t reader_count(unsigned k) const;
@@ -196,6 +234,7 @@ class StencilPlan {
   unsigned z_streams_ = 0;
   std::uint64_t line_words_ = 0;
   SegmentPlan seg_;
+  unsigned T_ = 1;
 };
 
 }  // namespace cgra

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <ostream>
 #include <stop_token>
 #include <thread>
@@ -125,8 +126,18 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
     write_file_atomic(o.dot_file, dfg::to_dot(mapped.dfg, d));
   }
   if (!o.asm_file.empty()) write_file_atomic(o.asm_file, dfg::write_asm(mapped.dfg));
+  // T > 1: the same stencil in single passes, mapped as the user asked for T steps (the same w, or
+  // auto), simulated unless only predictions are asked for.
+  std::optional<MappedStencil> one;
+  if (mapped.spec.time_steps > 1) {
+    StencilSpec s1 = spec;
+    s1.time_steps = 1;
+    one = map_stencil(s1, arch);
+  }
   if (o.predict_only) {
-    const nlohmann::json prediction = prediction_json(mapped, arch, arch_name);
+    std::optional<SinglePass> single;
+    if (one) single = SinglePass{one->spec.workers, one->summary.predicted_cycles, false};
+    const nlohmann::json prediction = prediction_json(mapped, arch, arch_name, single);
     if (!o.json_file.empty()) write_file_atomic(o.json_file, prediction.dump(2) + "\n");
     out << report_text(prediction);
     return kExitOk;
@@ -138,7 +149,17 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   StencilRun run;
   {
     ProgressLine line(progress, mapped.spec.describe());
-    run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds, o.negate_output);
+    if (one) {
+      const unsigned w1 = one->spec.workers;
+      const StencilRun r1 = run_mapped_stencil(std::move(*one), arch, input, so);
+      if (r1.result.status != RunStatus::Done || !r1.check_pass)
+        throw MapError("the single pass T=1 that --time-steps compares with did not finish with a correct output (" +
+                       std::string(run_status_name(r1.result.status)) + ")");
+      run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds, o.negate_output);
+      run.single_pass = SinglePass{w1, r1.result.cycles, true};
+    } else {
+      run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds, o.negate_output);
+    }
   }
   const nlohmann::json report = report_json(run, arch, arch_name);
   if (!o.json_file.empty()) write_file_atomic(o.json_file, report.dump(2) + "\n");

@@ -22,6 +22,13 @@ namespace cgra {
 /// uniform in [-1, 1), identical on every platform (docs/cli.md).
 std::vector<double> default_input_grid(std::uint64_t points);
 
+/// Temporal pipelining: the same stencil in single passes (T = 1), what T passes are compared with.
+struct SinglePass {
+  unsigned workers = 0;
+  std::uint64_t cycles = 0;  ///< one pass
+  bool simulated = false;    ///< simulated, or the mapping's predicted cycles
+};
+
 /// What one stencil run produced, with the wall-clock times it took.
 struct StencilRun {
   MappedStencil mapped;
@@ -36,6 +43,7 @@ struct StencilRun {
   double max_abs_error = 0;        ///< largest |out - ref| over the grid
   double map_seconds = 0;          ///< wall clock: mapping + lowering
   double simulate_seconds = 0;     ///< wall clock: the SystemC run
+  std::optional<SinglePass> single_pass;  ///< T > 1: the single pass the report compares with
 };
 
 /// Runs the SystemC model on a mapped stencil with `input` (spec.grid_points() values, x
@@ -56,7 +64,9 @@ nlohmann::json report_json(const StencilRun& run, const ArchConfig& arch, const 
 /// What `cgrasim --predict-only` reports: report_json's object less the run's figures, with
 /// `status` "predicted" and the predicted cycles' `predicted_seconds`, `predicted_gflops`,
 /// `predicted_roofline_percent` and `predicted_attainable_percent` (docs/json.md).
-nlohmann::json prediction_json(const MappedStencil& m, const ArchConfig& arch, const std::string& arch_name);
+/// With `single_pass` (T > 1), a `temporal` object: the predicted speedup over T single passes.
+nlohmann::json prediction_json(const MappedStencil& m, const ArchConfig& arch, const std::string& arch_name,
+                               const std::optional<SinglePass>& single_pass = std::nullopt);
 
 /// The on-chip storage of `arch` (storage_of) as the report's `architecture.storage` object.
 nlohmann::json storage_json(const ArchConfig& arch);

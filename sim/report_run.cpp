@@ -149,6 +149,11 @@ json mapping_json(const MappedStencil& m) {
           {"load_rate_bound", s.load_rate_bound},
           {"predicted_cycles", s.predicted_cycles},
           {"predicted_bound", s.predicted_bound}};
+  if (s.time_steps > 1 || !s.time_steps_reason.empty()) {  // temporal pipelining only
+    j["time_steps"] = s.time_steps;
+    j["time_steps_reason"] = s.time_steps_reason.empty() ? std::string("given") : s.time_steps_reason;
+    j["halo_overhead"] = s.halo_overhead;
+  }
   if (m.spec.dims >= 3) {  // 3D only: 1D and 2D reports keep their keys
     j["z_readers"] = s.buffering.z_streams;
     j["z_window_bytes"] = s.buffering.z_window_bytes;
@@ -269,14 +274,26 @@ double gflops_of(const Roofline& rl, std::uint64_t cycles, double ghz) {
   return seconds > 0 ? rl.useful_flops / seconds / 1e9 : 0.0;
 }
 
+// T time steps against T single passes: {time_steps, single_pass_workers, single_pass_cycles,
+// single_pass_source, speedup}.
+json temporal_json(unsigned steps, const SinglePass& one, std::uint64_t cycles) {
+  return {{"time_steps", steps},
+          {"single_pass_workers", one.workers},
+          {"single_pass_cycles", one.cycles},
+          {"single_pass_source", one.simulated ? "simulated" : "predicted"},
+          {"speedup", cycles > 0 ? double(steps) * double(one.cycles) / double(cycles) : 0.0}};
+}
+
 }  // namespace
 
-json prediction_json(const MappedStencil& m, const ArchConfig& arch, const std::string& arch_name) {
+json prediction_json(const MappedStencil& m, const ArchConfig& arch, const std::string& arch_name,
+                     const std::optional<SinglePass>& single_pass) {
   const Roofline rl = analyze_roofline(m.spec, roofline_machine(arch), m.spec.workers);
   json j = mapped_json(m, rl, arch, arch_name);
   j["status"] = "predicted";
   j["predicted_seconds"] = static_cast<double>(m.summary.predicted_cycles) / (arch.clock.freq_ghz * 1e9);
   rate_json(j, "predicted_gflops", gflops_of(rl, m.summary.predicted_cycles, arch.clock.freq_ghz), rl, "predicted_");
+  if (single_pass) j["temporal"] = temporal_json(m.spec.time_steps, *single_pass, m.summary.predicted_cycles);
   return j;
 }
 
@@ -302,6 +319,7 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
              res.cycles > 0
                  ? 100.0 * (double(run.mapped.summary.predicted_cycles) - double(res.cycles)) / double(res.cycles)
                  : 0.0);
+  if (run.single_pass) j["temporal"] = temporal_json(run.mapped.spec.time_steps, *run.single_pass, res.cycles);
   // The run ends when the last store reached the caches; lines still dirty there are not in DRAM
   // yet. The same figures counted up to the cycle their write-back would end (a kernel whose
   // results must reach memory), so a small grid whose output fits in the L2 cannot look faster

@@ -20,6 +20,23 @@ std::string roles_text(const json& by_role) {
   return t;
 }
 
+// " x T steps" for a temporal pipeline's useful flops.
+std::string steps_text(const json& mapping) {
+  return mapping.contains("time_steps") && mapping.at("time_steps").get<unsigned>() > 1
+             ? fmt::format(" x {} steps", mapping.at("time_steps").get<unsigned>())
+             : std::string();
+}
+
+// The speedup of T steps in one pass over T single passes (the `temporal` object).
+std::string temporal_text(const json& j) {
+  if (!j.contains("temporal")) return {};
+  const json& tj = j.at("temporal");
+  return fmt::format("  {:<26}{:.2f}x over {} single passes ({} cycles each, {}, w={})\n", "speedup",
+                     d(tj, "speedup"), tj.at("time_steps").get<unsigned>(),
+                     tj.at("single_pass_cycles").get<std::uint64_t>(),
+                     tj.at("single_pass_source").get<std::string>(), tj.at("single_pass_workers").get<unsigned>());
+}
+
 }  // namespace
 
 std::string report_text(const json& j) {
@@ -57,6 +74,10 @@ std::string report_text(const json& j) {
   else
     line("blocks", fmt::format("{} of {} output columns ({} read)", m.at("blocks").get<unsigned>(),
                                m.at("block_width").get<std::uint64_t>(), m.at("block_input_width").get<std::uint64_t>()));
+  if (m.contains("time_steps"))
+    line("time steps", fmt::format("{} ({}); halo: {:.2f}% more words read than one step's",
+                                   m.at("time_steps").get<unsigned>(), m.at("time_steps_reason").get<std::string>(),
+                                   100.0 * d(m, "halo_overhead")));
   if (m.contains("z_readers"))
     line("z readers", fmt::format("{} per worker, re-reading {} B of planes through the L2 (planes {} words apart)",
                                   m.at("z_readers").get<unsigned>(), m.at("z_window_bytes").get<std::uint64_t>(),
@@ -72,8 +93,9 @@ std::string report_text(const json& j) {
     t += "\nprediction (no simulation):\n";
     line("cycles", fmt::format("{} ({:.3f} ms at {} GHz; {})", j.at("predicted_cycles").get<std::uint64_t>(),
                                d(j, "predicted_seconds") * 1e3, d(a, "clock_ghz"), bound_text));
-    line("useful flops", fmt::format("{:.0f} ({} per output x {} outputs)", d(j, "useful_flops"),
-                                     s.at("flops_per_output").get<unsigned>(), s.at("outputs").get<std::uint64_t>()));
+    line("useful flops", fmt::format("{:.0f} ({} per output x {} outputs{})", d(j, "useful_flops"),
+                                     s.at("flops_per_output").get<unsigned>(), s.at("outputs").get<std::uint64_t>(),
+                                     steps_text(m)));
     t += "\nroofline:\n";
     line("memory bound", fmt::format("{:.1f} GFLOP/s (bandwidth x intensity {:.3f} flop/B)", d(j, "memory_gflops"),
                                      d(j, "arithmetic_intensity")));
@@ -84,6 +106,7 @@ std::string report_text(const json& j) {
     line("predicted", fmt::format("{:.1f} GFLOP/s = {:.1f}% of the roofline, {:.1f}% of the attainable",
                                   d(j, "predicted_gflops"), d(j, "predicted_roofline_percent"),
                                   d(j, "predicted_attainable_percent")));
+    t += temporal_text(j);
     return t;
   }
 
@@ -93,8 +116,9 @@ std::string report_text(const json& j) {
                              d(a, "clock_ghz")));
   line("predicted cycles", fmt::format("{} ({:+.1f}%; {})", j.at("predicted_cycles").get<std::uint64_t>(),
                                        stats::number(j, "prediction_error_percent"), bound_text));
-  line("useful flops", fmt::format("{:.0f} ({} per output x {} outputs)", d(j, "useful_flops"),
-                                   s.at("flops_per_output").get<unsigned>(), s.at("outputs").get<std::uint64_t>()));
+  line("useful flops", fmt::format("{:.0f} ({} per output x {} outputs{})", d(j, "useful_flops"),
+                                   s.at("flops_per_output").get<unsigned>(), s.at("outputs").get<std::uint64_t>(),
+                                   steps_text(m)));
   line("ideal bytes", fmt::format("{:.0f} (input once + output once)", d(j, "ideal_bytes")));
   const std::uint64_t dram_bytes = stats::count(j, "dram_bytes");
   const json& dr = stats::at(j, "dram");
@@ -117,6 +141,7 @@ std::string report_text(const json& j) {
                                stats::number(j, "roofline_percent")));
   if (j.contains("attainable_percent"))
     line("", fmt::format("{:.1f}% of the attainable", stats::number(j, "attainable_percent")));
+  t += temporal_text(j);
   if (j.contains("writeback")) {
     const json& wb = stats::at(j, "writeback");
     line("with write-back", fmt::format("{:.1f} GFLOP/s = {:.1f}% (results in DRAM at cycle {}: +{} cycles for {} B "
