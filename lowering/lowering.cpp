@@ -157,7 +157,10 @@ class PeLowering {
         break;
       }
       case K::Mux:
-        p = mux_program(in("sel"), in("a"), in("b"), out("out"), base);
+        if (op.sym("mode") == "bits")
+          p = mux_by_bits_program(in("sel"), in("a"), in("b"), out("out"));
+        else
+          p = mux_program(in("sel"), in("a"), in("b"), out("out"), base);
         break;
       case K::Demux:
         p = demux_program(in("sel"), in("in"), out("out0"), out("out1"), base);
@@ -258,11 +261,25 @@ class PeLowering {
         p = join_program(ins, out("done"));
         break;
       }
-      case K::Bits:
-        p = pattern_bits_program(out("out"), static_cast<std::uint64_t>(op.i64("m")),
-                                 static_cast<std::uint64_t>(op.i64("n")),
-                                 static_cast<std::uint64_t>(op.i64("p")), base);
+      case K::Bits: {
+        auto u = [&](const char* k) { return static_cast<std::uint64_t>(op.i64(k)); };
+        if (u("every") == 1) {
+          p = pattern_bits_program(out("out"), u("m"), u("n"), u("p"), base);
+          break;
+        }
+        // One predicate and one instruction per run of the pattern, and one more instruction.
+        const std::uint64_t runs = strided_bits_run_count(u("m"), u("n"), u("p"), u("every"), u("phase"));
+        if (base.pred + runs > pe_.predicates || runs + 1 > pe_.instruction_slots)
+          throw LoweringError(
+              who + ": every=" + std::to_string(u("every")) + " splits its period into " + std::to_string(runs) +
+              " runs of bits, which need " + std::to_string(runs) + " predicates" +
+              (base.pred ? ", " + std::to_string(base.pred + runs) + " with the " + std::to_string(base.pred) +
+                               " of the ops before it on its PE," : std::string()) +
+              " and " + std::to_string(runs + 1) + " instruction slots; a PE has " + std::to_string(pe_.predicates) +
+              " predicates and " + std::to_string(pe_.instruction_slots) + " instruction slots");
+        p = runs_bits_program(out("out"), strided_bits_runs(u("m"), u("n"), u("p"), u("every"), u("phase")), base);
         break;
+      }
       case K::Raw: {
         Program raw;
         try {
