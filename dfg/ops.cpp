@@ -30,6 +30,7 @@ constexpr std::array<std::string_view, 2> kNumTypes{"f64", "i64"};
 constexpr std::array<std::string_view, 6> kConds{"lt", "le", "eq", "ne", "ge", "gt"};
 constexpr std::array<std::string_view, 3> kDirs{"left", "right", "uright"};
 constexpr std::array<std::string_view, 4> kModes{"pattern", "period", "rowid", "bits"};
+constexpr std::array<std::string_view, 2> kMuxModes{"value", "bits"};
 
 constexpr std::array<PortDecl, 0> kNone{};
 constexpr std::array kIn{port("in", VT::F64, "multiplicand")};
@@ -44,9 +45,9 @@ constexpr std::array kIntIn{port("in", VT::I64, "operand")};
 constexpr std::array kIntOut{port("out", VT::I64, "result")};
 constexpr std::array kAnyIn{port("in", VT::Any, "value")};
 constexpr std::array kAnyOut{port("out", VT::Any, "value")};
-constexpr std::array kMuxIn{port("sel", VT::I64, "0 selects a, else b"),
-                            port("a", VT::Any, "chosen when sel==0"),
-                            port("b", VT::Any, "chosen when sel!=0")};
+constexpr std::array kMuxIn{port("sel", VT::I64, "mode value: 0 selects a, else b; mode bits: tag 1 selects b, else a"),
+                            port("a", VT::Any, "chosen when sel==0 (mode bits: sel's tag is not 1)"),
+                            port("b", VT::Any, "chosen when sel!=0 (mode bits: sel's tag is 1)")};
 constexpr std::array kDemuxIn{port("sel", VT::I64, "0 sends to out0, else out1"),
                               port("in", VT::Any, "value")};
 constexpr std::array kDemuxOut{port("out0", VT::Any, "value when sel==0"),
@@ -67,6 +68,8 @@ constexpr std::array kJoinIn{PortDecl{"in", VT::Any, false, true, "in0..in(n-1):
 constexpr std::array kConstImm{
     imm("value", IT::Number, true, "", "the constant (i64 or f64)"),
     imm("count", IT::I64, false, "0", "tokens to emit; 0 = forever")};
+constexpr std::array kMuxImm{
+    imm("mode", IT::Symbol, false, "value", "value: sel's value decides; bits: sel's tag decides (full rate)", kMuxModes)};
 constexpr std::array kCoefImm{imm("coef", IT::F64, true, "", "coefficient")};
 constexpr std::array kTypeImm{imm("type", IT::Symbol, false, "f64", "operand type", kNumTypes)};
 constexpr std::array kCmpImm{imm("cond", IT::Symbol, true, "", "comparison", kConds),
@@ -98,7 +101,9 @@ constexpr std::array kAddrImm{
     imm("block_stride", IT::I64, false, "0", "bytes between the starts of consecutive blocks")};
 constexpr std::array kBitsImm{imm("m", IT::I64, true, "", "zeros at the start of each period"),
                               imm("n", IT::I64, true, "", "ones after them"),
-                              imm("p", IT::I64, true, "", "zeros at the end of each period")};
+                              imm("p", IT::I64, true, "", "zeros at the end of each period"),
+                              imm("every", IT::I64, false, "1", "of the middle n, only every `every`-th is a one"),
+                              imm("phase", IT::I64, false, "0", "the first one of the middle n, 0 <= phase < every")};
 constexpr std::array kSyncImm{imm("expected", IT::I64, true, "", "tokens to count")};
 constexpr std::array kJoinImm{imm("n", IT::I64, true, "", "number of inputs, 1..1024")};
 constexpr std::array kRawImm{imm("program", IT::String, true, "", "PE program text (pe/ listing)"),
@@ -112,7 +117,7 @@ constexpr std::array<OpInfo, kOpKindCount> kOps{{
     {OpKind::Mac, "MAC", kMacIn, kF64Out, kCoefImm, "out = fma(coef, in, acc)"},
     {OpKind::Add, "ADD", kTypedAB, kTypedOut, kTypeImm, "out = a+b"},
     {OpKind::Sub, "SUB", kTypedAB, kTypedOut, kTypeImm, "out = a-b"},
-    {OpKind::Mux, "MUX", kMuxIn, kAnyOut, kNoImm, "out = sel==0 ? a : b"},
+    {OpKind::Mux, "MUX", kMuxIn, kAnyOut, kMuxImm, "out = sel==0 ? a : b (mode bits: by sel's tag)"},
     {OpKind::Demux, "DEMUX", kDemuxIn, kDemuxOut, kNoImm, "in to out0 (sel==0) or out1"},
     {OpKind::Cmp, "CMP", kCmpIn, kIntOut, kCmpImm, "out = a cond b ? 1 : 0"},
     {OpKind::And, "AND", kIntAB, kIntOut, kNoImm, "out = a & b"},
@@ -129,7 +134,7 @@ constexpr std::array<OpInfo, kOpKindCount> kOps{{
     {OpKind::Sync, "SYNC", kAnyIn, kDoneOut, kSyncImm, "token after expected inputs"},
     {OpKind::Join, "JOIN", kJoinIn, kDoneOut, kJoinImm, "token when every input has one"},
     {OpKind::Raw, "RAW", kNone, kNone, kRawImm, "hand-written PE program"},
-    {OpKind::Bits, "BITS", kNone, kIntOut, kBitsImm, "bit stream 0^m 1^n 0^p (tags)"},
+    {OpKind::Bits, "BITS", kNone, kIntOut, kBitsImm, "bit stream 0^m 1^n 0^p (tags), ones strided by every"},
 }};
 
 constexpr std::array<std::string_view, 7> kRoleNames{"control", "reader", "compute", "filter",
@@ -428,6 +433,10 @@ std::vector<std::string> check_immediates(const Op& op) {
       at_least("m", 0);
       at_least("n", 1);
       at_least("p", 0);
+      at_least("every", 1);
+      at_least("phase", 0);
+      if (op.i64("every") >= 1 && op.i64("phase") >= op.i64("every"))
+        complain("phase", "must be < every " + std::to_string(op.i64("every")));
       break;
     case OpKind::Sync: at_least("expected", 1); break;
     case OpKind::Join: {

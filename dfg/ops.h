@@ -13,7 +13,7 @@
 /// | MAC     | in:f64, acc:f64        | out:f64      | coef:f64                                     | out = fma(coef, in, acc), one rounding      |
 /// | ADD     | a:T, b:T               | out:T        | type:{f64,i64}=f64                           | out = a+b                                   |
 /// | SUB     | a:T, b:T               | out:T        | type:{f64,i64}=f64                           | out = a-b                                   |
-/// | MUX     | sel:i64, a:any, b:any  | out:any      | -                                            | out = sel==0 ? a : b; consumes sel and only the chosen input |
+/// | MUX     | sel:i64, a:any, b:any  | out:any      | mode:{value,bits}=value                      | out = sel==0 ? a : b (mode bits: sel's tag==1 ? b : a); consumes sel and only the chosen input |
 /// | DEMUX   | sel:i64, in:any        | out0, out1   | -                                            | sends in to out0 if sel==0 else out1        |
 /// | CMP     | a:i64[, b:i64]         | out:i64      | cond:{lt,le,eq,ne,ge,gt}, rhs:i64 (optional) | out = (a cond rhs-or-b) ? 1 : 0; b exists iff rhs is absent |
 /// | AND/OR/XOR | a:i64, b:i64        | out:i64      | -                                            | bitwise                                     |
@@ -28,7 +28,7 @@
 /// | SYNC    | in:any                 | done:i64     | expected:i64                                 | after `expected` tokens on in, emits one 1 on done |
 /// | JOIN    | in0..in(n-1):any       | done:i64     | n:i64                                        | one token from every input -> one 1 on done |
 /// | RAW     | ins (declared)         | outs         | program:string, ins:names=[], outs:names=[]  | hand-written PE program (pe/ listing text, docs/pe.md); ins[k] is input queue k, outs[k] output queue k |
-/// | BITS    | -                      | out:i64      | m:i64, n:i64, p:i64                          | bit stream 0^m 1^n 0^p repeated for ever; the bit is the token's tag (value: position) |
+/// | BITS    | -                      | out:i64      | m:i64, n:i64, p:i64, every:i64=1, phase:i64=0 | bit stream 0^m 1^n 0^p repeated for ever, the ones strided by every (see below); the bit is the token's tag (value: position) |
 ///
 /// FILTER: `pattern` passes the n values after the first m of every period of m+n+p values
 /// (the paper's 0^m 1^n 0^p); `period` passes value i iff i % period == phase (phase default 0);
@@ -37,8 +37,14 @@
 /// full-rate two-PE filter: a BITS generator, shared by multicast, feeding FILTER mode=bits).
 /// Dropped values are dequeued and discarded. An output left unconnected discards what it would send.
 ///
-/// BITS: token k of the stream carries tag 1 iff (k mod (m+n+p)) is in [m, m+n), else tag 0; its
-/// value is the position within the period (what pe/pattern_bits_program emits). Only tags matter.
+/// MUX: mode `value` (the default) reads the value of `sel`; mode `bits` reads its tag (1 picks b,
+/// anything else a) and runs at one word per cycle — a BITS stream choosing, word by word, between
+/// a computed stream and replacement words (pe/mux_by_bits_program).
+///
+/// BITS: token k of the stream carries tag 1 iff c = k mod (m+n+p) is in [m, m+n) and
+/// (c - m) mod every == phase, else tag 0 (every=1, phase=0: the pattern 0^m 1^n 0^p); its value
+/// is c+1, the position within the period (what pe/runs_bits_program emits). Only tags matter.
+/// Validation: n >= 1, every >= 1, 0 <= phase < every.
 
 #include <compare>
 #include <cstdint>

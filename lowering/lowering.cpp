@@ -10,6 +10,7 @@
 #include <map>
 
 #include "dfg/validate.h"
+#include "lowering/raw_program.h"
 #include "mapper/binding.h"
 #include "mapper/pe_kinds.h"
 #include "network/route.h"
@@ -51,58 +52,6 @@ Opcode cmp_opcode(const std::string& cond) {
   if (cond == "ne") return Opcode::Ine;
   if (cond == "ge") return Opcode::Ige;
   return Opcode::Igt;
-}
-
-/// Rewrites the queue, predicate and register numbers of a hand-written (RAW) program.
-Program remap_raw(const Program& src, const std::vector<unsigned>& in_map,
-                  const std::vector<unsigned>& out_map, ProgramBase base, const std::string& who) {
-  auto in_q = [&](unsigned q) -> unsigned {
-    if (q >= in_map.size())
-      throw LoweringError(who + ": program reads input queue " + std::to_string(q) +
-                          " but declares " + std::to_string(in_map.size()) + " inputs (ins)");
-    return in_map[q];
-  };
-  auto in_mask = [&](std::uint32_t m) {
-    std::uint32_t r = 0;
-    for (; m != 0; m &= m - 1) r |= 1u << in_q(static_cast<unsigned>(std::countr_zero(m)));
-    return r;
-  };
-  auto out_mask = [&](std::uint32_t m) {
-    std::uint32_t r = 0;
-    for (; m != 0; m &= m - 1) {
-      const unsigned q = static_cast<unsigned>(std::countr_zero(m));
-      if (q >= out_map.size())
-        throw LoweringError(who + ": program writes output queue " + std::to_string(q) +
-                            " but declares " + std::to_string(out_map.size()) + " outputs (outs)");
-      r |= 1u << out_map[q];
-    }
-    return r;
-  };
-  auto operand = [&](Operand& o) {
-    if (o.kind == OperandKind::Queue) o.index = static_cast<std::uint8_t>(in_q(o.index));
-    if (o.kind == OperandKind::Reg) o.index = static_cast<std::uint8_t>(o.index + base.reg);
-  };
-  auto preds = [&](std::uint64_t m) { return m << base.pred; };
-  Program p = src;
-  p.pred_init = preds(p.pred_init);
-  for (RegInit& r : p.reg_init) r.reg += base.reg;
-  for (Instruction& in : p.instructions) {
-    in.trigger.pred_true = preds(in.trigger.pred_true);
-    in.trigger.pred_false = preds(in.trigger.pred_false);
-    in.trigger.need_input = in_mask(in.trigger.need_input);
-    for (TagTest& t : in.trigger.tag_tests) t.queue = static_cast<std::uint8_t>(in_q(t.queue));
-    for (Operand& o : in.src) operand(o);
-    in.dest.out_mask = out_mask(in.dest.out_mask);
-    if (in.dest.reg >= 0) in.dest.reg += static_cast<int>(base.reg);
-    if (in.dest.pred >= 0) in.dest.pred += static_cast<int>(base.pred);
-    operand(in.dest.pred_ref);
-    in.deq = in_mask(in.deq);
-    in.pred_set = preds(in.pred_set);
-    in.pred_clear = preds(in.pred_clear);
-    if (in.reply_queue >= 0)
-      in.reply_queue = static_cast<int>(in_q(static_cast<unsigned>(in.reply_queue)));
-  }
-  return p;
 }
 
 /// An ADDR_GEN's dimensions, fastest first: each counter and the stride it steps by.
@@ -208,7 +157,10 @@ class PeLowering {
         break;
       }
       case K::Mux:
-        p = mux_program(in("sel"), in("a"), in("b"), out("out"), base);
+        if (op.sym("mode") == "bits")
+          p = mux_by_bits_program(in("sel"), in("a"), in("b"), out("out"));
+        else
+          p = mux_program(in("sel"), in("a"), in("b"), out("out"), base);
         break;
       case K::Demux:
         p = demux_program(in("sel"), in("in"), out("out0"), out("out1"), base);
@@ -309,11 +261,25 @@ class PeLowering {
         p = join_program(ins, out("done"));
         break;
       }
-      case K::Bits:
-        p = pattern_bits_program(out("out"), static_cast<std::uint64_t>(op.i64("m")),
-                                 static_cast<std::uint64_t>(op.i64("n")),
-                                 static_cast<std::uint64_t>(op.i64("p")), base);
+      case K::Bits: {
+        auto u = [&](const char* k) { return static_cast<std::uint64_t>(op.i64(k)); };
+        if (u("every") == 1) {
+          p = pattern_bits_program(out("out"), u("m"), u("n"), u("p"), base);
+          break;
+        }
+        // One predicate and one instruction per run of the pattern, and one more instruction.
+        const std::uint64_t runs = strided_bits_run_count(u("m"), u("n"), u("p"), u("every"), u("phase"));
+        if (base.pred + runs > pe_.predicates || runs + 1 > pe_.instruction_slots)
+          throw LoweringError(
+              who + ": every=" + std::to_string(u("every")) + " splits its period into " + std::to_string(runs) +
+              " runs of bits, which need " + std::to_string(runs) + " predicates" +
+              (base.pred ? ", " + std::to_string(base.pred + runs) + " with the " + std::to_string(base.pred) +
+                               " of the ops before it on its PE," : std::string()) +
+              " and " + std::to_string(runs + 1) + " instruction slots; a PE has " + std::to_string(pe_.predicates) +
+              " predicates and " + std::to_string(pe_.instruction_slots) + " instruction slots");
+        p = runs_bits_program(out("out"), strided_bits_runs(u("m"), u("n"), u("p"), u("every"), u("phase")), base);
         break;
+      }
       case K::Raw: {
         Program raw;
         try {

@@ -187,6 +187,13 @@ Program mux_program(unsigned sel, unsigned in0, unsigned in1, unsigned out, Prog
   });
 }
 
+Program mux_by_bits_program(unsigned sel, unsigned in0, unsigned in1, unsigned out) {
+  return make("mux_bits", {
+      Ins(Opcode::Mov).tag_test(sel, 1, true).src(q(in1)).out(out).tag_mode(TagMode::FromA).deq(in1).deq(sel),
+      Ins(Opcode::Mov).tag_test(sel, 1, false).src(q(in0)).out(out).tag_mode(TagMode::FromA).deq(in0).deq(sel),
+  });
+}
+
 Program select_program(unsigned sel, unsigned in0, unsigned in1, unsigned out) {
   return make("select", {Ins(Opcode::Sel).src(q(sel), q(in1), q(in0)).out(out).deq(sel).deq(in0).deq(in1)});
 }
@@ -254,12 +261,22 @@ Program filter_row_range_program(unsigned in, unsigned id, std::int64_t lo, std:
   });
 }
 
-Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p, ProgramBase base) {
-  const std::vector<Phase> ph = pattern_phases(m, n, p, "pattern_bits_program");
+Program runs_bits_program(unsigned out, const std::vector<BitRun>& runs, ProgramBase base) {
+  std::vector<Phase> ph;
+  std::uint64_t pos = 0;
+  for (const BitRun& run : runs) {
+    if (run.length == 0) continue;
+    pos += run.length;
+    ph.push_back({pos, run.bit});
+  }
+  if (ph.empty()) throw std::invalid_argument("runs_bits_program: the runs must not be empty");
+  if (base.pred + ph.size() > 64)
+    throw std::invalid_argument("runs_bits_program: " + std::to_string(ph.size()) + " runs from predicate " +
+                                std::to_string(base.pred) + " run past the 64 predicate bits");
   const unsigned cnt = base.reg;
   auto done = [&](std::size_t k) { return bit(base.pred + static_cast<unsigned>(k)); };
   Program prog;
-  prog.name = "pattern_bits";
+  prog.name = "runs_bits";
   std::uint64_t all_done = 0;
   for (std::size_t k = 0; k < ph.size(); ++k) {
     all_done |= done(k);
@@ -268,12 +285,48 @@ Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std
                                     .src(r(cnt), imm(1))
                                     .out(out)
                                     .reg(cnt)
-                                    .pred(base.pred + k, PredCompare::Equal, imm(wrap(ph[k].end)))
+                                    .pred(base.pred + static_cast<unsigned>(k), PredCompare::Equal, imm(wrap(ph[k].end)))
                                     .tag(ph[k].pass ? 1 : 0)
                                     .in);
   }
   prog.instructions.push_back(Ins(Opcode::Mov).when(done(ph.size() - 1)).src(imm(0)).reg(cnt).clr(all_done).in);
   return prog;
+}
+
+Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p, ProgramBase base) {
+  pattern_phases(m, n, p, "pattern_bits_program");  // throws for an empty pattern
+  Program prog = runs_bits_program(out, {{m, false}, {n, true}, {p, false}}, base);
+  prog.name = "pattern_bits";
+  return prog;
+}
+
+std::uint64_t strided_bits_run_count(std::uint64_t m, std::uint64_t n, std::uint64_t p, std::uint64_t every,
+                                     std::uint64_t phase) {
+  const std::uint64_t first = m + phase;  // position of the first one
+  if (every == 0 || first >= m + n) return 1;  // no one: a single run of zeros
+  const std::uint64_t ones = (m + n - 1 - first) / every + 1, last = first + (ones - 1) * every;
+  return (first > 0 ? 1 : 0) + (every == 1 ? 1 : 2 * ones - 1) + (last + 1 < m + n + p ? 1 : 0);
+}
+
+std::vector<BitRun> strided_bits_runs(std::uint64_t m, std::uint64_t n, std::uint64_t p, std::uint64_t every,
+                                      std::uint64_t phase) {
+  if (every == 0 || m + n + p == 0) throw std::invalid_argument("strided_bits_runs: need every >= 1 and m+n+p >= 1");
+  std::vector<BitRun> runs;
+  auto add = [&](std::uint64_t length, bool b) {
+    if (length == 0) return;
+    if (!runs.empty() && runs.back().bit == b)
+      runs.back().length += length;
+    else
+      runs.push_back({length, b});
+  };
+  std::uint64_t c = 0;  // position reached
+  for (std::uint64_t one = m + phase; one < m + n; one += every) {
+    add(one - c, false);
+    add(1, true);
+    c = one + 1;
+  }
+  add(m + n + p - c, false);
+  return runs;
 }
 
 Program row_range_bits_program(unsigned id, std::int64_t lo, std::int64_t hi, unsigned out) {

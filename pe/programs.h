@@ -62,6 +62,10 @@ Program shift_program(Opcode shift, unsigned in, unsigned amount, unsigned out);
 /// MUX (steering merge): reads `sel`; if it is non-zero forwards the next word of `in1`, else of
 /// `in0`; the other input is not consumed. 2 cycles per word; uses 2 predicates.
 Program mux_program(unsigned sel, unsigned in0, unsigned in1, unsigned out, ProgramBase base = {});
+/// MUX by a bit stream: forwards the next word of `in1` if the head of `sel` has tag 1, else the
+/// next word of `in0`; consumes `sel` and only the chosen input, keeps the forwarded word's tag.
+/// One word per cycle, 2 instructions, no predicate.
+Program mux_by_bits_program(unsigned sel, unsigned in0, unsigned in1, unsigned out);
 /// SELECT: consumes sel, in0 and in1 and forwards sel != 0 ? in1 : in0 (one per cycle).
 Program select_program(unsigned sel, unsigned in0, unsigned in1, unsigned out);
 /// DEMUX: reads `sel`, then sends the next word of `in` to `out1` if sel != 0, else to `out0`.
@@ -84,10 +88,29 @@ Program filter_period_program(unsigned in, unsigned out, std::uint64_t period, s
 /// lo <= id <= hi. 2 cycles per word; uses 2 predicates.
 Program filter_row_range_program(unsigned in, unsigned id, std::int64_t lo, std::int64_t hi, unsigned out,
                                  ProgramBase base = {});
+/// One run of a bit pattern: `length` tokens with tag `bit`.
+struct BitRun {
+  std::uint64_t length = 0;
+  bool bit = false;
+};
+/// Bit generator for an arbitrary pattern: the runs, in order, repeated for ever; one token per
+/// cycle plus one cycle per period; the bit is the token's tag, the value its position in the
+/// period counted from 1. Runs of length 0 are skipped (adjacent runs are not merged). One
+/// instruction and one predicate per run, one more instruction, 1 register. Throws
+/// std::invalid_argument if the runs are all empty or their predicates run past 64.
+Program runs_bits_program(unsigned out, const std::vector<BitRun>& runs, ProgramBase base = {});
 /// Bit generator for the two-PE full-rate filter: emits the pattern 0^m 1^n 0^p for ever, one token
 /// per cycle plus one cycle per period; the bit is the token's tag (the value is its position).
-/// Uses up to 3 predicates and 1 register.
+/// runs_bits_program with the runs (m,0), (n,1), (p,0): up to 3 predicates and 1 register.
 Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p, ProgramBase base = {});
+/// The runs of the DFG's BITS with a stride: in every period of m+n+p tokens, tag 1 at the
+/// positions c = m + phase + i*every < m+n, else 0 (every = 1, phase = 0 is 0^m 1^n 0^p). Adjacent
+/// runs of the same bit are merged and empty ones left out. Needs every >= 1 and a non-empty period.
+std::vector<BitRun> strided_bits_runs(std::uint64_t m, std::uint64_t n, std::uint64_t p, std::uint64_t every,
+                                      std::uint64_t phase);
+/// The number of runs strided_bits_runs returns, computed without building them.
+std::uint64_t strided_bits_run_count(std::uint64_t m, std::uint64_t n, std::uint64_t p, std::uint64_t every,
+                                     std::uint64_t phase);
 /// Bit generator for the two-PE full-rate row-id filter: for each id, a token whose tag (and
 /// value) is 1 if lo <= id <= hi, else 0; one per cycle. Feed it to filter_by_bits_program.
 Program row_range_bits_program(unsigned id, std::int64_t lo, std::int64_t hi, unsigned out);

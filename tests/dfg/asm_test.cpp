@@ -162,6 +162,38 @@ Dfg every_kind_graph() {
 
 TEST(DfgAsm, WriterParserWriterIsByteIdenticalOnEveryKind) { expect_round_trip(every_kind_graph()); }
 
+// BITS with every/phase and MUX mode=bits read back and are written as given; without them (the
+// defaults) nothing is written, so existing texts stay as they are.
+TEST(DfgAsm, StridedBitsAndMuxByBitsRoundTrip) {
+  const std::string text =
+      "# cgrasim DFG assembly (docs/asm.md)\n"
+      "op bits BITS m=18 n=12 p=6 every=6 phase=0\n"
+      "op plain BITS m=1 n=2 p=3\n"
+      "op mux MUX mode=bits\n"
+      "op old MUX\n"
+      "op keep FILTER mode=bits\n"
+      "edge bits.out -> mux.sel\n"
+      "edge bits.out -> keep.bits\n"
+      "edge plain.out -> old.sel\n"
+      "edge keep.out -> mux.b\n";
+  const Dfg g = parse_asm(text);
+  EXPECT_EQ(g.op("bits").i64("every"), 6);
+  EXPECT_EQ(g.op("bits").i64("phase"), 0);
+  EXPECT_EQ(g.op("plain").i64("every"), 1);
+  EXPECT_EQ(g.op("mux").sym("mode"), "bits");
+  EXPECT_EQ(g.op("old").sym("mode"), "value");
+  EXPECT_EQ(write_asm(g), text);
+  expect_round_trip(g);
+  Dfg built;
+  Builder b(built);
+  b.add(OpKind::Bits, "b").imm("m", 1).imm("n", 2).imm("p", 3);
+  b.add(OpKind::Mux, "x");
+  EXPECT_EQ(write_asm(built), "# cgrasim DFG assembly (docs/asm.md)\nop b BITS m=1 n=2 p=3\nop x MUX\n");
+  b.add(OpKind::Bits, "s").imm("m", 0).imm("n", 9).imm("p", 0).imm("phase", 2).imm("every", 3);
+  EXPECT_NE(write_asm(built).find("op s BITS m=0 n=9 p=0 every=3 phase=2\n"), std::string::npos)
+      << "immediates in declaration order";
+}
+
 // Row-first then column-first chain of mesh hops from `a` to `b`, both included.
 std::vector<Coord> mesh_path(Coord a, Coord b) {
   std::vector<Coord> path{a};
@@ -275,6 +307,7 @@ TEST(DfgAsm, ParseErrorsReportLineAndColumn) {
       {"program p\nprogram q\n", 2, 1, "second 'program' line (a file holds one program)"},
       {"op a CONST value=nan(0x1234)\n", 1, 18, "malformed NaN: expected nan(0x<16 hex digits of a NaN>)"},
       {"op a COPY @\n", 1, 11, "unexpected character '@'"},
+      {"op a MUX mode=foo\n", 1, 15, "MUX 'a' immediate 'mode' must be one of value|bits"},
   };
   for (const BadText& c : cases) {
     try {

@@ -198,5 +198,48 @@ TEST(DfgValidate, BadImmediates) {
                       }));
 }
 
+TEST(DfgValidate, BitsStrideAndMuxMode) {
+  Dfg g;
+  Builder b(g);
+  auto zero = b.add(OpKind::Bits, "b0").imm("m", 1).imm("n", 4).imm("p", 0).imm("every", 0);
+  auto big = b.add(OpKind::Bits, "b1").imm("m", 1).imm("n", 4).imm("p", 0).imm("every", 3).imm("phase", 3);
+  auto neg = b.add(OpKind::Bits, "b2").imm("m", 1).imm("n", 4).imm("p", 0).imm("phase", -1);
+  auto ok = b.add(OpKind::Bits, "b3").imm("m", 18).imm("n", 12).imm("p", 6).imm("every", 6).imm("phase", 5);
+  auto x = b.add(OpKind::Mux, "x").imm("mode", "bits");
+  auto sink = b.add(OpKind::Join, "j").imm("n", 4);
+  b.connect(ok.port("out"), x.port("sel"));
+  b.connect(zero.port("out"), x.port("a"));
+  b.connect(big.port("out"), x.port("b"));
+  b.connect(x.port("out"), sink.port("in0"));
+  b.connect(neg.port("out"), sink.port("in1"));
+  b.connect(ok.port("out"), sink.port("in2"));
+  b.connect(zero.port("out"), sink.port("in3"));
+  std::vector<std::string> messages;
+  for (const Problem& p : find_problems(g)) {
+    EXPECT_EQ(p.kind, ProblemKind::BadImmediate) << p.message;
+    messages.push_back(p.message);
+  }
+  EXPECT_EQ(messages, (std::vector<std::string>{
+                          "BITS 'b0' immediate 'every' must be >= 1, is 0",
+                          "BITS 'b1' immediate 'phase' must be < every 3",
+                          "BITS 'b2' immediate 'phase' must be >= 0, is -1",
+                      }));
+  EXPECT_EQ(g.op("b3").i64("every"), 6);
+  EXPECT_EQ(g.op("b0").i64("phase"), 0) << "phase defaults to 0";
+  EXPECT_EQ(g.op("b2").i64("every"), 1) << "every defaults to 1";
+  EXPECT_EQ(g.op("x").sym("mode"), "bits");
+  EXPECT_EQ(g.op("j").kind, OpKind::Join);
+  Op mux;
+  mux.kind = OpKind::Mux;
+  mux.name = "m";
+  EXPECT_EQ(mux.sym("mode"), "value") << "mode defaults to value";
+  try {
+    mux.set_imm("mode", std::string("foo"));
+    ADD_FAILURE() << "mode=foo accepted";
+  } catch (const DfgError& e) {
+    EXPECT_EQ(std::string(e.what()), "MUX 'm' immediate 'mode' must be one of value|bits");
+  }
+}
+
 }  // namespace
 }  // namespace cgra::dfg

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "dfg/asm.h"
 #include "pe/programs.h"
 
@@ -186,6 +190,53 @@ TEST(Lowering, RawProgramBeyondTheMasksAfterOtherOpsIsAnError) {
   // Alone on its PE the program gets the PE-wide message.
   EXPECT_EQ(lowering_error(text("when p63 do mov i0 -> o0 deq i0", "")),
             "PE (0,2) needs 64 predicates for r; a PE has 8");
+}
+
+const PeConfig& pe_of(const FabricProgram& p, const std::string& op) {
+  for (const PeConfig& c : p.pes)
+    if (c.ops == std::vector<std::string>{op}) return c;
+  throw std::runtime_error("no PE holds just " + op);
+}
+
+TEST(Lowering, StridedBitsAndMuxByBits) {
+  const FabricProgram p = lower_text(R"(
+op b BITS m=18 n=12 p=6 every=6 at=(0,2)
+op b1 BITS m=2 n=3 p=1 every=1 at=(0,4)
+op a CONST value=1 at=(1,2)
+op c CONST value=2 at=(1,4)
+op x MUX mode=bits at=(0,3)
+op y MUX at=(1,3)
+op j JOIN n=2 at=(2,3)
+edge b.out -> x.sel
+edge a.out -> x.a
+edge c.out -> x.b
+edge b1.out -> y.sel
+edge a.out -> y.a
+edge c.out -> y.b
+edge x.out -> j.in0
+edge y.out -> j.in1
+)");
+  // every > 1: the runs 0^18 1 0^5 1 0^11, one predicate and instruction each, plus the restart.
+  const Program runs = runs_bits_program(0, strided_bits_runs(18, 12, 6, 6, 0));
+  EXPECT_EQ(runs.instructions.size(), 6u);
+  EXPECT_EQ(pe_of(p, "b").program.instructions, runs.instructions);
+  // every = 1 is the plain pattern generator, and MUX without mode the two-cycle steering merge.
+  EXPECT_EQ(pe_of(p, "b1").program.instructions, pattern_bits_program(0, 2, 3, 1).instructions);
+  EXPECT_EQ(pe_of(p, "x").program.instructions, mux_by_bits_program(0, 1, 2, 0).instructions);
+  EXPECT_EQ(pe_of(p, "y").program.instructions, mux_program(0, 1, 2, 0).instructions);
+}
+
+TEST(Lowering, StridedBitsBeyondThePredicatesIsAnError) {
+  // Ones at 0, 2, ..., 10: 12 runs of one bit each; a PE has 8 predicates.
+  EXPECT_EQ(lowering_error("op b BITS m=0 n=12 p=0 every=2 at=(0,2)\n"),
+            "BITS 'b' at (0,2): every=2 splits its period into 12 runs of bits, which need 12 predicates and "
+            "13 instruction slots; a PE has 8 predicates and 16 instruction slots");
+  // 8 runs fit alone, not after a counted CONST's 2 predicates on the same PE.
+  EXPECT_NO_THROW(lower_text("op b BITS m=0 n=8 p=1 every=2 at=(0,2)\n"));
+  EXPECT_EQ(lowering_error("op k CONST value=1 count=2 at=(0,2)\nop b BITS m=0 n=8 p=1 every=2 at=(0,2)\n"),
+            "BITS 'b' at (0,2): every=2 splits its period into 8 runs of bits, which need 8 predicates, 10 with "
+            "the 2 of the ops before it on its PE, and 9 instruction slots; a PE has 8 predicates and 16 "
+            "instruction slots");
 }
 
 // An ADDR_GEN with immediates `imms` at (2,0) feeding the address of a LOAD at (1,0).

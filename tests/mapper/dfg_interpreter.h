@@ -177,7 +177,8 @@ class DfgInterpreter {
         if (!room(s, "out")) return false;
         const std::uint64_t m = i64("m"), n = i64("n"), period = m + n + i64("p");
         const std::uint64_t k = s.pos % period;
-        put(s, "out", {k + 1, static_cast<std::uint8_t>(k >= m && k < m + n ? 1 : 0)}, r);
+        const bool one = k >= m && k < m + n && (k - m) % i64("every") == i64("phase");
+        put(s, "out", {k + 1, static_cast<std::uint8_t>(one ? 1 : 0)}, r);
         ++s.pos;
         break;
       }
@@ -206,6 +207,18 @@ class DfgInterpreter {
         Token t = take(s, "in");
         take(s, "bits");
         if (pass) put(s, "out", t, r);
+        break;
+      }
+      case K::Mux: {
+        // Mode value: sel's value decides (0 -> a); mode bits: its tag (1 -> b). Only the chosen
+        // input is consumed.
+        if (!has(s, "sel")) return false;
+        const Token sel = chans_[s.ins.at("sel")].q.front();
+        const bool pick_b = op.sym("mode") == "bits" ? sel.tag == 1 : sel.bits != 0;
+        const char* from = pick_b ? "b" : "a";
+        if (!has(s, from) || !room(s, "out")) return false;
+        take(s, "sel");
+        put(s, "out", take(s, from), r);
         break;
       }
       case K::Copy: {
