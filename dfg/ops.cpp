@@ -103,7 +103,8 @@ constexpr std::array kBitsImm{imm("m", IT::I64, true, "", "zeros at the start of
                               imm("n", IT::I64, true, "", "ones after them"),
                               imm("p", IT::I64, true, "", "zeros at the end of each period"),
                               imm("every", IT::I64, false, "1", "of the middle n, only every `every`-th is a one"),
-                              imm("phase", IT::I64, false, "0", "the first one of the middle n, 0 <= phase < every")};
+                              imm("phase", IT::I64, false, "0", "the first one of the middle n, 0 <= phase < every"),
+                              imm("invert", IT::I64, false, "0", "1: every tag complemented")};
 constexpr std::array kSyncImm{imm("expected", IT::I64, true, "", "tokens to count")};
 constexpr std::array kJoinImm{imm("n", IT::I64, true, "", "number of inputs, 1..1024")};
 constexpr std::array kRawImm{imm("program", IT::String, true, "", "PE program text (pe/ listing)"),
@@ -437,6 +438,8 @@ std::vector<std::string> check_immediates(const Op& op) {
       at_least("phase", 0);
       if (op.i64("every") >= 1 && op.i64("phase") >= op.i64("every"))
         complain("phase", "must be < every " + std::to_string(op.i64("every")));
+      at_least("invert", 0);
+      if (op.i64("invert") > 1) complain("invert", "must be 0 or 1");
       break;
     case OpKind::Sync: at_least("expected", 1); break;
     case OpKind::Join: {

@@ -28,7 +28,7 @@
 /// | SYNC    | in:any                 | done:i64     | expected:i64                                 | after `expected` tokens on in, emits one 1 on done |
 /// | JOIN    | in0..in(n-1):any       | done:i64     | n:i64                                        | one token from every input -> one 1 on done |
 /// | RAW     | ins (declared)         | outs         | program:string, ins:names=[], outs:names=[]  | hand-written PE program (pe/ listing text, docs/pe.md); ins[k] is input queue k, outs[k] output queue k |
-/// | BITS    | -                      | out:i64      | m:i64, n:i64, p:i64, every:i64=1, phase:i64=0 | bit stream 0^m 1^n 0^p repeated for ever, the ones strided by every (see below); the bit is the token's tag (value: position) |
+/// | BITS    | -                      | out:i64      | m:i64, n:i64, p:i64, every:i64=1, phase:i64=0, invert:i64=0 | bit stream 0^m 1^n 0^p repeated for ever, the ones strided by every, complemented if invert (see below); the bit is the token's tag (value: position) |
 ///
 /// FILTER: `pattern` passes the n values after the first m of every period of m+n+p values
 /// (the paper's 0^m 1^n 0^p); `period` passes value i iff i % period == phase (phase default 0);
@@ -42,9 +42,10 @@
 /// a computed stream and replacement words (pe/mux_by_bits_program).
 ///
 /// BITS: token k of the stream carries tag 1 iff c = k mod (m+n+p) is in [m, m+n) and
-/// (c - m) mod every == phase, else tag 0 (every=1, phase=0: the pattern 0^m 1^n 0^p); its value
-/// is c+1, the position within the period (what pe/runs_bits_program emits). Only tags matter.
-/// Validation: n >= 1, every >= 1, 0 <= phase < every.
+/// (c - m) mod every == phase, else tag 0 (every=1, phase=0: the pattern 0^m 1^n 0^p); invert=1
+/// complements every tag (a filter then drops exactly the words the pattern marks). Its value is
+/// c+1, the position within the period (what pe/runs_bits_program emits). Only tags matter.
+/// Validation: n >= 1, every >= 1, 0 <= phase < every, invert 0 or 1.
 
 #include <compare>
 #include <cstdint>

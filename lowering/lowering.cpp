@@ -263,7 +263,8 @@ class PeLowering {
       }
       case K::Bits: {
         auto u = [&](const char* k) { return static_cast<std::uint64_t>(op.i64(k)); };
-        if (u("every") == 1) {
+        const bool invert = u("invert") != 0;
+        if (u("every") == 1 && !invert) {
           p = pattern_bits_program(out("out"), u("m"), u("n"), u("p"), base);
           break;
         }
@@ -277,7 +278,10 @@ class PeLowering {
                                " of the ops before it on its PE," : std::string()) +
               " and " + std::to_string(runs + 1) + " instruction slots; a PE has " + std::to_string(pe_.predicates) +
               " predicates and " + std::to_string(pe_.instruction_slots) + " instruction slots");
-        p = runs_bits_program(out("out"), strided_bits_runs(u("m"), u("n"), u("p"), u("every"), u("phase")), base);
+        std::vector<BitRun> bit_runs = strided_bits_runs(u("m"), u("n"), u("p"), u("every"), u("phase"));
+        if (invert)
+          for (BitRun& b : bit_runs) b.bit = !b.bit;
+        p = runs_bits_program(out("out"), bit_runs, base);
         break;
       }
       case K::Raw: {

@@ -202,29 +202,34 @@ class Generator {
   }
 
   // A BITS generator of the window form (StencilPlan::WindowBits).
-  PortRef window_bits(const std::string& op_name, const WindowBits& wb, int worker) {
+  PortRef window_bits(const std::string& op_name, const WindowBits& wb, int worker, bool invert = false) {
     auto h = b_.add(OpKind::Bits, op_name)
                  .imm("m", static_cast<std::int64_t>(wb.m))
                  .imm("n", static_cast<std::int64_t>(wb.n))
                  .imm("p", static_cast<std::int64_t>(wb.p))
                  .role(Role::Filter, worker);
     if (wb.every > 1) h.imm("every", static_cast<std::int64_t>(wb.every)).imm("phase", static_cast<std::int64_t>(wb.phase));
+    if (invert) h.imm("invert", std::int64_t{1});
     return h.port("out");
   }
 
   // Between stages: the stage computed the grid's boundary cells of its window too; a FILTER keeps
-  // their input values from the stage's input stream (`<p>.keep`) and a MUX mode=bits (`<p>.mux`)
-  // puts them in place of the computed words. The kept words come r·D steps before their place,
-  // r of them at most wait in the MUX's queue.
+  // their input values from the stage's input stream (`<p>.keep`), another drops the computed words
+  // there (`<p>.drop`, on the window's bits inverted) and a MUX mode=bits (`<p>.mux`) puts the kept
+  // words in their place. The kept words come r·D steps before their place, r of them at most wait
+  // in the MUX's queue.
   PortRef add_boundary(unsigned j, const std::string& p, const BoundaryWindow& bw, const PortRef& in,
                        const PortRef& computed) {
     const int wj = static_cast<int>(j);
     auto keep = b_.add(OpKind::Filter, p + ".keep").imm("mode", "bits").role(Role::Filter, wj);
     b_.connect(in, keep.port("in"));
     b_.connect(window_bits(p + ".keep.bits", bw.keep, wj), keep.port("bits"));
+    auto drop = b_.add(OpKind::Filter, p + ".drop").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(computed, drop.port("in"));
+    b_.connect(window_bits(p + ".drop.bits", bw.sel, wj, true), drop.port("bits"));
     auto mux = b_.add(OpKind::Mux, p + ".mux").imm("mode", "bits").role(Role::Filter, wj);
     b_.connect(window_bits(p + ".sel", bw.sel, wj), mux.port("sel"));
-    b_.connect(computed, mux.port("a"));
+    b_.connect(drop.port("out"), mux.port("a"));
     b_.connect(keep.port("out"), mux.port("b"));
     return mux.port("out");
   }

@@ -177,7 +177,7 @@ class DfgInterpreter {
         if (!room(s, "out")) return false;
         const std::uint64_t m = i64("m"), n = i64("n"), period = m + n + i64("p");
         const std::uint64_t k = s.pos % period;
-        const bool one = k >= m && k < m + n && (k - m) % i64("every") == i64("phase");
+        const bool one = (k >= m && k < m + n && (k - m) % i64("every") == i64("phase")) != (i64("invert") != 0);
         put(s, "out", {k + 1, static_cast<std::uint8_t>(one ? 1 : 0)}, r);
         ++s.pos;
         break;
