@@ -70,6 +70,7 @@ const std::map<std::string, std::string> kWhyBad = {
     {"spec/bad_grid_overflow.yaml", "grid 4294967296x4294967296 has more than the supported"},
     {"spec/bad_kind.yaml", "'stencil': expected 1d, 2d or 3d, got '4d'"},
     {"spec/bad_malformed.yaml", "fuzz.yaml:3: malformed YAML"},
+    {"spec/bad_time_steps.yaml", "fuzz.yaml:4: 'time_steps': expected a positive integer up to 64 or 'auto', got '65'"},
     {"spec/bad_unknown_key.yaml", "unknown key 'radiuss'"},
 };
 

@@ -170,6 +170,7 @@ Outcome check_spec(std::string_view input) {
   spec.radius[0] = f->radius_x.value_or(r);
   spec.radius[1] = spec.dims >= 2 ? f->radius_y.value_or(r) : 0;
   spec.radius[2] = spec.dims == 3 ? f->radius_z.value_or(r) : 0;
+  spec.time_steps = f->time_steps.value_or(1);
   spec.coeff_x = f->coeff_x;
   spec.coeff_y = f->coeff_y;
   spec.coeff_z = f->coeff_z;

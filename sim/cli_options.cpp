@@ -48,6 +48,20 @@ const CLI::Validator kWorkersValue(
     },
     "N|auto");
 
+/// --time-steps: an integer from 1 to StencilSpec::kMaxTimeSteps or "auto".
+const CLI::Validator kTimeStepsValue(
+    [](std::string& text) -> std::string {
+      if (text == "auto") return {};
+      unsigned t = 0;
+      auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), t);
+      if (ec != std::errc() || p != text.data() + text.size() || text.empty() || t == 0 ||
+          t > StencilSpec::kMaxTimeSteps)
+        return "expected a positive integer up to " + std::to_string(StencilSpec::kMaxTimeSteps) +
+               " or 'auto', got '" + text + "'";
+      return {};
+    },
+    "N|auto");
+
 /// --grid: N, XxY or XxYxZ with positive integers (whether the sizes suit the stencil is checked
 /// later).
 const CLI::Validator kGridValue(
@@ -107,6 +121,11 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--workers", o.workers,
                  "workers w, or 'auto' (the default) to choose from the roofline")
       ->check(kWorkersValue);
+  app.add_option("--time-steps", o.time_steps,
+                 "time steps T: the output is T successive applications of the stencil (boundary "
+                 "cells keep the input's values), 1..64, or 'auto' to choose from the prediction; "
+                 "default 1")
+      ->check(kTimeStepsValue);
   app.add_option(
          "--grid", o.grid,
          "grid size: N (along every dimension), XxY (X columns along x, Y rows) or XxYxZ (Z planes); "
@@ -182,7 +201,7 @@ void list_params(std::ostream& out) {
 void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
-         {"--stencil", "--radius", "--radius-x", "--radius-y", "--radius-z", "--workers", "--grid", "--spec",
+         {"--stencil", "--radius", "--radius-x", "--radius-y", "--radius-z", "--workers", "--time-steps", "--grid", "--spec",
           "--input", "--output", "--dot", "--asm", "--heatmap", "--roofline-only", "--predict-only",
           "--test-negate-output"})
       if (app.count(f) > 0)

@@ -24,6 +24,7 @@ struct Options {
   std::optional<unsigned> radius, radius_x;
   std::optional<unsigned> radius_y, radius_z;  // may be 0 in 3d (that part of the star absent)
   std::string workers;
+  std::string time_steps;  // "N" (1..64) or "auto"; empty: 1
   std::string grid;
   std::string spec_file;
   std::string arch_file;

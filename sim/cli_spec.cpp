@@ -55,6 +55,10 @@ Options with_spec_file(Options o) {
     o.workers = *f.workers;
     from_file("workers");
   }
+  if (o.time_steps.empty() && f.time_steps) {
+    o.time_steps = *f.time_steps ? std::to_string(*f.time_steps) : "auto";
+    from_file("time_steps");
+  }
   o.coeff_x = f.coeff_x;
   o.coeff_y = f.coeff_y;
   o.coeff_z = f.coeff_z;
@@ -110,6 +114,15 @@ StencilSpec spec_of(const Options& o) {
              origin(o, "grid", "--grid") + ": " + e.what() + " (" +
                  origin(o, "stencil", "--stencil") + " gives " + o.stencil + ")");
   }
+  if (!o.time_steps.empty()) {
+    // Checked when parsing (the flag) or reading the file: "auto" or 1..kMaxTimeSteps.
+    unsigned t = 0;
+    auto [p, ec] = std::from_chars(o.time_steps.data(), o.time_steps.data() + o.time_steps.size(), t);
+    if (o.time_steps != "auto" && (ec != std::errc() || p != o.time_steps.data() + o.time_steps.size()))
+      throw SpecError(origin(o, "time_steps", "--time-steps") + ": expected a positive integer up to " +
+                      std::to_string(StencilSpec::kMaxTimeSteps) + " or 'auto', got '" + o.time_steps + "'");
+    spec.time_steps = o.time_steps == "auto" ? 0 : t;
+  }
   spec.coeff_x = o.coeff_x;
   spec.coeff_y = o.coeff_y;
   spec.coeff_z = o.coeff_z;
@@ -122,6 +135,8 @@ StencilSpec spec_of(const Options& o) {
       if (what.rfind(k, 0) == 0 && o.from.count(k)) throw SpecError(o.from.at(k) + ": " + what);
     if (what.rfind("grid ", 0) == 0 && o.from.count("grid"))
       throw SpecError(o.from.at("grid") + ": " + what);
+    if (what.rfind("time steps ", 0) == 0)
+      throw SpecError(origin(o, "time_steps", "--time-steps") + ": " + what);
     throw;
   }
   return spec;

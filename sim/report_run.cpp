@@ -237,6 +237,7 @@ json mapped_json(const MappedStencil& m, const Roofline& rl, const ArchConfig& a
                   {"flops_per_output", spec.flops_per_output()},
                   {"describe", spec.describe()}};
   if (spec.dims == 3) j["stencil"]["radius_z"] = spec.radius[2];  // 1D and 2D reports have no z
+  if (spec.time_steps != 1) j["stencil"]["time_steps"] = spec.time_steps;  // one step: as before
   j["architecture"] = {{"source", arch_name},
                        {"rows", arch.fabric.rows},
                        {"cols", arch.fabric.cols},

@@ -27,7 +27,7 @@ class SpecParser {
     }
     SpecFile f;
     if (root.IsNull()) return f;
-    if (!root.IsMap()) throw SpecError(at(root.Mark()) + ": expected a map (stencil, radius, grid, workers, coefficients)");
+    if (!root.IsMap()) throw SpecError(at(root.Mark()) + ": expected a map (stencil, radius, grid, workers, time_steps, coefficients)");
     std::set<std::string> seen;
     for (const auto& kv : root) {
       const std::string where = at(kv.first.Mark());
@@ -62,10 +62,19 @@ class SpecParser {
         const std::string s = scalar(v, where, key);
         if (s != "auto") positive(v, where, key);
         f.workers = s;
+      } else if (key == "time_steps") {
+        const std::string s = scalar(v, where, key);
+        unsigned n = 0;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+        if (s != "auto" && (ec != std::errc() || p != s.data() + s.size() || n == 0 ||
+                            n > StencilSpec::kMaxTimeSteps))
+          throw SpecError(where + ": 'time_steps': expected a positive integer up to " +
+                          std::to_string(StencilSpec::kMaxTimeSteps) + " or 'auto', got '" + s + "'");
+        f.time_steps = s == "auto" ? 0 : n;
       } else if (key == "coefficients") {
         coefficients(v, where, f);
       } else {
-        throw SpecError(where + ": unknown key '" + key + "' (expected stencil, radius, radius_x, radius_y, radius_z, grid, workers, coefficients)");
+        throw SpecError(where + ": unknown key '" + key + "' (expected stencil, radius, radius_x, radius_y, radius_z, grid, workers, time_steps, coefficients)");
       }
     }
     return f;

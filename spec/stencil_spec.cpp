@@ -67,6 +67,9 @@ void StencilSpec::validate() const {
                     " (offsets -rz..-1, 1..rz)");
   if (dims < 3 && !coeff_z.empty())
     throw SpecError("coefficients.z given for a " + std::to_string(dims) + "d stencil");
+  if (time_steps > kMaxTimeSteps)
+    throw SpecError("time steps " + std::to_string(time_steps) + " exceed the limit of " +
+                    std::to_string(kMaxTimeSteps));
   constexpr std::uint64_t kMaxPoints = std::uint64_t(1) << 34;  // 128 GiB of doubles
   // The product is checked factor by factor: 4294967296x4294967296 must not wrap to 0 points.
   std::uint64_t points = 1;
@@ -83,6 +86,7 @@ std::string StencilSpec::describe() const {
   static const char* axis[] = {"x", "y", "z"};
   for (unsigned d = 0; d < dims; ++d) s += (d ? " r" : "r") + std::string(axis[d]) + "=" + std::to_string(radius[d]);
   s += ", grid " + grid_text();
+  if (time_steps != 1) s += ", T=" + (time_steps ? std::to_string(time_steps) : std::string("auto"));
   return s;
 }
 

@@ -22,6 +22,8 @@ class SpecError : public Error {
 /// Shape and size of one star-stencil run.
 struct StencilSpec {
   static constexpr unsigned kMaxDims = 3;
+  /// The most time steps a spec may ask for (validate()).
+  static constexpr unsigned kMaxTimeSteps = 64;
 
   unsigned dims = 1;                            ///< 1, 2 or 3
   /// rx, ry, rz (unused dimensions 0). rx >= 1; in 2D ry >= 1; in 3D ry and rz may be 0 (that
@@ -30,7 +32,7 @@ struct StencilSpec {
   std::array<std::uint64_t, kMaxDims> grid{};   ///< nx (contiguous), ny, nz (unused dimensions 1)
   unsigned workers = 0;                         ///< w; 0 means "choose from the roofline"
   /// T: successive applications of the stencil in one pass (temporal pipelining); 1: one step;
-  /// 0 means "choose from the prediction" (resolved by the mapper).
+  /// 0 means "choose from the prediction" (resolved by the mapper); at most kMaxTimeSteps.
   unsigned time_steps = 1;
   /// Coefficients along x for offsets -rx..rx (2rx+1 values); empty means the default.
   std::vector<double> coeff_x;
@@ -59,7 +61,8 @@ struct StencilSpec {
   std::uint64_t outputs() const;
   /// Throws SpecError naming the culprit if the spec cannot run (radius 0, grid too small, ...).
   void validate() const;
-  /// "2d, rx=12 ry=12, grid 960x449"; "3d, rx=4 ry=4 rz=4, grid 256x128x64".
+  /// "2d, rx=12 ry=12, grid 960x449"; "3d, rx=4 ry=4 rz=4, grid 256x128x64"; with time steps
+  /// other than 1: "1d, rx=2, grid 1000, T=4" (T=0: "T=auto").
   std::string describe() const;
   /// "960x449" (1D: "194400", 3D: "256x128x64").
   std::string grid_text() const;

@@ -27,8 +27,8 @@ namespace {
 
 /// Stencil options a sweep may give (flag spelling, without the dashes). Spec-file spellings
 /// (radius_x) are accepted and mean the same flag.
-const std::set<std::string> kStencilKeys = {"stencil", "radius", "radius-x",   "radius-y", "radius-z", "grid",
-                                            "workers", "spec",   "input",      "max-cycles", "no-skip"};
+const std::set<std::string> kStencilKeys = {"stencil", "radius", "radius-x",   "radius-y",   "radius-z", "grid",
+                                            "workers", "time-steps", "spec", "input", "max-cycles", "no-skip"};
 /// Options a sweep sets itself or that would write files: never from the sweep file.
 const std::set<std::string> kReserved = {"json",  "output",     "dot",         "asm",       "vcd",
                                          "listing", "quiet",    "arch",        "set",       "asm-run",
@@ -339,8 +339,9 @@ std::string fmt_double(double v) {
 
 /// The effective stencil of a point's options, as text for its id: the spec file merged under
 /// the options (as cgrasim does), the radii per dimension, the grid normalised ("64" in 2D is
-/// "64x64"), the workers ("auto" when not given), the coefficients, then every other option. A
-/// value cgrasim will refuse is kept as written (that point fails; its id stays stable).
+/// "64x64"), the workers ("auto" when not given), the time steps (when not 1), the coefficients,
+/// then every other option. A value cgrasim will refuse is kept as written (that point fails; its
+/// id stays stable).
 std::string effective_stencil(std::map<std::string, std::string> o,
                               const std::function<std::string(const std::string&)>& digest) {
   std::string coefficients;
@@ -355,6 +356,7 @@ std::string effective_stencil(std::map<std::string, std::string> o,
       if (f.radius_z) put("radius-z", std::to_string(*f.radius_z));
       if (f.grid) put("grid", *f.grid);
       if (f.workers) put("workers", *f.workers);
+      if (f.time_steps) put("time-steps", *f.time_steps ? std::to_string(*f.time_steps) : "auto");
       if (!f.coeff_x.empty() || !f.coeff_y.empty() || !f.coeff_z.empty()) {  // empty: the default ones
         for (double c : f.coeff_x) coefficients += fmt_double(c) + ",";
         coefficients += ";";
@@ -386,9 +388,13 @@ std::string effective_stencil(std::map<std::string, std::string> o,
   } catch (const std::exception&) {
   }
   key += "grid=" + grid + "\nworkers=" + (o.count("workers") ? number(o["workers"]) : "auto") + "\n";
+  // One time step is the default: its id is that of a point without time-steps.
+  if (o.count("time-steps") && number(o["time-steps"]) != "1") key += "time-steps=" + number(o["time-steps"]) + "\n";
   if (!coefficients.empty()) key += "coefficients=" + coefficients + "\n";
   for (const auto& [k, v] : o) {
-    if (k == "stencil" || k == "radius" || k == "radius-x" || k == "radius-y" || k == "grid" || k == "workers") continue;
+    if (k == "stencil" || k == "radius" || k == "radius-x" || k == "radius-y" || k == "grid" || k == "workers" ||
+        k == "time-steps")
+      continue;
     if (k == "radius-z" && kind == "3d") continue;  // in the key above (elsewhere the run refuses it)
     key += k + "=" + v + "\n";
     if (k == "input") key += "input.content=" + digest(v) + "\n";

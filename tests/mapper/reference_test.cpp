@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 
 namespace cgra {
 namespace {
@@ -233,6 +235,101 @@ TEST(Reference3d, DefaultCoefficientsAreOneOverPoints) {
   s.coeff_z = {1, 2, 3};
   EXPECT_THROW(s.validate(), SpecError);
   EXPECT_THROW(reference_stencil(s, std::vector<double>(10)), SpecError);
+}
+
+
+// ---- time steps -------------------------------------------------------------------------------
+
+/// A spec with random coefficients in `dims` dimensions (radii r, grid n along every dimension).
+StencilSpec random_spec(unsigned dims, const std::array<unsigned, 3>& r, const std::array<std::uint64_t, 3>& n,
+                        std::mt19937_64& rng) {
+  StencilSpec s;
+  s.dims = dims;
+  s.radius = r;
+  s.grid = n;
+  s.coeff_x = random_coefficients(2 * r[0] + 1, rng);
+  if (dims >= 2) s.coeff_y = random_coefficients(2 * r[1], rng);
+  if (dims >= 3) s.coeff_z = random_coefficients(2 * r[2], rng);
+  return s;
+}
+
+TEST(ReferenceTimeSteps, EqualsTheOneStepReferenceAppliedRepeatedlyBitForBit) {
+  std::mt19937_64 rng(23);
+  const StencilSpec specs[] = {
+      random_spec(1, {2, 0, 0}, {41, 1, 1}, rng),
+      random_spec(2, {2, 1, 0}, {17, 13, 1}, rng),
+      random_spec(3, {1, 2, 1}, {9, 10, 8}, rng),
+      random_spec(3, {2, 0, 1}, {11, 6, 7}, rng),
+  };
+  for (const StencilSpec& one : specs) {
+    ASSERT_NO_THROW(one.validate()) << one.describe();
+    const auto in = random_grid(one.grid_points(), one.dims * 1000 + one.radius[0]);
+    std::vector<double> chained = in;
+    for (unsigned t = 1; t <= 3; ++t) {
+      chained = reference_stencil(one, chained);
+      StencilSpec multi = one;
+      multi.time_steps = t;
+      EXPECT_TRUE(same_bits(reference_stencil(multi, in), chained)) << multi.describe();
+      // Default coefficients too.
+      StencilSpec d = multi;
+      d.coeff_x.clear();
+      d.coeff_y.clear();
+      d.coeff_z.clear();
+      std::vector<double> want = in;
+      StencilSpec d1 = d;
+      d1.time_steps = 1;
+      for (unsigned k = 0; k < t; ++k) want = reference_stencil(d1, want);
+      EXPECT_TRUE(same_bits(reference_stencil(d, in), want)) << d.describe() << " (default coefficients)";
+    }
+  }
+}
+
+TEST(ReferenceTimeSteps, BoundaryCellsKeepTheInputAndTheInteriorMoves) {
+  std::mt19937_64 rng(29);
+  StencilSpec s = random_spec(3, {1, 2, 1}, {7, 8, 6}, rng);
+  s.time_steps = 3;
+  const auto in = random_grid(s.grid_points(), 31);
+  const auto out = reference_stencil(s, in);
+  std::size_t boundary = 0, moved = 0;
+  for (std::size_t z = 0; z < 6; ++z)
+    for (std::size_t y = 0; y < 8; ++y)
+      for (std::size_t x = 0; x < 7; ++x) {
+        const std::size_t k = (z * 8 + y) * 7 + x;
+        const bool inside = x >= 1 && x < 6 && y >= 2 && y < 6 && z >= 1 && z < 5;
+        if (inside) {
+          moved += out[k] != in[k];
+          continue;
+        }
+        ++boundary;
+        EXPECT_EQ(std::memcmp(&out[k], &in[k], sizeof(double)), 0) << z << "," << y << "," << x;
+      }
+  EXPECT_EQ(boundary, s.grid_points() - s.outputs());
+  EXPECT_EQ(moved, s.outputs());
+  // 1D and 2D keep their boundaries too.
+  StencilSpec l = random_spec(1, {3, 0, 0}, {20, 1, 1}, rng);
+  l.time_steps = 2;
+  const auto in1 = random_grid(20, 37);
+  const auto out1 = reference_stencil(l, in1);
+  for (std::size_t i : {0u, 1u, 2u, 17u, 18u, 19u}) EXPECT_EQ(std::memcmp(&out1[i], &in1[i], sizeof(double)), 0) << i;
+  StencilSpec p = random_spec(2, {1, 2, 0}, {6, 9, 1}, rng);
+  p.time_steps = 3;
+  const auto in2 = random_grid(54, 41);
+  const auto out2 = reference_stencil(p, in2);
+  for (std::size_t j = 0; j < 9; ++j) {
+    for (std::size_t i = 0; i < 6; ++i) {
+      if (i >= 1 && i < 5 && j >= 2 && j < 7) continue;
+      EXPECT_EQ(std::memcmp(&out2[j * 6 + i], &in2[j * 6 + i], sizeof(double)), 0) << j << "," << i;
+    }
+  }
+}
+
+TEST(ReferenceTimeSteps, ZeroStepsIsAProgrammingError) {
+  StencilSpec s;
+  s.dims = 1;
+  s.radius = {1, 0, 0};
+  s.grid = {8, 1, 1};
+  s.time_steps = 0;
+  EXPECT_THROW(reference_stencil(s, std::vector<double>(8)), std::invalid_argument);
 }
 
 }  // namespace

@@ -5,7 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/output_file.h"
 
 #include "sim/exit_codes.h"
 
@@ -107,6 +113,51 @@ TEST(Cli, ArchFileFromDisk) {
                   "--set", "memory.dram.bandwidth_gbps=50", "--roofline-only"});
   EXPECT_EQ(r.code, kExitOk) << r.err;
   EXPECT_NE(r.out.find("DRAM 50 GB/s"), std::string::npos) << r.out;
+}
+
+
+// --time-steps and the spec file's time_steps reach the stencil spec (its description) and the
+// report's stencil object, which names them only when not 1. Whether a run of several steps maps
+// is the mapper's business: these runs stop at the roofline or the prediction.
+TEST(Cli, TimeStepsReachTheSpecAndTheReport) {
+  const std::vector<std::string> stencil = {"--stencil", "1d", "--radius", "1", "--grid", "1000", "--workers", "1"};
+  const auto first_line = [](const std::vector<std::string>& args) {
+    const Result r = cli(args);
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    return r.out.substr(0, r.out.find('\n'));
+  };
+  auto args = stencil;
+  args.push_back("--roofline-only");
+  EXPECT_EQ(first_line(args).rfind("cgrasim: stencil 1d, rx=1, grid 1000 (3 points)", 0), 0u) << first_line(args);
+  for (const auto& [value, text] : {std::pair{"1", "grid 1000 ("}, {"2", "grid 1000, T=2 ("}, {"64", "grid 1000, T=64 ("},
+                                     {"auto", "grid 1000, T=auto ("}}) {
+    auto a = args;
+    a.insert(a.end(), {"--time-steps", value});
+    EXPECT_NE(first_line(a).find(text), std::string::npos) << value << ": " << first_line(a);
+  }
+  // From a spec file, and the flag over the file.
+  const std::string spec = ::testing::TempDir() + "cli_time_steps.yaml";
+  std::ofstream(spec) << "stencil: 1d\nradius: 1\ngrid: 1000\nworkers: 1\ntime_steps: 3\n";
+  EXPECT_NE(first_line({"--spec", spec, "--roofline-only"}).find("grid 1000, T=3 ("), std::string::npos);
+  EXPECT_NE(first_line({"--spec", spec, "--time-steps", "1", "--roofline-only"}).find("grid 1000 ("), std::string::npos);
+  std::ofstream(spec) << "stencil: 1d\nradius: 1\ngrid: 1000\nworkers: 1\ntime_steps: auto\n";
+  EXPECT_NE(first_line({"--spec", spec, "--roofline-only"}).find("grid 1000, T=auto ("), std::string::npos);
+  std::remove(spec.c_str());
+  // The report's stencil object: time_steps only when not 1.
+  const std::string json_file = ::testing::TempDir() + "cli_time_steps.json";
+  for (const char* t : {"1", "2"}) {
+    auto a = stencil;
+    a.insert(a.end(), {"--time-steps", t, "--predict-only", "--json", json_file});
+    const Result r = cli(a);
+    ASSERT_EQ(r.code, kExitOk) << t << ": " << r.err;
+    const nlohmann::json j = nlohmann::json::parse(read_file(json_file));
+    EXPECT_EQ(j["stencil"].contains("time_steps"), std::string(t) != "1") << j["stencil"];
+    if (std::string(t) == "2") {
+      EXPECT_EQ(j["stencil"]["time_steps"], 2);
+      EXPECT_EQ(j["stencil"]["describe"], "1d, rx=1, grid 1000, T=2");
+    }
+  }
+  std::remove(json_file.c_str());
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ TEST(SpecYaml, ErrorsNameFileLineAndKey) {
       {"stencil: 4d\n", "s.yaml:1: 'stencil': expected 1d, 2d or 3d, got '4d'"},
       {"radius: 0\n", "s.yaml:1: 'radius': expected a positive integer, got '0'"},
       {"stencil: 1d\nradius: two\n", "s.yaml:2: 'radius': expected a positive integer, got 'two'"},
-      {"radious: 3\n", "s.yaml:1: unknown key 'radious' (expected stencil, radius, radius_x, radius_y, radius_z, grid, workers, coefficients)"},
+      {"radious: 3\n", "s.yaml:1: unknown key 'radious' (expected stencil, radius, radius_x, radius_y, radius_z, grid, workers, time_steps, coefficients)"},
       {"workers: -1\n", "s.yaml:1: 'workers': expected a positive integer, got '-1'"},
       {"coefficients:\n  w: [1]\n", "s.yaml:2: unknown key 'coefficients.w' (expected x, y or z)"},
       {"coefficients:\n  z: [1, c]\n", "s.yaml:2: 'coefficients.z': expected a number, got 'c'"},
@@ -47,6 +47,13 @@ TEST(SpecYaml, ErrorsNameFileLineAndKey) {
       {"stencil: 3d\nradius_z: z\n", "s.yaml:2: 'radius_z': expected a non-negative integer, got 'z'"},
       {"radius_z: 1\nradius_z: 2\n", "s.yaml:2: duplicate key 'radius_z'"},
       {"radius: 1\nradius: 2\n", "s.yaml:2: duplicate key 'radius'"},
+      {"stencil: 1d\ntime_steps: 0\n", "s.yaml:2: 'time_steps': expected a positive integer up to 64 or 'auto', got '0'"},
+      {"time_steps: 65\n", "s.yaml:1: 'time_steps': expected a positive integer up to 64 or 'auto', got '65'"},
+      {"time_steps: -1\n", "s.yaml:1: 'time_steps': expected a positive integer up to 64 or 'auto', got '-1'"},
+      {"time_steps: 1.5\n", "s.yaml:1: 'time_steps': expected a positive integer up to 64 or 'auto', got '1.5'"},
+      {"time_steps: x\n", "s.yaml:1: 'time_steps': expected a positive integer up to 64 or 'auto', got 'x'"},
+      {"time_steps: [2]\n", "s.yaml:1: 'time_steps': expected a single value"},
+      {"time_steps: 2\ntime_steps: 3\n", "s.yaml:2: duplicate key 'time_steps'"},
   };
   for (const auto& [yaml, msg] : cases) {
     try {
@@ -77,6 +84,39 @@ TEST(SpecYaml, ThreeDimensional) {
   EXPECT_EQ(parse_spec_yaml("grid: 64x32x16\n", "s.yaml").grid, "64x32x16");
   EXPECT_EQ(parse_spec_yaml("grid: [64, 32]\n", "s.yaml").grid, "64x32");
   EXPECT_EQ(parse_spec_yaml("radius_z: 0\n", "s.yaml").radius_z, 0u);
+}
+
+TEST(SpecYaml, TimeSteps) {
+  const SpecFile f = parse_spec_yaml("stencil: 1d\nradius: 2\ntime_steps: 4\n", "s.yaml");
+  EXPECT_EQ(f.time_steps, 4u);
+  EXPECT_EQ(f.where.at("time_steps"), "s.yaml:3");
+  EXPECT_EQ(parse_spec_yaml("time_steps: auto\n", "s.yaml").time_steps, 0u);
+  EXPECT_EQ(parse_spec_yaml("time_steps: 64\n", "s.yaml").time_steps, 64u);
+  EXPECT_FALSE(parse_spec_yaml("stencil: 2d\n", "s.yaml").time_steps);
+}
+
+TEST(StencilSpecTimeSteps, ValidationAndDescription) {
+  StencilSpec s;
+  s.dims = 2;
+  s.radius = {2, 1, 0};
+  s.grid = {64, 32, 1};
+  EXPECT_EQ(s.time_steps, 1u);
+  EXPECT_EQ(s.describe(), "2d, rx=2 ry=1, grid 64x32");  // T=1: the text of before
+  for (unsigned t : {0u, 2u, 64u}) {
+    s.time_steps = t;
+    EXPECT_NO_THROW(s.validate()) << t;
+  }
+  s.time_steps = 4;
+  EXPECT_EQ(s.describe(), "2d, rx=2 ry=1, grid 64x32, T=4");
+  s.time_steps = 0;
+  EXPECT_EQ(s.describe(), "2d, rx=2 ry=1, grid 64x32, T=auto");
+  s.time_steps = 65;
+  try {
+    s.validate();
+    ADD_FAILURE() << "no error for 65 time steps";
+  } catch (const SpecError& e) {
+    EXPECT_EQ(std::string(e.what()), "time steps 65 exceed the limit of 64");
+  }
 }
 
 // parse_grid and validate for 3D stencils (the 1D/2D cases: tests/mapper/roofline_test.cpp).

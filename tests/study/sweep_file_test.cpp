@@ -193,5 +193,44 @@ TEST(SweepFile, ThreeDimensionalStencils) {
             "s.yaml:4: --grid: bad grid '8x8x8': XxYxZ needs a 3d stencil (--stencil gives 1d)");
 }
 
+
+TEST(SweepFile, TimeSteps) {
+  auto id = [](const std::string& stencil, const std::string& axes = "{run.threads: [1]}") {
+    return expand_points(parse_sweep("name: a\nstencil: " + stencil + "\naxes: " + axes + "\n", "x.yaml"),
+                         false)[0].id;
+  };
+  const std::string base = id("{stencil: 1d, radius: 2, grid: 1000}");
+  EXPECT_EQ(id("{stencil: 1d, radius: 2, grid: 1000, time-steps: 1}"), base);  // the default: the same id
+  EXPECT_EQ(id("{stencil: 1d, radius: 2, grid: 1000, time_steps: 1}"), base);
+  const std::string two = id("{stencil: 1d, radius: 2, grid: 1000, time-steps: 2}");
+  EXPECT_NE(two, base);
+  EXPECT_EQ(id("{stencil: 1d, radius: 2, grid: 1000, time-steps: 02}"), two);
+  EXPECT_NE(id("{stencil: 1d, radius: 2, grid: 1000, time-steps: auto}"), base);
+  EXPECT_NE(id("{stencil: 1d, radius: 2, grid: 1000, time-steps: auto}"), two);
+  // As an axis: one point per value, with the flag; the ids of the options written out.
+  const auto pts = expand_points(
+      parse_sweep("name: a\nstencil: {stencil: 1d, radius: 2, grid: 1000}\naxes: {time-steps: [1, 2, auto]}\n",
+                  "x.yaml"),
+      false);
+  ASSERT_EQ(pts.size(), 3u);
+  EXPECT_EQ(pts[0].id, base);
+  EXPECT_EQ(pts[1].id, two);
+  const auto flag = std::find(pts[2].args.begin(), pts[2].args.end(), "--time-steps");
+  ASSERT_NE(flag, pts[2].args.end());
+  ASSERT_NE(flag + 1, pts[2].args.end());
+  EXPECT_EQ(*(flag + 1), "auto");
+  // A spec file's time_steps, read as cgrasim reads it.
+  const std::string spec = ::testing::TempDir() + "sweep_id_spec_t.yaml";
+  std::ofstream(spec) << "stencil: 1d\nradius: 2\ngrid: 1000\ntime_steps: 2\n";
+  EXPECT_EQ(id("{spec: " + spec + "}"), two);
+  EXPECT_EQ(id("{spec: " + spec + ", time-steps: 1}"), base);  // the option wins
+  std::remove(spec.c_str());
+  // Bad values: the command line's message at the value's line.
+  for (const char* bad : {"0", "-1", "65", "x", "1.5"})
+    EXPECT_EQ(error_of(std::string("name: q\nstencil: {stencil: 1d, radius: 1, grid: 100}\naxes:\n  time-steps: [") +
+                       bad + "]\n"),
+              std::string("s.yaml:4: --time-steps: expected a positive integer up to 64 or 'auto', got '") + bad + "'");
+}
+
 }  // namespace
 }  // namespace cgra::study
