@@ -481,6 +481,22 @@ MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
 // choice counts it.
 double worker_rate(const ArchConfig& arch) { return std::min(load_rate_bound(arch), pipeline_rate_bound(arch)); }
 
+// Whether the ops of a 1D stream plan fit the fabric's PEs of each kind (JOINs sharing a SYNC's PE
+// count once), before placement.
+bool stream_ops_fit(const StencilPlan& plan, const ArchConfig& arch) {
+  const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(plan.spec()), arch.fabric.pe);
+  unsigned all = 0, fp = 0, mem = 0;
+  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
+    const dfg::Op& op = sd.dfg.op(v);
+    if (join_shares_sync_pe(op, arch.fabric.pe)) continue;
+    ++all;
+    fp += op.kind == dfg::OpKind::Mul || op.kind == dfg::OpKind::Mac;
+    mem += op.kind == dfg::OpKind::Load || op.kind == dfg::OpKind::Store;
+  }
+  return all <= arch.fabric.rows * arch.fabric.cols && fp <= arch.fabric.count(PeKind::Fp) &&
+         mem <= arch.fabric.count(PeKind::Memory);
+}
+
 // 1D temporal pipelining: the boundary windows' bit generators need a predicate per run (2r + 1)
 // and an instruction more.
 void check_time_steps_fit(const StencilSpec& spec, const ArchConfig& arch) {
@@ -504,7 +520,7 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
   const OpLatencies& lat = arch.fabric.pe.latency;
   const unsigned d = std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0);
   const std::uint64_t columns = spec.grid[0] - 2 * std::uint64_t{spec.radius[0]};
-  const unsigned last = spec.dims == 1 ? kMaxTimeSteps : 1;
+  const unsigned last = spec.dims == 1 ? StencilSpec::kMaxTimeSteps : 1;
   for (unsigned t = 1; t <= last; ++t) {
     spec.time_steps = t;
     try {
@@ -523,16 +539,27 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
     if (w > most) break;
     TimeStepEstimate e;
     e.time_steps = t;
-    e.workers = w;
     if (spec.dims == 1) {
-      try {
-        const CyclePrediction p = predict_streams(StencilPlan::streams(spec, w, d), arch);
-        e.cycles = double(p.cycles);
-        e.bound = p.bound;
-      } catch (const SpecError&) {
-        break;  // the halo outgrew the segments
+      // The most workers (from w down) whose ops fit the fabric's PEs; each stage adds filters and
+      // bit generators beside its MACs.
+      for (; w >= 1; --w) {
+        try {
+          const StencilPlan plan = StencilPlan::streams(spec, w, d);
+          if (!stream_ops_fit(plan, arch)) {
+            if (spec_in.workers != 0) break;
+            continue;
+          }
+          const CyclePrediction p = predict_streams(plan, arch);
+          e.cycles = double(p.cycles);
+          e.bound = p.bound;
+          break;
+        } catch (const SpecError&) {
+          if (spec_in.workers != 0) break;  // the halo outgrew the segments
+        }
       }
+      if (e.cycles == 0) break;
     }
+    e.workers = w;
     e.steps_per_cycle = e.cycles > 0 ? double(t) / e.cycles : 0;
     out.push_back(e);
   }
@@ -564,8 +591,12 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
   for (const TimeStepEstimate& c : cands) {
     StencilSpec s = spec;
     s.time_steps = c.time_steps;
+    s.workers = c.workers;
     try {
       MappedStencil m = map_steps(s, arch);
+      if (spec.workers == 0)
+        m.summary.workers_reason = "auto with T: w=" + std::to_string(c.workers) +
+                                   " is the most up to the roofline's whose ops fit the fabric's PEs (" + c.bound + ")";
       m.summary.time_steps_reason = "auto: T=" + std::to_string(c.time_steps) + " has the most steps per predicted cycle (" +
                                     fixed(c.cycles, 0) + " cycles for " + std::to_string(c.time_steps) + " steps, w=" +
                                     std::to_string(c.workers) + ") of T=1.." + std::to_string(cands.size());

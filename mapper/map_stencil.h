@@ -118,9 +118,6 @@ double load_rate_bound(const ArchConfig& arch);
 /// longest FP latency + 1)).
 double pipeline_rate_bound(const ArchConfig& arch);
 
-/// Most time steps a spec may ask for.
-inline constexpr unsigned kMaxTimeSteps = 64;
-
 /// One time-step count as `--time-steps auto` weighs it (see time_step_candidates).
 struct TimeStepEstimate {
   unsigned time_steps = 1;
@@ -132,7 +129,7 @@ struct TimeStepEstimate {
 
 /// The time-step counts that fit `arch` for `spec` (its time_steps ignored), T = 1, 2, ... up to
 /// the first that does not fit (MAC-capable PEs for one worker, the boundary windows' bit
-/// generators, the halo within a segment's stride, kMaxTimeSteps); 2D and 3D: T = 1 only.
+/// generators, the halo within a segment's stride, StencilSpec::kMaxTimeSteps); 2D and 3D: T = 1 only.
 std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec, const ArchConfig& arch);
 
 /// Maps `spec` on `arch`. spec.time_steps == 0 takes the time_step_candidates() entry with the most

@@ -243,10 +243,20 @@ PlacementStats route_dfg(dfg::Dfg& g, const ArchConfig& arch, bool chain_loads) 
       r.name = op.name + "." + port.name;
       // 1D streams: a stage's input words (a reader's, or the stage before's) travel beside the
       // partial sums, through the taps in chain order (StencilDfg::snake).
-      r.chain = chain_loads && std::any_of(edges.begin(), edges.end(), [&](dfg::Edge e) {
-                  const OpKind k = g.op(boost::target(e, gr)).kind;
-                  return (k == OpKind::Mul || k == OpKind::Mac) && gr[e].dst_port == "in";
-                });
+      // Other destinations (a filter keeping boundary cells) branch from anywhere after them.
+      std::size_t taps = 0;
+      for (dfg::Edge e : edges) {
+        const OpKind k = g.op(boost::target(e, gr)).kind;
+        if ((k == OpKind::Mul || k == OpKind::Mac) && gr[e].dst_port == "in") ++taps;
+      }
+      r.chain = chain_loads && taps > 0;
+      if (r.chain && taps < edges.size()) {
+        std::stable_partition(edges.begin(), edges.end(), [&](dfg::Edge e) {
+          const OpKind k = g.op(boost::target(e, gr)).kind;
+          return (k == OpKind::Mul || k == OpKind::Mac) && gr[e].dst_port == "in";
+        });
+        r.chain_length = taps;
+      }
       const QueueRef src = *bind->output(v, port.name);
       r.source = {pos_of(src.pe), src.queue};
       for (dfg::Edge e : edges) {

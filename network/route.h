@@ -33,6 +33,9 @@ struct RouteRequest {
   /// so the tree is a path through the destinations in order and each is reached no earlier than
   /// the one before (a stream that travels beside a pipeline through its stages).
   bool chain = false;
+  /// With `chain`: only the first chain_length destinations form the chain (0: all of them); the
+  /// later ones branch from anywhere on the tree.
+  std::size_t chain_length = 0;
 };
 
 /// One destination of a placed route.

@@ -178,11 +178,15 @@ bool RouteAllocator::place(const RouteRequest& req, Route& out, RouteFailure& fa
   // A chain's path to one destination must not pass a later one's PE (that one would then be
   // reached before the destinations it follows).
   std::vector<unsigned> later(req.chain ? n : 0, 0);
-  for (const Endpoint& dest : req.destinations)
-    if (req.chain) ++later[geometry_.index(dest.pe)];
-  for (const Endpoint& dest : req.destinations) {
+  const std::size_t chained = !req.chain ? 0
+                              : req.chain_length == 0 ? req.destinations.size()
+                                                      : std::min(req.chain_length, req.destinations.size());
+  for (std::size_t i = 0; i < chained; ++i) ++later[geometry_.index(req.destinations[i].pe)];
+  for (std::size_t i = 0; i < req.destinations.size(); ++i) {
+    const Endpoint& dest = req.destinations[i];
     const unsigned t = geometry_.index(dest.pe);
-    if (req.chain) --later[t];
+    const bool in_chain = i < chained;
+    if (in_chain) --later[t];
     if (!in_tree[t]) {
       // 1. Backward BFS from t.
       std::fill(dist_.begin(), dist_.end(), kUnreached);
@@ -209,7 +213,7 @@ bool RouteAllocator::place(const RouteRequest& req, Route& out, RouteFailure& fa
                                       ? src
                                       : geometry_.index(out.destinations.back().endpoint.pe);
       for (unsigned v : tree_nodes) {
-        if (dist_[v] == kUnreached || (req.chain && v != chain_root)) continue;
+        if (dist_[v] == kUnreached || (in_chain && v != chain_root)) continue;
         if (root == kUnreached || dist_[v] < dist_[root] ||
             (dist_[v] == dist_[root] && depth[v] < depth[root]))
           root = v;
