@@ -52,6 +52,22 @@ TEST(MapperEndToEnd, ThreeDimensional) {
   run_end_to_end(test::make_spec3(1, 2, 1, 61, 12, 5), 3, {"memory.scratchpad.ports=64"});
 }
 
+// 1D temporal pipelining: T stages chained on the fabric, the boundary cells put back between
+// them, against the one-step reference applied T times (reference_stencil with spec.time_steps).
+TEST(MapperEndToEnd, TimeSteps) {
+  for (unsigned steps : {2u, 3u, 4u}) {
+    StencilSpec one = test::make_spec(1, 1, 120 + steps);
+    one.time_steps = steps;
+    run_end_to_end(one, 3);
+    StencilSpec two = test::make_spec(1, 2, 97 + steps);
+    two.time_steps = steps;
+    run_end_to_end(two, steps == 3 ? 1 : 2);
+  }
+  StencilSpec slow = test::make_spec(1, 1, 200);  // slower MACs: a longer interleave
+  slow.time_steps = 3;
+  run_end_to_end(slow, 2, {"fabric.latency.fp_mac=8"});
+}
+
 // Strip-mined (overlapping blocks, 3-level address generators) with deep channels in the scratchpad.
 TEST(MapperEndToEnd, StripMined) {
   run_end_to_end(test::make_spec(2, 2, 83, 12), 3, {"memory.scratchpad.ports=64", "memory.scratchpad.size_bytes=1024"});

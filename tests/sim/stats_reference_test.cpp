@@ -61,6 +61,9 @@ std::vector<Workload> workloads() {
       {"small_2d_deep_channels_two_threads", "small_2d_deep_channels", with(deep, {"--set", "run.threads=2"}), 0},
       // 1D, the worker count chosen by the prediction.
       {"small_1d_auto", "small_1d_auto", {"--stencil", "1d", "--radius", "3", "--grid", "4000", "--workers", "auto"}, 0},
+      // 1D temporal pipelining, T chosen by the prediction (the report adds the simulated single pass).
+      {"small_1d_time_steps", "small_1d_time_steps",
+       {"--stencil", "1d", "--radius", "2", "--grid", "3000", "--time-steps", "auto"}, 0},
       // 2D on 3-cycle hops.
       {"small_2d_hop3", "small_2d_hop3",
        {"--stencil", "2d", "--radius", "4", "--grid", "120x40", "--set", "network.hop_latency=3"}, 0},

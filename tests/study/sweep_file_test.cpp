@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "sim/study/sweep_file.h"
@@ -230,6 +231,21 @@ TEST(SweepFile, TimeSteps) {
     EXPECT_EQ(error_of(std::string("name: q\nstencil: {stencil: 1d, radius: 1, grid: 100}\naxes:\n  time-steps: [") +
                        bad + "]\n"),
               std::string("s.yaml:4: --time-steps: expected a positive integer up to 64 or 'auto', got '") + bad + "'");
+}
+
+// Every committed study (examples/sweeps/) parses and expands to its points: the documented
+// commands run them as they are.
+TEST(SweepFile, ExampleStudiesParse) {
+  const std::map<std::string, std::size_t> points = {{"queue_depth.yaml", 15}, {"dram_workers_1d.yaml", 25},
+                                                     {"dram_workers_2d.yaml", 25}, {"latency.yaml", 16},
+                                                     {"time_steps.yaml", 14}};
+  for (const auto& [file, n] : points) {
+    SCOPED_TRACE(file);
+    const Sweep s = load_sweep(std::string(CGRA_SOURCE_DIR) + "/examples/sweeps/" + file);
+    EXPECT_EQ(expand_points(s, false).size(), n);
+  }
+  const Sweep t = load_sweep(std::string(CGRA_SOURCE_DIR) + "/examples/sweeps/time_steps.yaml");
+  EXPECT_EQ(t.axes, (std::vector<std::string>{"time-steps", "radius"}));
 }
 
 }  // namespace
