@@ -175,8 +175,8 @@ std::string MappingSummary::text() const {
   if (buffering.interleave > 0)
     line("segments", std::to_string(workers * buffering.interleave) + " of " +
                          std::to_string(buffering.segment_length) + " outputs, " +
-                         std::to_string(buffering.interleave) + " interleaved per worker (chain links hide " +
-                         std::to_string(buffering.interleave) + " cycles of latency)");
+                         std::to_string(buffering.interleave) + " interleaved per worker (a chain link has " +
+                         std::to_string(buffering.interleave) + " steps to deliver a partial sum)");
   else
   line("blocks", std::to_string(b.blocks) + " of " + std::to_string(b.out_width) + " output columns (" +
                      std::to_string(b.in_width) + " read, " + std::to_string(b.stride) + " apart)");
@@ -221,6 +221,10 @@ std::string describe(const MappedStencil& m) {
        "cells keep the input)\n";
   s += "done: '" + m.done_op + "' emits " + std::to_string(m.done_tokens) + " token on its unconnected done output\n";
   return s + m.summary.text();
+}
+
+unsigned stream_interleave_for(unsigned cycles, const ArchConfig& arch) {
+  return std::max(1u, static_cast<unsigned>(std::ceil(double(cycles) * pipeline_rate_bound(arch) - 1e-9)));
 }
 
 unsigned stream_interleave_needed(const dfg::Dfg& g, const ArchConfig& arch) {
@@ -274,7 +278,7 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
   const OpLatencies& lat = arch.fabric.pe.latency;
   // The reader's chain route reaches tap a hops(a-1 -> a) x hop_latency after tap a-1, as the
   // partial sum does: the hops cancel and D = FU + injection + ejection when the routes are direct.
-  unsigned d = std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0);
+  unsigned d = stream_interleave_for(std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0), arch);
   StencilDfg sd;
   for (;;) {
     const StencilPlan plan = StencilPlan::streams(m.spec, w, d);
@@ -285,7 +289,7 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
     } catch (const MapError& e) {
       throw MapError(with_w(spec_in, w) + ": " + e.what());
     }
-    const unsigned need = stream_interleave_needed(sd.dfg, arch);
+    const unsigned need = stream_interleave_for(stream_interleave_needed(sd.dfg, arch), arch);
     if (need <= d) {
       BufferEstimate& b = m.summary.buffering;
       b.blocks = plan.blocking();
@@ -518,7 +522,7 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
   StencilSpec spec = spec_in;
   spec.validate();
   const OpLatencies& lat = arch.fabric.pe.latency;
-  const unsigned d = std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0);
+  const unsigned d = stream_interleave_for(std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0), arch);
   const std::uint64_t columns = spec.grid[0] - 2 * std::uint64_t{spec.radius[0]};
   const unsigned last = spec.dims == 1 ? StencilSpec::kMaxTimeSteps : 1;
   for (unsigned t = 1; t <= last; ++t) {

@@ -145,6 +145,11 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch);
 /// k - D, so that result must arrive within D steps.
 unsigned stream_interleave_needed(const dfg::Dfg& g, const ArchConfig& arch);
 
+/// 1D streams: the interleave D that hides `cycles` of chain-link latency when the chains run at
+/// the MAC pipeline's rate (pipeline_rate_bound, rho): tap a uses tap a-1's result D steps after it
+/// was made, and a step takes 1/rho cycles, so D = ceil(cycles x rho) (at least 1).
+unsigned stream_interleave_for(unsigned cycles, const ArchConfig& arch);
+
 /// MAC-capable PEs one compute worker takes: 2rx+1 MUL/MACs, in 2D also 2ry and one f64 ADD, in
 /// 3D 2ry + 2rz MUL/MACs and an ADD per part of radius > 0 beyond x.
 unsigned fp_pes_per_mapped_worker(const StencilSpec& spec);

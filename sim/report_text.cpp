@@ -68,7 +68,7 @@ std::string report_text(const json& j) {
                                m.at("pes_shared").get<unsigned>()));
   line("PEs by role", roles_text(m.at("pes_by_role")));
   if (m.value("interleave", 0u) > 0)
-    line("segments", fmt::format("{} interleaved per worker, {} outputs each (chain links hide {} cycles)",
+    line("segments", fmt::format("{} interleaved per worker, {} outputs each (a chain link has {} steps to deliver a partial sum)",
                                  m.at("interleave").get<unsigned>(), m.at("segment_length").get<std::uint64_t>(),
                                  m.at("interleave").get<unsigned>()));
   else

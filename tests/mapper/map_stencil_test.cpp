@@ -5,6 +5,7 @@
 
 #include <iostream>
 #include <set>
+#include <tuple>
 
 #include "config/arch_config.h"
 #include "dfg/dot.h"
@@ -146,14 +147,17 @@ StencilSpec paper_2d() {
 // partial sum does, so a chain link hides only the FU and the route's fixed part: D = MAC latency
 // + injection + ejection, whatever the hop latency (hand-derived: 4 + 1 + 1 = 6, 8 + 1 + 1 = 10),
 // and the accumulator channels start with D initial tokens.
+// A chain runs at the MAC pipeline's rate (4 output slots over latency + 1 cycles: 0.8 and 4/9), so
+// D steps cover ceil(cycles x rate): 5 for 6 cycles at 0.8 and for 10 cycles at 4/9.
 TEST(MapperPaperCases, OneDimensionalInterleaveCoversTheChainLinks) {
-  const std::vector<std::pair<std::vector<std::string>, unsigned>> cases = {
-      {{}, 6u}, {{"network.hop_latency=3"}, 6u}, {{"fabric.latency.fp_mac=8", "fabric.pe.input_queue_depth=16"}, 10u}};
-  for (const auto& [sets, d] : cases) {
+  const std::vector<std::tuple<std::vector<std::string>, unsigned, unsigned>> cases = {
+      {{}, 6u, 5u}, {{"network.hop_latency=3"}, 6u, 5u}, {{"fabric.latency.fp_mac=8", "fabric.pe.input_queue_depth=16"}, 10u, 5u}};
+  for (const auto& [sets, cycles, d] : cases) {
     const ArchConfig arch = load_default_arch(sets);
     const MappedStencil m = map_stencil(paper_1d(), arch);
     EXPECT_EQ(m.summary.buffering.interleave, d);
-    EXPECT_EQ(stream_interleave_needed(m.dfg, arch), d);
+    EXPECT_EQ(stream_interleave_needed(m.dfg, arch), cycles);
+    EXPECT_EQ(stream_interleave_for(cycles, arch), d);
     // 6 x D segments of equal length cover the 194384 interior points, overlapping by less than
     // the number of segments.
     const std::uint64_t len = m.summary.buffering.segment_length, segs = 6u * d;
@@ -168,12 +172,13 @@ TEST(MapperPaperCases, OneDimensionalInterleaveCoversTheChainLinks) {
       }
     EXPECT_EQ(acc, 6u * 16);
   }
-  // D initial tokens must fit the input queue.
+  // D initial tokens must fit the input queue: a 32-cycle MAC (34 cycles a link, 4/33 results per
+  // cycle: D = 5) on 4-entry queues.
   try {
-    map_stencil(paper_1d(), load_default_arch({"fabric.latency.fp_mac=8", "fabric.pe.input_queue_depth=8"}));
+    map_stencil(paper_1d(), load_default_arch({"fabric.latency.fp_mac=32", "fabric.pe.input_queue_depth=4"}));
     FAIL();
   } catch (const MapError& e) {
-    EXPECT_NE(std::string(e.what()).find("need 10 initial tokens per accumulator channel"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("need 5 initial tokens per accumulator channel"), std::string::npos) << e.what();
   }
 }
 
