@@ -272,7 +272,8 @@ class PeLowering {
         const std::uint64_t runs = strided_bits_run_count(u("m"), u("n"), u("p"), u("every"), u("phase"));
         if (base.pred + runs > pe_.predicates || runs + 1 > pe_.instruction_slots)
           throw LoweringError(
-              who + ": every=" + std::to_string(u("every")) + " splits its period into " + std::to_string(runs) +
+              who + (u("every") > 1 ? ": every=" + std::to_string(u("every")) + " splits its period into "
+                                    : std::string(": invert=1 leaves its period in ")) + std::to_string(runs) +
               " runs of bits, which need " + std::to_string(runs) + " predicates" +
               (base.pred ? ", " + std::to_string(base.pred + runs) + " with the " + std::to_string(base.pred) +
                                " of the ops before it on its PE," : std::string()) +

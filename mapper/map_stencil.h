@@ -20,6 +20,7 @@
 #include "mapper/roofline.h"
 #include "mapper/stencil_dfg.h"
 #include "mapper/stencil_plan.h"
+#include "mapper/time_steps.h"
 
 namespace cgra {
 
@@ -117,20 +118,6 @@ double load_rate_bound(const ArchConfig& arch);
 /// issue until the route takes it, latency + 1 cycles, so min(1, output queue depth / (the
 /// longest FP latency + 1)).
 double pipeline_rate_bound(const ArchConfig& arch);
-
-/// One time-step count as `--time-steps auto` weighs it (see time_step_candidates).
-struct TimeStepEstimate {
-  unsigned time_steps = 1;
-  unsigned workers = 0;          ///< spec.workers, or the roofline's choice for this T
-  double cycles = 0;             ///< predicted cycles (1D: predict_streams; 0 where not predicted)
-  double steps_per_cycle = 0;    ///< time_steps / cycles
-  std::string bound;             ///< what binds the prediction
-};
-
-/// The time-step counts that fit `arch` for `spec` (its time_steps ignored), T = 1, 2, ... up to
-/// the first that does not fit (MAC-capable PEs for one worker, the boundary windows' bit
-/// generators, the halo within a segment's stride, StencilSpec::kMaxTimeSteps); 2D and 3D: T = 1 only.
-std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec, const ArchConfig& arch);
 
 /// Maps `spec` on `arch`. spec.time_steps == 0 takes the time_step_candidates() entry with the most
 /// steps per predicted cycle that maps. spec.workers == 0 chooses w with choose_workers (the roofline), each

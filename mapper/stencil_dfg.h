@@ -35,10 +35,6 @@ struct HostLayout {
   /// Words of one grid region, padding included.
   std::uint64_t words() const { return planes * plane_pitch + 2 * margin; }
   bool padded() const { return plane_pitch != plane_points || margin > 0; }
-  /// Byte address of grid point `point` (x, y, z order) in the region at `base`.
-  std::uint64_t address(std::uint64_t base, std::uint64_t point) const {
-    return base + 8 * (margin + point / plane_points * plane_pitch + point % plane_points);
-  }
   /// The memory image of `grid` (points in x, y, z order): padding words 0.0 after each plane and
   /// in the margins.
   std::vector<double> to_memory(const std::vector<double>& grid) const;

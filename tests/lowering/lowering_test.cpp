@@ -239,6 +239,30 @@ TEST(Lowering, StridedBitsBeyondThePredicatesIsAnError) {
             "instruction slots");
 }
 
+// invert=1 complements every run: 1^2 0^3 1^1, and the strided form's 1^18 0 1^5 0 1^11.
+TEST(Lowering, InvertedBitsComplementTheRuns) {
+  const FabricProgram p = lower_text(R"(
+op b BITS m=2 n=3 p=1 invert=1 at=(0,2)
+op s BITS m=18 n=12 p=6 every=6 invert=1 at=(0,4)
+op j JOIN n=2 at=(1,3)
+edge b.out -> j.in0
+edge s.out -> j.in1
+)");
+  EXPECT_EQ(pe_of(p, "b").program.instructions,
+            runs_bits_program(0, {{2, true}, {3, false}, {1, true}}).instructions);
+  std::vector<BitRun> runs = strided_bits_runs(18, 12, 6, 6, 0);
+  for (BitRun& r : runs) r.bit = !r.bit;
+  EXPECT_EQ(runs.front().length, 18u);
+  EXPECT_TRUE(runs.front().bit);
+  EXPECT_EQ(pe_of(p, "s").program.instructions, runs_bits_program(0, runs).instructions);
+  try {
+    lower_text("op b BITS m=0 n=1 p=1 invert=2 at=(0,2)\n");
+    ADD_FAILURE() << "invert=2 accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("BITS 'b' immediate 'invert' must be 0 or 1"), std::string::npos) << e.what();
+  }
+}
+
 // An ADDR_GEN with immediates `imms` at (2,0) feeding the address of a LOAD at (1,0).
 std::string addr_gen_feeding_a_load(const std::string& imms) {
   return "op ag ADDR_GEN " + imms + " at=(2,0)\nop ld LOAD at=(1,0)\nedge ag.addr -> ld.addr\n";

@@ -1,0 +1,104 @@
+#include "mapper/time_steps.h"
+
+#include <algorithm>
+
+#include "mapper/map_stencil.h"
+#include "mapper/predict.h"
+#include "network/route.h"
+
+namespace cgra {
+
+namespace {
+
+// Words per cycle a worker's chain sustains (its reader's and its MACs' bounds), as the worker
+// choice counts it.
+double worker_rate(const ArchConfig& arch) { return std::min(load_rate_bound(arch), pipeline_rate_bound(arch)); }
+
+// Whether the ops of a 1D stream plan fit the fabric's PEs of each kind (JOINs sharing a SYNC's PE
+// count once), before placement.
+bool stream_ops_fit(const StencilPlan& plan, const ArchConfig& arch) {
+  const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(plan.spec()), arch.fabric.pe);
+  unsigned all = 0, fp = 0, mem = 0;
+  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
+    const dfg::Op& op = sd.dfg.op(v);
+    if (join_shares_sync_pe(op, arch.fabric.pe)) continue;
+    ++all;
+    fp += op.kind == dfg::OpKind::Mul || op.kind == dfg::OpKind::Mac;
+    mem += op.kind == dfg::OpKind::Load || op.kind == dfg::OpKind::Store;
+  }
+  return all <= arch.fabric.rows * arch.fabric.cols && fp <= arch.fabric.count(PeKind::Fp) &&
+         mem <= arch.fabric.count(PeKind::Memory);
+}
+
+}  // namespace
+
+void check_time_steps_fit(const StencilSpec& spec, const ArchConfig& arch) {
+  if (spec.time_steps <= 1) return;
+  if (spec.dims != 1)
+    throw MapError(spec.describe() + ": time steps > 1 are mapped for 1D stencils only (2D and 3D: one step a pass)");
+  const PeParams& pe = arch.fabric.pe;
+  const unsigned runs = 2 * spec.radius[0] + 1;
+  if (runs > pe.predicates || runs + 1 > pe.instruction_slots)
+    throw MapError(spec.describe() + ": a boundary window's bit generator needs " + std::to_string(runs) +
+                   " predicates and " + std::to_string(runs + 1) + " instruction slots (2r+1 runs); a PE has " +
+                   std::to_string(pe.predicates) + " and " + std::to_string(pe.instruction_slots));
+}
+
+std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, const ArchConfig& arch) {
+  std::vector<TimeStepEstimate> out;
+  StencilSpec spec = spec_in;
+  spec.validate();
+  const OpLatencies& lat = arch.fabric.pe.latency;
+  const unsigned d = stream_interleave_for(std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0), arch);
+  const std::uint64_t columns = spec.grid[0] - 2 * std::uint64_t{spec.radius[0]};
+  const unsigned last = spec.dims == 1 ? StencilSpec::kMaxTimeSteps : 1;
+  for (unsigned t = 1; t <= last; ++t) {
+    spec.time_steps = t;
+    try {
+      check_time_steps_fit(spec, arch);
+    } catch (const MapError&) {
+      break;
+    }
+    RooflineMachine effective = roofline_machine(arch);
+    effective.freq_ghz *= worker_rate(arch);
+    effective.worker_rate = 1;
+    unsigned most = max_workers(spec, effective);
+    if (effective.mem_pes > 0) most = std::min(most, effective.mem_pes / mem_pes_per_worker(spec));
+    if (most == 0) break;
+    unsigned w = spec_in.workers;
+    if (w == 0) w = static_cast<unsigned>(std::min<std::uint64_t>({choose_workers(spec, effective), most, columns}));
+    if (w > most) break;
+    TimeStepEstimate e;
+    e.time_steps = t;
+    if (spec.dims == 1) {
+      // The most workers (from w down) whose ops fit the fabric's PEs; each stage adds filters and
+      // bit generators beside its MACs.
+      for (; w >= 1; --w) {
+        try {
+          const StencilPlan plan = StencilPlan::streams(spec, w, d);
+          if (!stream_ops_fit(plan, arch)) {
+            if (spec_in.workers != 0) break;
+            continue;
+          }
+          const CyclePrediction p = predict_streams(plan, arch);
+          e.cycles = double(p.cycles);
+          e.bound = p.bound;
+          break;
+        } catch (const SpecError&) {
+          if (spec_in.workers != 0) break;  // the halo outgrew the segments
+        }
+      }
+      if (e.cycles == 0) break;
+    }
+    e.workers = w;
+    e.steps_per_cycle = e.cycles > 0 ? double(t) / e.cycles : 0;
+    out.push_back(e);
+  }
+  if (out.empty()) {
+    spec.time_steps = 1;
+    check_workers_fit(spec, roofline_machine(arch), 1);  // throws with the numbers
+  }
+  return out;
+}
+
+}  // namespace cgra

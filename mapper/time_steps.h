@@ -1,0 +1,33 @@
+#pragma once
+/// \file time_steps.h
+/// Temporal pipelining (docs/stencil.md, "Temporal pipelining"): which time-step counts fit a
+/// fabric, how `--time-steps auto` weighs them, and the checks a given T passes before mapping.
+
+#include <string>
+#include <vector>
+
+#include "config/arch_config.h"
+#include "spec/stencil_spec.h"
+
+namespace cgra {
+
+/// One time-step count as `--time-steps auto` weighs it (see time_step_candidates).
+struct TimeStepEstimate {
+  unsigned time_steps = 1;
+  unsigned workers = 0;          ///< spec.workers, or the roofline's choice for this T
+  double cycles = 0;             ///< predicted cycles (1D: predict_streams; 0 where not predicted)
+  double steps_per_cycle = 0;    ///< time_steps / cycles
+  std::string bound;             ///< what binds the prediction
+};
+
+/// The time-step counts that fit `arch` for `spec` (its time_steps ignored), T = 1, 2, ... up to
+/// the first that does not fit (MAC-capable PEs for one worker, the boundary windows' bit
+/// generators, the halo within a segment's stride, StencilSpec::kMaxTimeSteps); 2D and 3D: T = 1 only.
+std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec, const ArchConfig& arch);
+
+/// Throws MapError, with the numbers, when spec.time_steps > 1 cannot be mapped: not 1D, or a
+/// boundary window's bit generator (2r + 1 runs of bits) beyond a PE's predicates or instruction
+/// slots.
+void check_time_steps_fit(const StencilSpec& spec, const ArchConfig& arch);
+
+}  // namespace cgra
