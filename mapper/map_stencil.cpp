@@ -489,7 +489,6 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
     return map_steps(spec, arch);
   }
   // auto: the T with the most steps per predicted cycle (the fewer on a tie) that maps.
-  std::vector<TimeStepEstimate> cands = time_step_candidates(spec, arch);
   if (spec.dims != 1) {
     StencilSpec one = spec;
     one.time_steps = 1;
@@ -497,6 +496,10 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
     m.summary.time_steps_reason = "auto: T=1 (" + std::to_string(spec.dims) + "D stencils take one step a pass)";
     return m;
   }
+  std::vector<TimeStepEstimate> cands = time_step_candidates(spec, arch);
+  if (cands.empty())
+    throw MapError(spec.describe() + ": not even one worker's ops fit the fabric's " +
+                   std::to_string(arch.fabric.rows * arch.fabric.cols) + " PEs");
   std::stable_sort(cands.begin(), cands.end(),
                    [](const TimeStepEstimate& a, const TimeStepEstimate& b) { return a.steps_per_cycle > b.steps_per_cycle; });
   std::string last_error;
