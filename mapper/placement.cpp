@@ -133,19 +133,14 @@ void place_compute(StencilDfg& sd, const FabricGeometry& geo, std::vector<std::v
 
 }  // namespace
 
-void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
+unsigned check_pe_demand(const dfg::Dfg& g, const ArchConfig& arch) {
   const FabricGeometry geo(arch.fabric);
-  dfg::Dfg& g = sd.dfg;
-  const dfg::Graph& gr = g.graph();
-  const std::size_t n = g.num_ops();
-  // Up-front counts, so that a misfit is one line with the numbers.
-  unsigned fp = 0, mem = 0, other = 0, shareable = 0;
-  for (Vertex v = 0; v < n; ++v) {
+  unsigned fp = 0, mem = 0, other = 0;
+  for (Vertex v = 0; v < g.num_ops(); ++v) {
     const dfg::Op& op = g.op(v);
     if (needs_fp_pe(op)) ++fp;
     else if (needs_memory_pe(op)) ++mem;
-    else if (op.kind == OpKind::Join) ++shareable;
-    else ++other;
+    else if (op.kind != OpKind::Join) ++other;  // a JOIN may share a SYNC's PE
   }
   const unsigned nf = static_cast<unsigned>(geo.positions(PeKind::Fp).size());
   const unsigned nm = static_cast<unsigned>(geo.positions(PeKind::Memory).size());
@@ -155,6 +150,16 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
     throw MapError("needs " + std::to_string(fp + mem + other) + " PEs (" + std::to_string(fp) + " MAC-capable, " +
                    std::to_string(mem) + " memory-port, " + std::to_string(other) +
                    " filters, bit generators and control); the fabric has " + std::to_string(geo.pe_count()));
+  return fp + mem + other;
+}
+
+void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
+  const FabricGeometry geo(arch.fabric);
+  dfg::Dfg& g = sd.dfg;
+  const dfg::Graph& gr = g.graph();
+  const std::size_t n = g.num_ops();
+  // Up-front counts, so that a misfit is one line with the numbers.
+  const unsigned needed = check_pe_demand(g, arch);
 
   std::vector<std::vector<Vertex>> occ(geo.pe_count());
   if (sd.snake)
@@ -211,7 +216,7 @@ void place_stencil(StencilDfg& sd, const ArchConfig& arch) {
     if (best_pe == geo.pe_count())
       throw MapError("no free " + std::string(mem_op ? "memory-port " : "") + "PE left for " +
                      std::string(dfg::to_string(op.kind)) + " '" + op.name + "' (the fabric has " +
-                     std::to_string(geo.pe_count()) + " PEs; the mapping needs " + std::to_string(fp + mem + other) + ")");
+                     std::to_string(geo.pe_count()) + " PEs; the mapping needs " + std::to_string(needed) + ")");
     g.place(best, coord_of(geo.position(best_pe)));
     if (geo.kind(geo.position(best_pe)) == PeKind::Memory && occ[best_pe].empty()) --mem_free;
     mem_left -= mem_op;

@@ -45,6 +45,11 @@ inline bool join_shares_sync_pe(const dfg::Op& op, const PeParams& pe) {
   return op.kind == dfg::OpKind::Join && op.i64("n") + 1 <= pe.input_queues;
 }
 
+/// Throws MapError, one line with the numbers, when the ops of `g` need more PEs of a kind (or in
+/// all) than the fabric of `arch` has: place_stencil's up-front check, usable before placement.
+/// Returns the PEs they need (a JOIN may share a SYNC's PE and is not counted).
+unsigned check_pe_demand(const dfg::Dfg& g, const ArchConfig& arch);
+
 /// Places every op of `sd.dfg` on the fabric of `arch`. Throws MapError when a kind of PE runs out.
 void place_stencil(StencilDfg& sd, const ArchConfig& arch);
 

@@ -10,24 +10,15 @@ namespace cgra {
 
 namespace {
 
-// Words per cycle a worker's chain sustains (its reader's and its MACs' bounds), as the worker
-// choice counts it.
-double worker_rate(const ArchConfig& arch) { return std::min(load_rate_bound(arch), pipeline_rate_bound(arch)); }
-
-// Whether the ops of a 1D stream plan fit the fabric's PEs of each kind (JOINs sharing a SYNC's PE
-// count once), before placement.
+// Whether the ops of a 1D stream plan fit the fabric's PEs of each kind, before placement (the
+// placer's own up-front check).
 bool stream_ops_fit(const StencilPlan& plan, const ArchConfig& arch) {
-  const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(plan.spec()), arch.fabric.pe);
-  unsigned all = 0, fp = 0, mem = 0;
-  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
-    const dfg::Op& op = sd.dfg.op(v);
-    if (join_shares_sync_pe(op, arch.fabric.pe)) continue;
-    ++all;
-    fp += op.kind == dfg::OpKind::Mul || op.kind == dfg::OpKind::Mac;
-    mem += op.kind == dfg::OpKind::Load || op.kind == dfg::OpKind::Store;
+  try {
+    check_pe_demand(build_stencil_dfg(plan, default_host_layout(plan.spec()), arch.fabric.pe).dfg, arch);
+    return true;
+  } catch (const MapError&) {
+    return false;
   }
-  return all <= arch.fabric.rows * arch.fabric.cols && fp <= arch.fabric.count(PeKind::Fp) &&
-         mem <= arch.fabric.count(PeKind::Memory);
 }
 
 }  // namespace
@@ -60,7 +51,7 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
       break;
     }
     RooflineMachine effective = roofline_machine(arch);
-    effective.freq_ghz *= worker_rate(arch);
+    effective.freq_ghz *= effective.worker_rate;  // the rate a worker's reader and MACs sustain
     effective.worker_rate = 1;
     unsigned most = max_workers(spec, effective);
     if (effective.mem_pes > 0) most = std::min(most, effective.mem_pes / mem_pes_per_worker(spec));
