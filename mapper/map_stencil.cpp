@@ -53,30 +53,27 @@ unsigned z_streams_for(const StencilSpec& spec, unsigned workers, const ArchConf
   return per < 3 ? 1 : std::min(per - 2, 2 * spec.radius[2]);
 }
 
-unsigned x_forward_copies(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
-  if (spec.dims < 2) return 0;
-  const PeParams& pe = arch.fabric.pe;
-  // Consecutive filters of a reader's chain serve taps w columns apart: with the workers staggered
-  // one tap apart, the later filter uses a word w tap latencies after the earlier one. A tap
-  // latency is the FU's and a chain link's; the Fig. 4 placement puts consecutive taps one or two
-  // hops apart (two where a band turns and across the I column).
-  const std::uint64_t tap = std::max(pe.latency.fp_mac, pe.latency.fp_mul) + route_latency(arch.network, 2);
-  const std::uint64_t gap = std::uint64_t{workers} * tap + kRateSlack;
-  const std::uint64_t points = (workers - 1 + 2 * std::uint64_t{spec.radius[0]}) / workers;
-  if (points == 0 || points * gap <= pe.input_queue_depth) return 0;  // the filters' queues hold it
-  const std::uint64_t native = pe.input_queue_depth + pe.output_queue_depth;
-  return static_cast<unsigned>((gap + native - 1) / native);
-}
-
 std::uint64_t delay_line_words(const ArchConfig& arch) {
   return arch.fabric.pe.input_queue_depth +
          std::uint64_t{route_latency(arch.network, 1)} * arch.network.stage_buffer_words;
 }
 
+namespace {
+// The 2D/3D plan of a blocking: forward chains of `copies` COPY stages per gap (x_forward_copies
+// when 0) and their re-read points, y delay lines, z readers.
+StencilPlan plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& blocks, bool delay_stages,
+                    const ArchConfig& arch, unsigned copies = 0) {
+  if (copies == 0) copies = x_forward_copies(spec, workers, arch);
+  StencilPlan plan(spec, workers, blocks, delay_stages, copies, delay_line_words(arch),
+                   z_streams_for(spec, workers, arch));
+  plan.set_forward_rereads(x_forward_rereads(spec, workers, copies, arch));
+  return plan;
+}
+}  // namespace
+
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
                                   const ArchConfig& arch) {
-  const StencilPlan plan(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages,
-                         x_forward_copies(spec, workers, arch), delay_line_words(arch), z_streams_for(spec, workers, arch));
+  const StencilPlan plan = plan_2d(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages, arch);
   const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(spec), arch.fabric.pe);
   BufferEstimate b;
   b.blocks = plan.blocking();
@@ -187,6 +184,9 @@ std::string MappingSummary::text() const {
   line("deep channels", std::to_string(buffering.deep_channels) + " holding " + std::to_string(buffering.deep_words) +
                             " words = " + std::to_string(buffering.scratchpad_bytes) + " bytes of scratchpad");
   line("delay stages", std::to_string(buffering.delay_copies) + " COPY PEs");
+  if (buffering.forward_copies > 0)
+    line("forward chains", std::to_string(buffering.forward_copies) + " COPY stages per gap, " +
+                               std::to_string(buffering.forward_rereads) + " re-read points per reader");
   line("scratchpad rate", fixed(buffering.scratchpad_rate, 3) + " of full rate (2 accesses per word through a deep channel)");
   line("estimated cycles", fixed(buffering.cycles(), 0) + " (readers " + fixed(buffering.reader_cycles, 0) +
                                ", memory " + fixed(buffering.memory_cycles, 0) +
@@ -350,18 +350,35 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   std::uint64_t reader_words = 0;  // reader 0's (the longest) stream
   for (std::size_t i = 0;; ++i) {
     buf = candidates[i];
-    const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages, x_forward_copies(m.spec, w, arch),
-                           delay_line_words(arch), z_streams_for(m.spec, w, arch));
+    const StencilPlan plan = plan_2d(m.spec, w, buf.blocks, buf.delay_stages, arch);
     sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe);
     try {
       place_stencil(sd, arch);
       m.summary.placement = route_dfg(sd.dfg, arch);
       reader_words = plan.reader_total(0);
+      buf.forward_copies = plan.forward_copies();
+      buf.forward_rereads = plan.forward_rereads();
       break;
     } catch (const MapError& e) {
       if (i + 1 == candidates.size() || i + 1 == kPlacementTries) throw MapError(with_w(spec_in, w) + ": " + e.what());
     }
   }
+  // The forward chains were sized for two-hop links; where the placed x chains' links (a band's
+  // turn) make w taps longer, rebuild once with the copies they need, if that places and routes.
+  if (const unsigned placed = x_forward_copies_placed(sd.dfg, m.spec, w, arch); placed > buf.forward_copies) {
+    const StencilPlan more = plan_2d(m.spec, w, buf.blocks, buf.delay_stages, arch, placed);
+    StencilDfg again = build_stencil_dfg(more, m.layout, arch.fabric.pe);
+    try {
+      place_stencil(again, arch);
+      m.summary.placement = route_dfg(again.dfg, arch);
+      sd = std::move(again);
+      buf.forward_copies = more.forward_copies();
+      buf.forward_rereads = more.forward_rereads();
+    } catch (const MapError&) {  // the first mapping stands
+    }
+  }
+  buf.delay_copies = 0;
+  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) buf.delay_copies += sd.dfg.op(v).kind == dfg::OpKind::Copy;
   m.summary.buffering = buf;
   finish(m, sd, w, arch);
   m.summary.load_latency_cycles = double(reader_words) / m.summary.load_rate_bound;

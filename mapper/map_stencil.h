@@ -16,6 +16,7 @@
 
 #include "config/arch_config.h"
 #include "dfg/graph.h"
+#include "mapper/forward_chain.h"
 #include "mapper/placement.h"
 #include "mapper/roofline.h"
 #include "mapper/stencil_dfg.h"
@@ -41,16 +42,13 @@ struct BufferEstimate {
   std::uint64_t z_window_bytes = 0;   ///< 3D: bytes (whole lines) the fabric touches between a line's first and last load by the z readers: 2rz planes of a block in and out, and one more in [bytes]
   double compute_cycles = 0;          ///< 3D: the MAC chains of the worker with the most columns [cycles]
   unsigned z_streams = 0;             ///< 3D: z readers per worker (StencilPlan::z_run); 0 below 3D
+  unsigned forward_copies = 0;        ///< 2D: COPY stages per gap of the x forward chains (mapped)
+  unsigned forward_rereads = 0;       ///< 2D: re-read points per reader's forward chain (mapped)
   double cycles() const {
     const double io = reader_cycles > memory_cycles ? reader_cycles : memory_cycles;
     return io > compute_cycles ? io : compute_cycles;
   }
 };
-
-/// 2D: COPY stages per gap of the x filters' forward chains (StencilPlan::x_forward_point): a
-/// gap holds the words between two filters of one reader used w tap latencies apart; 0 when the
-/// filters' input queues hold every gap's skew.
-unsigned x_forward_copies(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
 
 /// 2D: initial tokens one channel of a y delay line holds: the consumer's input queue and the
 /// stages of a one-hop route (network.stage_buffer_words), the shortest route between two PEs.

@@ -121,11 +121,13 @@ class Generator {
       h.imm("blocks", static_cast<std::int64_t>(bp.blocks)).imm("block_stride", static_cast<std::int64_t>(8 * bp.stride));
   }
 
-  PortRef add_reader(unsigned k) {
+  // Reader k (`part` empty), or a re-reader of its forward chain (`part` ".p<m>"): the same
+  // addresses, loaded again when the filters at that point take them (the caches hold the lines).
+  PortRef add_reader(unsigned k, const std::string& part = "") {
     auto addr =
-        b_.add(OpKind::AddrGen, name("r", k, ".addr")).role(Role::Control, static_cast<int>(k));
+        b_.add(OpKind::AddrGen, name("r", k, part + ".addr")).role(Role::Control, static_cast<int>(k));
     set_addresses(addr, layout_.input_base + at(plan_.rz(), 0, k), plan_.reader_count(k), plan_.ny());
-    auto load = b_.add(OpKind::Load, name("r", k, ".load")).role(Role::Reader, static_cast<int>(k));
+    auto load = b_.add(OpKind::Load, name("r", k, part + ".load")).role(Role::Reader, static_cast<int>(k));
     b_.connect(addr.port("addr"), load.port("addr"));
     return load.port("data");
   }
@@ -321,6 +323,7 @@ class Generator {
     auto key = std::make_pair(k, m);
     auto it = forward_.find(key);
     if (it != forward_.end()) return it->second;
+    if (plan_.forward_reread(m)) return forward_.emplace(key, add_reader(k, ".p" + num(m))).first->second;
     PortRef src = forward_point(k, m - 1);
     for (unsigned c = 0; c < plan_.forward_copies(); ++c) {
       auto copy = b_.add(OpKind::Copy, "r" + num(k) + ".fwd" + num(m) + "_c" + num(c)).role(Role::Reader, static_cast<int>(k));

@@ -45,6 +45,15 @@ StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan bl
                     std::to_string(blocks_.out_width) + " output columns leaves workers without a column");
 }
 
+bool StencilPlan::forward_reread(unsigned m) const {
+  // Re-read point i (0-based) at ceil((i+1)(P+1)/(n+1)): n points splitting 0..P evenly.
+  const unsigned n = forward_rereads_, p = x_forward_points();
+  if (m == 0 || m > p || n == 0) return false;
+  for (unsigned i = 0; i < n; ++i)
+    if ((std::uint64_t{i + 1} * (p + 1) + n) / (n + 1) == m) return true;
+  return false;
+}
+
 StencilPlan StencilPlan::streams(const StencilSpec& spec, unsigned workers, unsigned interleave) {
   if (spec.dims != 1) throw SpecError("interleaved segments are a 1D plan; " + spec.describe() + " is not 1D");
   if (interleave == 0) throw SpecError("interleave must be at least 1");

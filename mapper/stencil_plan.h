@@ -202,6 +202,16 @@ class StencilPlan {
   /// queues.
   unsigned x_forward_point(unsigned s) const { return s / w_; }
   unsigned forward_copies() const { return forward_copies_; }
+  /// 2D: forward points past the reader (1 .. x_forward_points()) of each reader's chain.
+  unsigned x_forward_points() const { return (w_ - 1 + 2 * rx_) / w_; }
+  /// 2D: how many forward points of each reader's chain are loaded again through the caches by a
+  /// reader of their own (a re-reader: the same addresses, later), instead of COPY stages after
+  /// the point before; at most x_forward_points(). The re-read points are spread evenly along the
+  /// chain, so the COPY-fed stretches between them are as short as they can be.
+  unsigned forward_rereads() const { return forward_rereads_; }
+  void set_forward_rereads(unsigned n) { forward_rereads_ = std::min(n, x_forward_points()); }
+  /// 2D: whether forward point m (>= 1) is one of the forward_rereads() re-read points.
+  bool forward_reread(unsigned m) const;
   /// 2D: initial tokens one channel of a y delay line holds (0: the input queue depth).
   std::uint64_t line_words() const { return line_words_; }
   /// 2D: the reader feeding worker j's y chain: the one that loads column rx + j of each row.
@@ -231,6 +241,7 @@ class StencilPlan {
   BlockPlan blocks_;
   bool delay_ = false;
   unsigned forward_copies_ = 0;
+  unsigned forward_rereads_ = 0;
   unsigned z_streams_ = 0;
   std::uint64_t line_words_ = 0;
   SegmentPlan seg_;

@@ -154,6 +154,10 @@ json mapping_json(const MappedStencil& m) {
     j["time_steps_reason"] = s.time_steps_reason.empty() ? std::string("given") : s.time_steps_reason;
     j["halo_overhead"] = s.halo_overhead;
   }
+  if (m.spec.dims >= 2) {  // 2D and 3D: the x filters' forward chains
+    j["forward_copies"] = s.buffering.forward_copies;
+    j["forward_rereads"] = s.buffering.forward_rereads;
+  }
   if (m.spec.dims >= 3) {  // 3D only: 1D and 2D reports keep their keys
     j["z_readers"] = s.buffering.z_streams;
     j["z_window_bytes"] = s.buffering.z_window_bytes;

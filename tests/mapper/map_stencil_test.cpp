@@ -22,7 +22,10 @@ using test::legacy_default_arch;
 using test::make_spec;
 
 // Ops per role from the plan's formulas, independently of the generator's bookkeeping.
+// `copies` COPY stages per forward gap and `rereads` re-read points per reader: the mapping's
+// (BufferEstimate::forward_copies, forward_rereads).
 std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned w, const BlockPlan& bp, bool delay,
+                                               unsigned copies_per_gap = 0, unsigned rereads = 0,
                                                const ArchConfig& arch = legacy_default_arch()) {
   StencilPlan plan(spec, w, bp, delay);
   const unsigned rx = spec.radius[0], ry = plan.ry();
@@ -48,13 +51,22 @@ std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned
       copies += plan.buffer_for(plan.x_out_backlog(j), native).copies;
     }
   }
-  // Reader k's forward chain reaches the farthest forward point of its filters.
-  if (plan.two_d())
+  // Reader k's forward chain reaches the farthest forward point of its filters; re-read points
+  // (evenly spaced over the P points: ceil(i(P+1)/(n+1)), i = 1..n) take a LOAD and an ADDR_GEN
+  // instead of the COPY stages.
+  unsigned rereaders = 0;
+  if (plan.two_d() && copies_per_gap > 0)
     for (unsigned k = 0; k < w; ++k) {
       unsigned points = 0;
       for (const auto& [s, pat] : xf)
         if (s % w == k) points = std::max(points, s / w);
-      forward += points * x_forward_copies(spec, w, arch);
+      const unsigned all = (w - 1 + 2 * rx) / w, n = std::min(rereads, all);
+      for (unsigned m = 1; m <= points; ++m) {
+        bool reread = false;
+        for (unsigned i = 1; i <= n; ++i) reread |= (i * (all + 1) + n) / (n + 1) == m;
+        rereaders += reread;
+        forward += reread ? 0 : copies_per_gap;
+      }
     }
   unsigned joins = 0;
   for (unsigned n = w; ; n = (n + 3) / 4) {
@@ -66,8 +78,8 @@ std::map<std::string, unsigned> analytic_roles(const StencilSpec& spec, unsigned
   // FILTER fed by a BITS of its own (the first 2r results of every segment are dropped).
   if (!plan.two_d()) xf.clear(), bits.clear(), other_filters = 2 * w;
   roles["compute"] = w * (2 * rx + 1 + (plan.two_d() ? 2 * ry + 1 : 0)) + copies;
-  roles["control"] = 2 * w;
-  roles["reader"] = w + forward;
+  roles["control"] = 2 * w + rereaders;
+  roles["reader"] = w + forward + rereaders;
   roles["writer"] = w;
   roles["sync"] = w + joins;
   // 1D shares a BITS per distinct pattern; 2D gives every filter a BITS of its own.
@@ -99,7 +111,15 @@ void check_mapping(const StencilSpec& spec, unsigned w, bool interpret = true) {
     EXPECT_GE(op.worker, op.role == dfg::Role::Sync && op.kind == dfg::OpKind::Join ? -1 : 0) << op.name;
   }
   for (auto [e, end] = boost::edges(m.dfg.graph()); e != end; ++e) EXPECT_FALSE(m.dfg.channel(*e).route.empty());
-  EXPECT_EQ(m.summary.ops_by_role, analytic_roles(m.spec, w, m.summary.buffering.blocks, m.summary.buffering.delay_stages));
+  // The forward chains: at least the two-hop sizing, at least what the placed x chains need, and
+  // the re-read points that many copies call for.
+  const BufferEstimate& b = m.summary.buffering;
+  EXPECT_GE(b.forward_copies, x_forward_copies(m.spec, w, arch));
+  EXPECT_GE(b.forward_copies, x_forward_copies_placed(m.dfg, m.spec, w, arch));
+  EXPECT_EQ(b.forward_rereads, x_forward_rereads(m.spec, w, b.forward_copies, arch));
+  EXPECT_EQ(m.summary.ops_by_role, analytic_roles(m.spec, w, m.summary.buffering.blocks, m.summary.buffering.delay_stages,
+                                                    m.summary.buffering.forward_copies,
+                                                    m.summary.buffering.forward_rereads));
   EXPECT_EQ(m.summary.ops_by_kind["MUL"] + m.summary.ops_by_kind["MAC"] + m.summary.ops_by_kind["ADD"],
             w * fp_pes_per_mapped_worker(spec));
   if (!interpret) return;
@@ -208,7 +228,9 @@ TEST(MapperPaperCases, OneDimensional) {
 TEST(MapperPaperCases, TwoDimensional) {
   MappedStencil m = map_stencil(paper_2d(), legacy_default_arch());
   std::cout << m.summary.text();
-  EXPECT_EQ(m.summary.ops_by_role, analytic_roles(m.spec, 5, m.summary.buffering.blocks, m.summary.buffering.delay_stages));
+  EXPECT_EQ(m.summary.ops_by_role, analytic_roles(m.spec, 5, m.summary.buffering.blocks, m.summary.buffering.delay_stages,
+                                                    m.summary.buffering.forward_copies,
+                                                    m.summary.buffering.forward_rereads));
   EXPECT_EQ(m.summary.ops_by_kind.at("MUL") + m.summary.ops_by_kind.at("MAC") + m.summary.ops_by_kind.at("ADD"), 250u);
   EXPECT_GT(m.summary.buffering.blocks.blocks, 1u);
   EXPECT_LE(m.summary.buffering.scratchpad_bytes, 256u * 1024);
