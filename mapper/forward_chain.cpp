@@ -6,7 +6,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
-#include "mapper/roofline.h"
+#include "mapper/map_stencil.h"
 #include "mapper/stencil_plan.h"
 #include "network/route.h"
 
@@ -70,10 +70,22 @@ unsigned x_forward_copies_placed(const dfg::Dfg& g, const StencilSpec& spec, uns
 }
 
 unsigned x_forward_rereads(const StencilSpec& spec, unsigned workers, unsigned copies, const ArchConfig& arch) {
-  if (spec.dims < 2 || workers == 0 || copies < 4) return 0;
-  const unsigned ports = arch.fabric.count(PeKind::Memory), used = workers * mem_pes_per_worker(spec);
+  if (spec.dims < 2 || workers == 0 || copies < 3) return 0;
+  // Each worker's reader and writer, and in 3D its z readers, come first.
+  const unsigned ports = arch.fabric.count(PeKind::Memory);
+  const unsigned used = workers * (2 + (spec.dims >= 3 ? z_streams_for(spec, workers, arch) : 0));
   const unsigned spare = ports > used ? (ports - used) / workers : 0;
   return static_cast<unsigned>(std::min<std::uint64_t>(forward_points(spec, workers) / 2, spare));
+}
+
+bool rereads_fit_l1(unsigned workers, unsigned rereads, const ArchConfig& arch) {
+  const unsigned ports = arch.fabric.count(PeKind::Memory);
+  const unsigned per_cache = std::max(1u, std::min(ports, arch.memory.l1_ports_per_cache));
+  const std::uint64_t caches = (ports + per_cache - 1) / per_cache;
+  const std::uint64_t streams = std::uint64_t{workers} * (1 + rereads);
+  const std::uint64_t words_per_line = std::max(1u, arch.memory.l1.line_bytes / 8);
+  const std::uint64_t lines = (arch.fabric.pe.input_depth_of(true) + words_per_line - 1) / words_per_line;
+  return (streams + caches - 1) / caches * lines <= arch.memory.l1.mshrs;
 }
 
 }  // namespace cgra

@@ -30,9 +30,15 @@ unsigned x_forward_copies_placed(const dfg::Dfg& g, const StencilSpec& spec, uns
 
 /// 2D: re-read points per reader for `copies` COPY stages per gap (StencilPlan::forward_rereads).
 /// A re-reader takes a memory port and an address generator, and loads its stream a second time
-/// from the L1; it replaces a gap's COPY stages when that spares at least 2 PEs (copies >= 4).
-/// Every other point is re-read, so no COPY stretch spans more than one gap and a reader waits
-/// only for its own gap, as far as the memory ports left by the readers and writers allow.
+/// from the L1; it replaces a gap's COPY stages only where that spares PEs (copies >= 3). Every
+/// other point is re-read, so no COPY stretch spans more than one gap and a reader waits only for
+/// its own gap, as far as the memory ports left by the readers, writers and z readers allow.
 unsigned x_forward_rereads(const StencilSpec& spec, unsigned workers, unsigned copies, const ArchConfig& arch);
+
+/// 2D: whether the L1s' MSHRs cover every load stream's lines in flight with `rereads` re-read
+/// points per reader: (readers + re-readers) sharing an L1, each with up to its reply buffer's
+/// words in flight (Little: a re-read line the L1 has evicted is a miss to the L2 like any other).
+/// When they do not, the mapping keeps COPY stages where those fit.
+bool rereads_fit_l1(unsigned workers, unsigned rereads, const ArchConfig& arch);
 
 }  // namespace cgra

@@ -59,22 +59,44 @@ std::uint64_t delay_line_words(const ArchConfig& arch) {
 }
 
 namespace {
-// The 2D/3D plan of a blocking: forward chains of `copies` COPY stages per gap (x_forward_copies
-// when 0) and their re-read points, y delay lines, z readers.
-StencilPlan plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& blocks, bool delay_stages,
-                    const ArchConfig& arch, unsigned copies = 0) {
+
+// A 2D/3D plan of a blocking and its graph: forward chains of `copies` COPY stages per gap
+// (x_forward_copies when 0), y delay lines, z readers. Every other forward point's words come from
+// a re-reader through the L1 (x_forward_rereads: a memory port, an address generator and L1
+// traffic for COPY PEs) where that spares PEs and the L1's MSHRs cover the extra streams; where
+// they do not, the COPY stages stay if they fit the fabric.
+struct Planned {
+  StencilPlan plan;
+  StencilDfg sd;
+};
+
+Planned plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& blocks, bool delay_stages,
+                const ArchConfig& arch, const HostLayout& layout, unsigned copies = 0) {
   if (copies == 0) copies = x_forward_copies(spec, workers, arch);
-  StencilPlan plan(spec, workers, blocks, delay_stages, copies, delay_line_words(arch),
-                   z_streams_for(spec, workers, arch));
-  plan.set_forward_rereads(x_forward_rereads(spec, workers, copies, arch));
-  return plan;
+  Planned p{StencilPlan(spec, workers, blocks, delay_stages, copies, delay_line_words(arch),
+                        z_streams_for(spec, workers, arch)),
+            {}};
+  p.sd = build_stencil_dfg(p.plan, layout, arch.fabric.pe);
+  const unsigned rereads = x_forward_rereads(spec, workers, copies, arch);
+  if (rereads == 0) return p;
+  if (!rereads_fit_l1(workers, rereads, arch)) try {
+      check_pe_demand(p.sd.dfg, arch);
+      return p;
+    } catch (const MapError&) {  // the COPY stages do not fit either: re-read
+    }
+  p.plan.set_forward_rereads(rereads);
+  p.sd = build_stencil_dfg(p.plan, layout, arch.fabric.pe);
+  return p;
 }
+
 }  // namespace
 
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
                                   const ArchConfig& arch) {
-  const StencilPlan plan = plan_2d(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages, arch);
-  const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(spec), arch.fabric.pe);
+  const Planned p = plan_2d(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages, arch,
+                            default_host_layout(spec));
+  const StencilPlan& plan = p.plan;
+  const StencilDfg& sd = p.sd;
   BufferEstimate b;
   b.blocks = plan.blocking();
   b.delay_stages = delay_stages;
@@ -185,8 +207,8 @@ std::string MappingSummary::text() const {
                             " words = " + std::to_string(buffering.scratchpad_bytes) + " bytes of scratchpad");
   line("delay stages", std::to_string(buffering.delay_copies) + " COPY PEs");
   if (buffering.forward_copies > 0)
-    line("forward chains", std::to_string(buffering.forward_copies) + " COPY stages per gap, " +
-                               std::to_string(buffering.forward_rereads) + " re-read points per reader");
+    line("forward chains", "COPY stages per gap: " + std::to_string(buffering.forward_copies) +
+                               "; re-read points per reader: " + std::to_string(buffering.forward_rereads));
   line("scratchpad rate", fixed(buffering.scratchpad_rate, 3) + " of full rate (2 accesses per word through a deep channel)");
   line("estimated cycles", fixed(buffering.cycles(), 0) + " (readers " + fixed(buffering.reader_cycles, 0) +
                                ", memory " + fixed(buffering.memory_cycles, 0) +
@@ -350,8 +372,9 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   std::uint64_t reader_words = 0;  // reader 0's (the longest) stream
   for (std::size_t i = 0;; ++i) {
     buf = candidates[i];
-    const StencilPlan plan = plan_2d(m.spec, w, buf.blocks, buf.delay_stages, arch);
-    sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe);
+    Planned p = plan_2d(m.spec, w, buf.blocks, buf.delay_stages, arch, m.layout);
+    const StencilPlan& plan = p.plan;
+    sd = std::move(p.sd);
     try {
       place_stencil(sd, arch);
       m.summary.placement = route_dfg(sd.dfg, arch);
@@ -366,14 +389,13 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   // The forward chains were sized for two-hop links; where the placed x chains' links (a band's
   // turn) make w taps longer, rebuild once with the copies they need, if that places and routes.
   if (const unsigned placed = x_forward_copies_placed(sd.dfg, m.spec, w, arch); placed > buf.forward_copies) {
-    const StencilPlan more = plan_2d(m.spec, w, buf.blocks, buf.delay_stages, arch, placed);
-    StencilDfg again = build_stencil_dfg(more, m.layout, arch.fabric.pe);
+    Planned more = plan_2d(m.spec, w, buf.blocks, buf.delay_stages, arch, m.layout, placed);
     try {
-      place_stencil(again, arch);
-      m.summary.placement = route_dfg(again.dfg, arch);
-      sd = std::move(again);
-      buf.forward_copies = more.forward_copies();
-      buf.forward_rereads = more.forward_rereads();
+      place_stencil(more.sd, arch);
+      m.summary.placement = route_dfg(more.sd.dfg, arch);
+      sd = std::move(more.sd);
+      buf.forward_copies = more.plan.forward_copies();
+      buf.forward_rereads = more.plan.forward_rereads();
     } catch (const MapError&) {  // the first mapping stands
     }
   }

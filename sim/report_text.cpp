@@ -86,10 +86,10 @@ std::string report_text(const json& j) {
                               m.at("deep_channels").get<unsigned>(), m.at("deep_words").get<std::uint64_t>(),
                               m.at("scratchpad_bytes").get<std::uint64_t>(), m.at("delay_stages").get<unsigned>()));
   if (m.contains("forward_copies") && m.at("forward_copies").get<unsigned>() > 0)
-    line("forward chains", fmt::format("{} COPY stages per gap{}", m.at("forward_copies").get<unsigned>(),
+    line("forward chains", fmt::format("COPY stages per gap: {}{}", m.at("forward_copies").get<unsigned>(),
                                        m.value("forward_rereads", 0u) == 0
                                            ? std::string()
-                                           : fmt::format(", {} points per reader re-read through the L1",
+                                           : fmt::format("; re-read through the L1: {} points per reader",
                                                          m.value("forward_rereads", 0u))));
   line("routes", fmt::format("{} ({} links, at most {} on one link)", m.at("routes").get<unsigned>(),
                              m.at("route_links").get<unsigned>(), m.at("max_routes_on_a_link").get<unsigned>()));

@@ -69,16 +69,16 @@ TEST(ForwardChain, RereadPointsAreSpreadEvenly) {
   EXPECT_EQ(plan.forward_rereads(), 5u);
 }
 
-TEST(ForwardChain, RereadersOnlyWhereTheySparePesAndPortsRemain) {
+TEST(ForwardChain, RereadersWhereTheySparePesAndPortsRemain) {
   const ArchConfig arch = legacy_default_arch();  // 32 memory-port PEs
   const StencilSpec s = spec_2d(12, 960, 449, 5);
-  EXPECT_EQ(x_forward_rereads(s, 5, 3, arch), 0u);  // a re-reader's 2 PEs would spare 1
-  EXPECT_EQ(x_forward_rereads(s, 5, 4, arch), 2u);  // every other of 5 points; 22 ports spare
+  EXPECT_EQ(x_forward_rereads(s, 5, 2, arch), 0u);  // a re-reader's 2 PEs would spare none
+  EXPECT_EQ(x_forward_rereads(s, 5, 3, arch), 2u);  // every other of 5 points; 22 ports spare
   EXPECT_EQ(x_forward_rereads(s, 14, 9, arch), 0u); // 14 readers and 14 writers leave 4 ports
   EXPECT_EQ(x_forward_rereads(s, 4, 7, arch), 3u);  // 7 points (3 + 24 / 4): 3; 24 ports spare
 }
 
-// With 3-cycle hops the placed x chains need more than the two-hop sizing; the mapping re-reads
+// With 3-cycle hops the placed x chains need more than the two-hop sizing: the mapping re-reads
 // every other forward point through the L1, its re-readers load exactly the reader's addresses,
 // and the placed program is bit-exact.
 TEST(ForwardChain, PlacedChainsWithRereadersAreBitExact) {
@@ -104,6 +104,30 @@ TEST(ForwardChain, PlacedChainsWithRereadersAreBitExact) {
   ASSERT_TRUE(r.res.done) << r.res.blocked;
   EXPECT_TRUE(r.res.leftovers.empty());
   EXPECT_EQ(r.wrong, 0u);
+}
+
+// The L1's MSHRs must cover every load stream's lines in flight: on configs/paper.yaml (one L1 of
+// 256 MSHRs for 32 ports, 128-word reply buffers: 16 lines a stream) 5 readers and 10 re-readers
+// take 240; 3 re-read points per reader would take 320.
+TEST(ForwardChain, RereadersWithinTheL1sMshrs) {
+  const ArchConfig arch = load_default_arch();
+  EXPECT_TRUE(rereads_fit_l1(5, 2, arch));
+  EXPECT_FALSE(rereads_fit_l1(5, 3, arch));
+  EXPECT_FALSE(rereads_fit_l1(5, 2, load_default_arch({"memory.l1.mshrs=64"})));
+  // One L1 per port: each cache sees one stream.
+  EXPECT_TRUE(rereads_fit_l1(5, 3, load_default_arch({"memory.l1.ports_per_cache=1", "memory.l1.mshrs=16"})));
+}
+
+// The paper's 2D case re-reads points 2 and 4 of each reader; with 64 MSHRs in the L1 the readers
+// alone nearly fill them, and the forward chains stay in COPY stages, which fit.
+TEST(ForwardChain, CopyStagesWhereTheL1IsShortOfMshrs) {
+  const MappedStencil paper = map_stencil(spec_2d(12, 960, 449, 5), load_default_arch());
+  EXPECT_EQ(paper.summary.buffering.forward_rereads, 2u);
+  EXPECT_EQ(paper.summary.ops_by_kind.at("LOAD"), 15u);
+  const MappedStencil m = map_stencil(spec_2d(12, 960, 449, 5), load_default_arch({"memory.l1.mshrs=64"}));
+  EXPECT_GE(m.summary.buffering.forward_copies, 3u);
+  EXPECT_EQ(m.summary.buffering.forward_rereads, 0u);
+  EXPECT_EQ(m.summary.ops_by_kind.at("LOAD"), 5u);
 }
 
 }  // namespace
