@@ -37,6 +37,7 @@ struct BufferEstimate {
   double scratchpad_rate = 1;         ///< min(1, ports / (2 accesses per word x deep channels))
   double reader_cycles = 0;           ///< the longest reader stream, with the address generator's idle cycles per row and block, / scratchpad_rate [cycles]
   double memory_cycles = 0;           ///< bytes read (halo included) and written / DRAM bytes per cycle [cycles]
+  double dram_cycles = 0;             ///< the prediction's DRAM term: as memory_cycles, less (2D) the halo re-reads the L2 serves [cycles]
   unsigned interleave = 0;            ///< 1D streams: segments per worker (D); 0 otherwise
   std::uint64_t segment_length = 0;   ///< 1D streams: outputs per segment (L)
   std::uint64_t z_window_bytes = 0;   ///< 3D: bytes (whole lines) the fabric touches between a line's first and last load by the z readers: 2rz planes of a block in and out, and one more in [bytes]
