@@ -15,7 +15,7 @@ namespace cgra {
 namespace {
 
 std::uint64_t forward_points(const StencilSpec& spec, unsigned workers) {
-  return (workers - 1 + 2 * std::uint64_t{spec.radius[0]}) / workers;
+  return StencilPlan::x_forward_points(spec.radius[0], workers);
 }
 
 std::uint64_t tap_fu_latency(const PeParams& pe) { return std::max(pe.latency.fp_mac, pe.latency.fp_mul); }

@@ -60,6 +60,26 @@ std::uint64_t delay_line_words(const ArchConfig& arch) {
 
 namespace {
 
+// COPY stages and PEs (a JOIN that can share a SYNC's PE not counted) of a mapping's graph.
+void count_stages(const dfg::Dfg& g, const PeParams& pe, BufferEstimate& b) {
+  b.delay_copies = b.pes_needed = 0;
+  for (dfg::Vertex v = 0; v < g.num_ops(); ++v) {
+    const dfg::Op& op = g.op(v);
+    b.delay_copies += op.kind == dfg::OpKind::Copy;
+    b.pes_needed += join_shares_sync_pe(op, pe) ? 0 : 1;
+  }
+}
+
+// Whether the ops of `g` fit the fabric's PEs of each kind.
+bool pes_fit(const dfg::Dfg& g, const ArchConfig& arch) {
+  try {
+    check_pe_demand(g, arch);
+    return true;
+  } catch (const MapError&) {
+    return false;
+  }
+}
+
 // A 2D/3D plan of a blocking and its graph: forward chains of `copies` COPY stages per gap
 // (x_forward_copies when 0), y delay lines, z readers. Every other forward point's words come from
 // a re-reader through the L1 (x_forward_rereads: a memory port, an address generator and L1
@@ -78,12 +98,7 @@ Planned plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& bloc
             {}};
   p.sd = build_stencil_dfg(p.plan, layout, arch.fabric.pe);
   const unsigned rereads = x_forward_rereads(spec, workers, copies, arch);
-  if (rereads == 0) return p;
-  if (!rereads_fit_l1(workers, rereads, arch)) try {
-      check_pe_demand(p.sd.dfg, arch);
-      return p;
-    } catch (const MapError&) {  // the COPY stages do not fit either: re-read
-    }
+  if (rereads == 0 || (!rereads_fit_l1(workers, rereads, arch) && pes_fit(p.sd.dfg, arch))) return p;
   p.plan.set_forward_rereads(rereads);
   p.sd = build_stencil_dfg(p.plan, layout, arch.fabric.pe);
   return p;
@@ -107,11 +122,7 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
     ++b.deep_channels;
     b.deep_words += cap;
   }
-  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
-    const dfg::Op& op = sd.dfg.op(v);
-    b.delay_copies += op.kind == dfg::OpKind::Copy;
-    b.pes_needed += join_shares_sync_pe(op, arch.fabric.pe) ? 0 : 1;
-  }
+  count_stages(sd.dfg, arch.fabric.pe, b);
   b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
   if (b.deep_channels > 0) b.scratchpad_rate = std::min(1.0, double(spm.ports) / (2.0 * b.deep_channels));
@@ -332,8 +343,7 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       b.segment_length = plan.segments().length;
       m.summary.time_steps = plan.time_steps();
       m.summary.halo_overhead = double(plan.stage_words(0)) / double(plan.segments().length) - 1.0;
-      for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v)
-        b.pes_needed += join_shares_sync_pe(sd.dfg.op(v), arch.fabric.pe) ? 0 : 1;
+      count_stages(sd.dfg, arch.fabric.pe, b);
       // A reader streams (L + 2r) x D words; its address generator idles only when D exceeds a
       // PE's instruction slots (lowering then takes the looping generator: 1 idle cycle a row).
       const double words = double(plan.reader_total(0));
@@ -412,8 +422,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
     } catch (const MapError&) {  // the first mapping stands
     }
   }
-  buf.delay_copies = 0;
-  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) buf.delay_copies += sd.dfg.op(v).kind == dfg::OpKind::Copy;
+  count_stages(sd.dfg, arch.fabric.pe, buf);  // the rebuilt graph's, where it stands
   m.summary.buffering = buf;
   finish(m, sd, w, arch);
   m.summary.load_latency_cycles = double(reader_words) / m.summary.load_rate_bound;

@@ -202,8 +202,10 @@ class StencilPlan {
   /// queues.
   unsigned x_forward_point(unsigned s) const { return s / w_; }
   unsigned forward_copies() const { return forward_copies_; }
-  /// 2D: forward points past the reader (1 .. x_forward_points()) of each reader's chain.
-  unsigned x_forward_points() const { return (w_ - 1 + 2 * rx_) / w_; }
+  /// 2D: forward points past the reader (1 .. x_forward_points()) of each reader's chain: the
+  /// largest s / w over the x filters' column offsets s = 0 .. 2rx + w - 1.
+  static unsigned x_forward_points(unsigned rx, unsigned workers) { return (workers - 1 + 2 * rx) / workers; }
+  unsigned x_forward_points() const { return x_forward_points(rx_, w_); }
   /// 2D: how many forward points of each reader's chain are loaded again through the caches by a
   /// reader of their own (a re-reader: the same addresses, later), instead of COPY stages after
   /// the point before; at most x_forward_points(). The re-read points are spread evenly along the
