@@ -56,6 +56,22 @@ printf '  (the points'"'"' own wall time, process start to exit, sums to %.2f s:
 printf 'sweep --jobs 2: %.2f s; speed-up over --jobs 1: %.2fx (target >= 1.8; the machine gave %.2fx to plain runs)\n' \
   "$j2" "$(echo "$j1 / $j2" | bc -l)" "$capacity"
 
+# The same comparison with points ten times as long (20 points of 40000-44000 cells, about 60 ms
+# each as a point): how --jobs scales where a point's own computation outweighs the kernel's work
+# of starting it (a fork, its page faults, its exit).
+cat > m.yaml <<'YAML'
+name: mid
+stencil: {stencil: 1d, workers: 2}
+set: {run.threads: 1}
+axes:
+  radius: [1, 2, 3, 4]
+  grid: [40000, 41000, 42000, 43000, 44000]
+YAML
+t0=$(now); "$exe" sweep m.yaml --jobs 1 --db m1.sqlite >/dev/null; t1=$(now)
+"$exe" sweep m.yaml --jobs 2 --db m2.sqlite >/dev/null; t2=$(now)
+printf 'longer points: 20 points, --jobs 1 %.2f s, --jobs 2 %.2f s: %.2fx\n' \
+  "$(echo "$t1 - $t0" | bc -l)" "$(echo "$t2 - $t1" | bc -l)" "$(echo "($t1 - $t0) / ($t2 - $t1)" | bc -l)"
+
 # 3. kill -9 mid-sweep, then resume.
 "$exe" sweep s.yaml --jobs 2 --db k.sqlite >/dev/null 2>&1 &
 pid=$!

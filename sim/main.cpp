@@ -3,10 +3,12 @@
 #include <string>
 #include <vector>
 
+#include "common/huge_heap.h"
 #include "sim/cli.h"
 #include "sim/study/study_cli.h"
 
 int main(int argc, char** argv) {
+  cgra::heap_on_huge_pages();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && (args[0] == "sweep" || args[0] == "plot"))  // docs/sweep.md
     return cgra::study::run_study_cli(args, std::cout, std::cerr);

@@ -44,7 +44,7 @@ inline const std::vector<Layer>& table() {
       {"sim/model", 5, {"common", "config", "pe", "network", "mem", "dfg", "lowering"}, true},
       {"sim", 6, {"common", "config", "dfg", "spec", "io", "mapper", "lowering", "sim/model", "stats"}, false},
       {"sim/study", 7, {"common", "config", "spec", "io", "sim"}, false},
-      {"sim/main.cpp", 8, {"sim", "sim/study"}, false},
+      {"sim/main.cpp", 8, {"common", "sim", "sim/study"}, false},
   };
   return rows;
 }
