@@ -267,6 +267,12 @@ std::vector<ParamSpec> declare() {
         what + " store policy: write_back (write-allocate) or streaming (full-line stores bypass)"));
   };
   cache("l1", FIELD(memory.l1), 64, 4, 2, 256, WritePolicy::Streaming, "private L1");
+  p.push_back(uint_param("memory.l1.combine_idle_cycles", FIELD(memory.l1.combine_idle_cycles), "cycles", 32, 0,
+                         1u << 30,
+                         "private L1, streaming stores: a write-combining line with no store for this "
+                         "many cycles is written to the L2 as a partial line when a miss finds no free "
+                         "MSHR; the miss waits for a fill instead of cutting short a line still being "
+                         "written (0 = the oldest combining line at once)"));
   cache("l2", FIELD(memory.l2), 2048, 8, 12, 256, WritePolicy::WriteBack, "shared L2");
   // --- memory: DRAM ---
   p.push_back(uint_param("memory.dram.latency", FIELD(memory.dram.latency), "cycles", 100, 1, 100000,

@@ -21,6 +21,10 @@ struct CacheParams {
   unsigned hit_latency = 0;  ///< cycles from request to data on a hit
   unsigned mshrs = 0;        ///< outstanding misses (miss status holding registers)
   WritePolicy write_policy = WritePolicy::WriteBack;
+  /// Streaming stores: a write-combining line that has had no store for this many cycles may be
+  /// written down as a partial line when a miss finds no free MSHR; a miss waits for a fill rather
+  /// than cut short a line still being written. 0 = the oldest combining line goes at once.
+  unsigned combine_idle_cycles = 0;
 
   std::uint64_t size_bytes() const { return std::uint64_t(sets) * ways * line_bytes; }
 

@@ -32,6 +32,7 @@ MemorySystem::MemorySystem(const MemoryParams& params, unsigned num_ports, doubl
       spm_base_(scratchpad_base),
       ports_(num_ports),
       l1_(make_l1s(params, num_ports)),
+      mshr_waiters_(l1_.size()),
       l2_(params.l2, "l2"),
       dram_(params.dram, clock_ghz) {
   if (params.scratchpad.size_bytes > 0) {
@@ -204,6 +205,33 @@ bool MemorySystem::spm_access(unsigned p, std::uint64_t t) {
   return true;
 }
 
+// A miss that needs an MSHR of its own. The free ones go to the waiting requests in the order
+// they started waiting: a request proceeds when more MSHRs are free than requests wait ahead of
+// it, and otherwise joins the queue. With none free, the first in the queue writes the oldest
+// combining line down to the L2 as a partial line and reuses its MSHR now if that line has had
+// no store for `combine_idle_cycles` or no fill is coming (every MSHR combines stores); otherwise
+// it waits for a fill. Returns whether the request may allocate an MSHR now.
+bool MemorySystem::take_l1_mshr(std::uint32_t l1i, unsigned p, std::uint64_t t) {
+  SetAssocCache& c = l1_[l1i];
+  auto& q = mshr_waiters_[l1i];
+  const auto at = std::find(q.begin(), q.end(), p);
+  const auto ahead = static_cast<unsigned>(at - q.begin());
+  if (c.free_mshrs() == 0 && ahead == 0) {
+    const int old = c.oldest_combine_mshr();
+    if (old >= 0 && (c.fetch_mshrs() == 0 || t - c.mshr(old).since >= c.params().combine_idle_cycles)) {
+      ++c.stats().partial_flushes;
+      schedule(EventKind::L2PartialWrite, t + c.params().hit_latency, c.mshr(old).line, l1i);
+      c.release_mshr(old);
+    }
+  }
+  if (c.free_mshrs() > ahead) {
+    if (at != q.end()) q.erase(at);
+    return true;
+  }
+  if (at == q.end()) q.push_back(p);
+  return false;
+}
+
 bool MemorySystem::l1_access(unsigned p, std::uint64_t t) {
   Port& P = ports_[p];
   const MemRequest& r = P.req;
@@ -216,14 +244,10 @@ bool MemorySystem::l1_access(unsigned p, std::uint64_t t) {
   // Decide first (no side effects), so a stalled request leaves no trace in state or statistics.
   const bool hit = c.contains(line);
   int m = hit ? -1 : c.find_mshr(line);
-  if (!hit && m < 0 && c.free_mshrs() == 0) {
-    // A write-combining entry holds no request: the oldest one is written down to the L2 as a
-    // partial line (word mask) and its MSHR reused now. Without one, wait for a fill.
-    const int old = c.oldest_combine_mshr();
-    if (old < 0) return false;
-    ++c.stats().partial_flushes;
-    schedule(EventKind::L2PartialWrite, t + h1, c.mshr(old).line, l1i);
-    c.release_mshr(old);
+  if (!hit && m < 0) {
+    if (!take_l1_mshr(l1i, p, t)) return false;
+  } else if (auto& q = mshr_waiters_[l1i]; !q.empty()) {
+    q.erase(std::remove(q.begin(), q.end(), p), q.end());  // it waited, and now needs none
   }
 
   // The request proceeds: functional effect now.
@@ -245,6 +269,7 @@ bool MemorySystem::l1_access(unsigned p, std::uint64_t t) {
   auto combine_store = [&](int idx) {
     Mshr& e = c.mshr(idx);
     e.write_mask |= std::uint64_t{1} << word_bit;
+    e.since = t;
     schedule(EventKind::StoreAck, t + h1, 0, p);
     if (e.write_mask == c.full_line_mask()) {  // a full line: write it down without allocating
       ++c.stats().streamed_lines;
@@ -260,7 +285,7 @@ bool MemorySystem::l1_access(unsigned p, std::uint64_t t) {
         combine_store(m);
         return true;
       }
-      e.kind = MshrKind::Fetch;  // a load needs the data: write-allocate the combined line
+      c.combine_to_fetch(m);  // a load needs the data: write-allocate the combined line
       e.dirty_on_fill = true;
       schedule(EventKind::L2Read, t + h1, line, l1i);
     }

@@ -173,6 +173,7 @@ class MemorySystem {
   bool try_port(unsigned p, std::uint64_t t);
   bool l1_access(unsigned p, std::uint64_t t);
   bool spm_access(unsigned p, std::uint64_t t);
+  bool take_l1_mshr(std::uint32_t l1, unsigned p, std::uint64_t t);
   std::uint64_t accept(unsigned p, std::uint64_t t, const Word& load_value);
   void l1_fill(std::uint32_t l1, std::uint64_t line, std::uint64_t t);
   bool l2_read(std::uint32_t l1, std::uint64_t line, std::uint64_t t);
@@ -187,6 +188,9 @@ class MemorySystem {
   std::uint64_t spm_base_;
   std::vector<Port> ports_;
   std::vector<SetAssocCache> l1_;
+  // Per L1, the ports whose request waits for a new MSHR, in the order they started waiting: the
+  // free MSHRs go to them first come, first served (see l1_access).
+  std::vector<std::vector<unsigned>> mshr_waiters_;
   SetAssocCache l2_;
   Dram dram_;
   std::unique_ptr<Scratchpad> spm_;

@@ -124,6 +124,7 @@ int SetAssocCache::allocate_mshr(std::uint64_t line, MshrKind kind) {
   m.order = mshr_order_++;
   m.targets.clear();
   ++busy_mshrs_;
+  fetch_mshrs_ += kind == MshrKind::Fetch;
   if (busy_mshrs_ > stats_.max_mshrs_in_use) stats_.max_mshrs_in_use = busy_mshrs_;
   mshr_index_.insert_or_assign(line, i);
   if (kind == MshrKind::Combine) combine_order_.emplace_back(m.order, i);
@@ -136,6 +137,7 @@ void SetAssocCache::release_mshr(int i) {
   m.targets.clear();
   mshr_index_.erase(m.line);
   --busy_mshrs_;
+  fetch_mshrs_ -= m.kind == MshrKind::Fetch;
   free_mshr_list_.push_back(static_cast<std::uint32_t>(i));
 }
 
@@ -146,6 +148,14 @@ std::vector<std::uint64_t> SetAssocCache::unwritten_lines() const {
   for (const Mshr& m : mshrs_)
     if (m.busy && (m.kind == MshrKind::Combine || m.dirty_on_fill)) out.push_back(m.line);
   return out;
+}
+
+void SetAssocCache::combine_to_fetch(int i) {
+  Mshr& m = mshr(i);
+  if (!m.busy || m.kind != MshrKind::Combine)
+    throw std::logic_error(fmt::format("cache {}: MSHR {} is not combining", name_, i));
+  m.kind = MshrKind::Fetch;
+  ++fetch_mshrs_;
 }
 
 int SetAssocCache::oldest_combine_mshr() {

@@ -55,6 +55,7 @@ struct Mshr {
   bool dirty_on_fill = false;       ///< install the line dirty (a store or writeback merged)
   std::uint64_t write_mask = 0;     ///< Combine: words of the line written so far (bit i = word i)
   std::uint64_t order = 0;          ///< allocation order (oldest Combine entry is converted first)
+  std::uint64_t since = 0;          ///< Combine: the cycle of its last store
   std::vector<MshrTarget> targets;  ///< capacity kept across reuse: no allocation once warmed up
 };
 
@@ -102,11 +103,15 @@ class SetAssocCache {
   /// Index of the MSHR holding `line`, or -1.
   int find_mshr(std::uint64_t line) const;
   unsigned free_mshrs() const { return params_.mshrs - busy_mshrs_; }
+  /// Busy MSHRs that fetch a line (each frees itself when its fill arrives).
+  unsigned fetch_mshrs() const { return fetch_mshrs_; }
   /// Allocates an MSHR for `line`. Precondition: free_mshrs() > 0 and find_mshr(line) < 0.
   int allocate_mshr(std::uint64_t line, MshrKind kind);
   Mshr& mshr(int i) { return mshrs_[static_cast<std::size_t>(i)]; }
   /// Frees MSHR `i` (its targets are cleared, capacity kept).
   void release_mshr(int i);
+  /// Turns Combine MSHR `i` into a fetch of its line (a load needs the data).
+  void combine_to_fetch(int i);
   /// Oldest Combine MSHR, or -1 (amortised constant time).
   int oldest_combine_mshr();
   /// Lines whose data here is newer than the next level: dirty resident lines and lines being
@@ -134,6 +139,7 @@ class SetAssocCache {
   std::deque<std::pair<std::uint64_t, std::uint32_t>> combine_order_;
   LineTable mshr_index_;
   unsigned busy_mshrs_ = 0;
+  unsigned fetch_mshrs_ = 0;
   std::uint64_t mshr_order_ = 0;
   FullyAssocLru shadow_;               // same number of lines, fully associative
   LineTable seen_;                     // every line ever accessed (compulsory test)

@@ -389,6 +389,65 @@ TEST(MemCache, FullL1MshrsBlockThePortUntilAFill) {
   EXPECT_EQ(mem.port_stats(0).blocked_cycles, 113u - 2);
 }
 
+// Two ports share an L1 with 2 MSHRs (streaming stores). Cycle 0: port 0 stores one word of line
+// A (a combining MSHR), port 1 loads line B (a fetch, back at 113). Cycle 1: port 0 loads line C
+// and finds no MSHR free. Whether it cuts line A short depends on how long A has had no store:
+// with combine_idle_cycles 0 at once (C accepted at 1), with 32 at cycle 32, and with 1000 not at
+// all: C waits for B's fill (113) and takes its MSHR. A flushed line goes to the L2 as a partial
+// line, and the write-back L2 fetches the rest of it from DRAM: that fetch reaches the DRAM in
+// the same cycle as C's, scheduled first, so C's line comes one transfer cycle later (+1).
+TEST(MemCache, AMissCutsShortOnlyAnIdleCombiningLine) {
+  struct Case {
+    unsigned idle;
+    std::uint64_t c_done, flushes;
+  };
+  for (const Case k : {Case{0, 1 + 113 + 1, 1}, Case{32, 32 + 113 + 1, 1}, Case{1000, 113 + 113, 0}}) {
+    SCOPED_TRACE(k.idle);
+    auto p = reference_params();
+    p.l1.mshrs = 2;
+    p.l1.write_policy = WritePolicy::Streaming;
+    p.l1.combine_idle_cycles = k.idle;
+    p.l1_ports_per_cache = 2;
+    MemorySystem mem(p, 2, kGhz);
+    std::vector<Seen> out;
+    mem.submit(0, store(0x1000, 1.0));
+    mem.submit(1, load(0x2000));
+    mem.tick(0);
+    mem.submit(0, load(0x3000));
+    drain(mem, 1, out);
+    std::uint64_t c_done = 0;
+    for (const Seen& s : out)
+      if (s.c.port == 0 && !s.c.is_store) c_done = s.cycle;
+    EXPECT_EQ(c_done, k.c_done);
+    EXPECT_EQ(mem.l1(0).stats().partial_flushes, k.flushes);
+    EXPECT_EQ(mem.memory().read_doubles(0x1000, 1)[0], 1.0);
+  }
+}
+
+// A freed MSHR goes to the request that has waited longest, whatever its port: with 1 MSHR, port
+// 2 misses in cycle 0, then port 1 (cycle 1) and port 0 (cycle 2) wait. At A's fill (113) port 1
+// takes the MSHR, though port 0 is looked at first each cycle; port 0 follows at B's fill (226).
+TEST(MemCache, FreedL1MshrsGoToTheLongestWaiting) {
+  auto p = reference_params();
+  p.l1.mshrs = 1;
+  p.l1_ports_per_cache = 3;
+  MemorySystem mem(p, 3, kGhz);
+  std::vector<Seen> out;
+  mem.submit(2, load(0x1000));
+  mem.tick(0);
+  mem.submit(1, load(0x2000));
+  mem.tick(1);
+  mem.submit(0, load(0x3000));
+  drain(mem, 2, out);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].c.port, 2u);
+  EXPECT_EQ(out[0].cycle, 113u);
+  EXPECT_EQ(out[1].c.port, 1u);
+  EXPECT_EQ(out[1].cycle, 113u + 113);
+  EXPECT_EQ(out[2].c.port, 0u);
+  EXPECT_EQ(out[2].cycle, 226u + 113);
+}
+
 TEST(MemCache, FullL2MshrsQueueReadsInArrivalOrder) {
   // 1 L2 MSHR, two ports with their own L1s miss on different lines in cycle 0. Both reach the
   // L2 in cycle 2; port 0's read takes the MSHR (DRAM at 12, back at 113); port 1's waits and is
