@@ -14,15 +14,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-# 40 points of a small 1D stencil: 4 radii x 10 grid sizes (tens of ms each).
-cat > s.yaml <<'YAML'
-name: small
+# A sweep file of the 1D stencil: radius 1-4 x the grids given.   sweep_file NAME "GRID, GRID, ..."
+sweep_file() {
+  cat <<YAML
+name: $1
 stencil: {stencil: 1d, workers: 2}
 set: {run.threads: 1}
 axes:
   radius: [1, 2, 3, 4]
-  grid: [2000, 2100, 2200, 2300, 2400, 2500, 2600, 2700, 2800, 2900]
+  grid: [$2]
 YAML
+}
+# 40 points of a small 1D stencil: 4 radii x 10 grid sizes (tens of ms each).
+sweep_file small "2000, 2100, 2200, 2300, 2400, 2500, 2600, 2700, 2800, 2900" > s.yaml
 now() { date +%s.%N; }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 
@@ -59,14 +63,7 @@ printf 'sweep --jobs 2: %.2f s; speed-up over --jobs 1: %.2fx (target >= 1.8; th
 # The same comparison with points ten times as long (20 points of 40000-44000 cells, about 60 ms
 # each as a point): how --jobs scales where a point's own computation outweighs the kernel's work
 # of starting it (a fork, its page faults, its exit).
-cat > m.yaml <<'YAML'
-name: mid
-stencil: {stencil: 1d, workers: 2}
-set: {run.threads: 1}
-axes:
-  radius: [1, 2, 3, 4]
-  grid: [40000, 41000, 42000, 43000, 44000]
-YAML
+sweep_file mid "40000, 41000, 42000, 43000, 44000" > m.yaml
 t0=$(now); "$exe" sweep m.yaml --jobs 1 --db m1.sqlite >/dev/null; t1=$(now)
 "$exe" sweep m.yaml --jobs 2 --db m2.sqlite >/dev/null; t2=$(now)
 printf 'longer points: 20 points, --jobs 1 %.2f s, --jobs 2 %.2f s: %.2fx\n' \

@@ -241,7 +241,8 @@ bool MemorySystem::l1_access(unsigned p, std::uint64_t t) {
   const unsigned h1 = c.params().hit_latency;
   const bool streaming = c.params().write_policy == WritePolicy::Streaming;
 
-  // Decide first (no side effects), so a stalled request leaves no trace in state or statistics.
+  // Decide first (no side effects), so a stalled request leaves no trace in state or statistics
+  // other than its place in the queue for an MSHR.
   const bool hit = c.contains(line);
   int m = hit ? -1 : c.find_mshr(line);
   if (!hit && m < 0) {

@@ -83,6 +83,42 @@ TEST(StencilRun, TwoDimensionalPartialLinesDoNotExhaustTheMshrs) {
   EXPECT_LT(cycles[1], 2 * cycles[0]);  // linear in the rows, not collapsing
 }
 
+// 14 1D workers at 200 GB/s keep more line misses and write-combining lines in flight than the
+// L1's 256 MSHRs. A miss then waits for a fill rather than cut short a line a writer is still
+// filling (memory.l1.combine_idle_cycles, 32 in paper.yaml): few partial flushes, each output
+// line reaches DRAM once. Cutting the oldest line short at once (0) flushes nearly every store
+// as a partial line, the write-back L2 fetches those lines from DRAM, and the run slows by a
+// third (docs/memory.md, "Write policies").
+TEST(StencilRun, ManyWriteStreamsDoNotCutTheirLinesShort) {
+  StencilSpec spec;
+  spec.dims = 1;
+  spec.radius = {8, 0, 0};
+  spec.grid = {100000, 1, 1};
+  spec.workers = 14;
+  struct Case {
+    unsigned idle;
+    std::uint64_t cycles;
+  };
+  for (const Case k : {Case{32, 9573}, Case{0, 12489}}) {
+    SCOPED_TRACE(k.idle);
+    const ArchConfig arch = load_default_arch(
+        {"memory.dram.bandwidth_gbps=200", "memory.l1.combine_idle_cycles=" + std::to_string(k.idle)});
+    const StencilRun r = run_stencil(spec, arch);
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(r));
+    EXPECT_EQ(r.result.cycles, k.cycles);
+    const auto& mem = r.result.stats["memory"];
+    const auto flushes = mem["l1"][0]["partial_flushes"].get<std::uint64_t>();
+    const auto dram_read = mem["dram"]["bytes_read"].get<std::uint64_t>();
+    if (k.idle > 0) {
+      EXPECT_LE(flushes, 100u);
+      EXPECT_LT(dram_read, 900'000u);  // the input (100016 words, 800 KB) and little more
+    } else {
+      EXPECT_GT(flushes, 50'000u);
+      EXPECT_GT(dram_read, 1'500'000u);  // the output lines fetched as well
+    }
+  }
+}
+
 TEST(StencilRun, TwoDimensionalMatchesTheReference) {
   StencilSpec spec;
   spec.dims = 2;
