@@ -14,7 +14,7 @@
 namespace {
 
 /// The smaps entry of the mapping that holds `addr`: its header line and its fields.
-std::string smaps_entry_of(const void* addr) {
+[[maybe_unused]] std::string smaps_entry_of(const void* addr) {
   const auto a = reinterpret_cast<std::uintptr_t>(addr);
   std::ifstream in("/proc/self/smaps");
   std::string line, entry;
@@ -32,7 +32,7 @@ std::string smaps_entry_of(const void* addr) {
   return entry;
 }
 
-std::string thp_mode() {
+[[maybe_unused]] std::string thp_mode() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string s;
   std::getline(in, s);
