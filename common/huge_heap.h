@@ -4,7 +4,8 @@
 /// page faults instead of a thousand (docs/sweep.md, "Measured"). A run allocates a few
 /// megabytes of small objects once; on 4 KiB pages each one is a fault, and on virtual machines
 /// a fault costs 10 to 20 microseconds and serialises with the faults of other processes. A sweep
-/// runs each point in a freshly forked process, so its points pay that on every point.
+/// runs each point in a freshly forked process, so its points pay that on every point; they
+/// inherit the advised heap (and these settings) from the program's start (sim/main.cpp).
 ///
 /// Glibc's own switch for this (the `glibc.malloc.hugetlb` tunable) is read only at process
 /// start; this does the same from inside: large blocks come from the heap as well, the heap grows

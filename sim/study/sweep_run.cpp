@@ -25,7 +25,6 @@
 
 #include <fmt/format.h>
 
-#include "common/huge_heap.h"
 #include "sim/cli.h"
 
 #ifdef CGRA_HAVE_MPI
@@ -279,7 +278,6 @@ bool recv_message(int fd, std::string& s) {
       if (pid == 0) {
         if (!child_setup(self, fds[1])) _exit(125);
         close(sock);
-        heap_on_huge_pages();
         int code = 70;
         try {
           code = run_cli(args, std::cout, std::cerr);
