@@ -300,6 +300,63 @@ Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std
   return prog;
 }
 
+Program strided_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p, std::uint64_t every,
+                             std::uint64_t phase, bool invert, ProgramBase base) {
+  const std::uint64_t first = m + phase;  // position (and zeros before) the first one
+  if (every < 2 || first >= m + n)
+    throw std::invalid_argument("strided_bits_program: needs every >= 2 and a one in the period");
+  const std::uint64_t ones = (m + n - 1 - first) / every + 1;
+  const std::uint64_t zeros = m + n + p - ones;
+  // In zeros-emitted coordinates one i comes after first + i*(every-1) zeros.
+  const std::uint64_t after_last = first + ones * (every - 1);  // s after the last one
+  const bool tail = zeros > first + (ones - 1) * (every - 1);
+  const unsigned c = base.reg, s = base.reg + 1;
+  const unsigned hit = base.pred, done = base.pred + 1, end = base.pred + 2, reset = base.pred + 3;
+  const std::uint8_t one = invert ? 0 : 1, zero = invert ? 1 : 0;
+  Program prog;
+  prog.name = "strided_bits";
+  // A one: the next one comes every-1 zeros later; the last one ends the ones (or the period).
+  prog.instructions.push_back(Ins(Opcode::Iadd)
+                                  .when(bit(hit), bit(done) | bit(end))
+                                  .src(r(s), imm(wrap(every - 1)))
+                                  .out(out)
+                                  .reg(s)
+                                  .pred(tail ? done : end, PredCompare::Equal, imm(wrap(after_last)))
+                                  .tag(one)
+                                  .clr(bit(hit))
+                                  .in);
+  // A zero before the last one: the next token is a one when the zeros emitted reach s.
+  prog.instructions.push_back(Ins(Opcode::Iadd)
+                                  .when(0, bit(hit) | bit(done) | bit(end))
+                                  .src(r(c), imm(1))
+                                  .out(out)
+                                  .reg(c)
+                                  .pred(hit, PredCompare::Equal, r(s))
+                                  .tag(zero)
+                                  .in);
+  // The zeros after the last one.
+  prog.instructions.push_back(Ins(Opcode::Iadd)
+                                  .when(bit(done), bit(end))
+                                  .src(r(c), imm(1))
+                                  .out(out)
+                                  .reg(c)
+                                  .pred(end, PredCompare::Equal, imm(wrap(zeros)))
+                                  .tag(zero)
+                                  .in);
+  // The period's end: both counters back to their start (two cycles without a token).
+  prog.instructions.push_back(Ins(Opcode::Mov).when(bit(end), bit(reset)).src(imm(0)).reg(c).set(bit(reset)).in);
+  prog.instructions.push_back(Ins(Opcode::Mov)
+                                  .when(bit(end) | bit(reset))
+                                  .src(imm(wrap(first)))
+                                  .reg(s)
+                                  .set(first == 0 ? bit(hit) : 0)
+                                  .clr(bit(end) | bit(reset) | bit(done))
+                                  .in);
+  prog.reg_init.push_back({s, imm(wrap(first))});
+  if (first == 0) prog.pred_init |= bit(hit);
+  return prog;
+}
+
 std::uint64_t strided_bits_run_count(std::uint64_t m, std::uint64_t n, std::uint64_t p, std::uint64_t every,
                                      std::uint64_t phase) {
   const std::uint64_t first = m + phase;  // position of the first one

@@ -103,6 +103,14 @@ Program runs_bits_program(unsigned out, const std::vector<BitRun>& runs, Program
 /// per cycle plus one cycle per period; the bit is the token's tag (the value is its position).
 /// runs_bits_program with the runs (m,0), (n,1), (p,0): up to 3 predicates and 1 register.
 Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p, ProgramBase base = {});
+/// Bit generator for a strided pattern in constant resources: in every period of m+n+p tokens,
+/// tag 1 at the positions m + phase + i*every < m+n, else 0 (tags complemented with `invert`);
+/// what runs_bits_program does with one predicate per run, here with two counters (zeros emitted,
+/// zeros before the next one) whatever the number of ones: 4 predicates, 2 registers,
+/// 5 instructions, one token per cycle plus two cycles per period. Needs every >= 2 and at least
+/// one one in the period (std::invalid_argument otherwise).
+Program strided_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p, std::uint64_t every,
+                             std::uint64_t phase, bool invert, ProgramBase base = {});
 /// The runs of the DFG's BITS with a stride: in every period of m+n+p tokens, tag 1 at the
 /// positions c = m + phase + i*every < m+n, else 0 (every = 1, phase = 0 is 0^m 1^n 0^p). Adjacent
 /// runs of the same bit are merged and empty ones left out. Needs every >= 1 and a non-empty period.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dfg/asm.h"
+#include "pe/listing.h"
 #include "pe/programs.h"
 
 namespace cgra {
@@ -226,16 +227,22 @@ edge y.out -> j.in1
   EXPECT_EQ(pe_of(p, "y").program.instructions, mux_program(0, 1, 2, 0).instructions);
 }
 
-TEST(Lowering, StridedBitsBeyondThePredicatesIsAnError) {
-  // Ones at 0, 2, ..., 10: 12 runs of one bit each; a PE has 8 predicates.
-  EXPECT_EQ(lowering_error("op b BITS m=0 n=12 p=0 every=2 at=(0,2)\n"),
-            "BITS 'b' at (0,2): every=2 splits its period into 12 runs of bits, which need 12 predicates and "
-            "13 instruction slots; a PE has 8 predicates and 16 instruction slots");
-  // 8 runs fit alone, not after a counted CONST's 2 predicates on the same PE.
+TEST(Lowering, StridedBitsBeyondThePredicatesTakeTheTwoCounterGenerator) {
+  // Ones at 0, 2, ..., 10: 12 runs of one bit each, more than a PE's 8 predicates: the two-counter
+  // generator (4 predicates) instead of one predicate per run.
+  Program lowered =
+      pe_of(lower_text("op b BITS m=0 n=12 p=0 every=2 at=(0,2)\nop j JOIN n=1 at=(1,3)\nedge b.out -> j.in0\n"), "b")
+          .program;
+  lowered.name = "strided_bits";
+  EXPECT_EQ(print_listing(lowered), print_listing(strided_bits_program(0, 0, 12, 0, 2, 0, false)));
+  // 8 runs fit alone, as runs.
   EXPECT_NO_THROW(lower_text("op b BITS m=0 n=8 p=1 every=2 at=(0,2)\n"));
-  EXPECT_EQ(lowering_error("op k CONST value=1 count=2 at=(0,2)\nop b BITS m=0 n=8 p=1 every=2 at=(0,2)\n"),
-            "BITS 'b' at (0,2): every=2 splits its period into 8 runs of bits, which need 8 predicates, 10 with "
-            "the 2 of the ops before it on its PE, and 9 instruction slots; a PE has 8 predicates and 16 "
+  // After a counted CONST's 2 predicates the 8 runs do not fit; the two counters do.
+  EXPECT_NO_THROW(lower_text("op k CONST value=1 count=2 at=(0,2)\nop b BITS m=0 n=8 p=1 every=2 at=(0,2)\n"));
+  // After a BITS of 5 runs (0 1 0 1 0: 5 predicates) neither fits: the error names the runs.
+  EXPECT_EQ(lowering_error("op a BITS m=1 n=3 p=1 every=2 at=(0,2)\nop b BITS m=0 n=8 p=1 every=2 at=(0,2)\n"),
+            "BITS 'b' at (0,2): every=2 splits its period into 8 runs of bits, which need 8 predicates, 13 with "
+            "the 5 of the ops before it on its PE, and 9 instruction slots; a PE has 8 predicates and 16 "
             "instruction slots");
 }
 

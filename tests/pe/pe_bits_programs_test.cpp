@@ -81,6 +81,37 @@ TEST(PeBitsPrograms, RunsBitsStridedPatternTokenByToken) {
   }
 }
 
+// The two-counter generator: the same tags as the definition, token k of period j issued at
+// j*(L+2)+k (two restart cycles per period), for patterns with and without leading and trailing
+// zeros, a one at every position of the middle (every=2 over n=1), and complemented tags.
+TEST(PeBitsPrograms, StridedBitsProgramTokenByToken) {
+  struct Case {
+    std::uint64_t m, n, p, every, phase;
+    bool invert;
+  };
+  for (const Case c : {Case{12, 6, 30, 3, 1, false}, Case{0, 9, 0, 3, 0, false}, Case{0, 10, 4, 4, 2, true},
+                       Case{5, 1, 0, 2, 0, false}, Case{3, 40, 7, 13, 12, false}, Case{2, 7, 0, 2, 1, true}}) {
+    const std::string what = "m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) + " p=" + std::to_string(c.p) +
+                             " every=" + std::to_string(c.every) + " phase=" + std::to_string(c.phase) +
+                             (c.invert ? " invert" : "");
+    const Program prog = strided_bits_program(1, c.m, c.n, c.p, c.every, c.phase, c.invert, {2, 3});
+    EXPECT_EQ(prog.instructions.size(), 5u) << what;
+    EXPECT_EQ(footprint(prog).preds, std::uint64_t{0xf} << 2) << what;
+    EXPECT_EQ(footprint(prog).regs, std::uint64_t{0x3} << 3) << what;
+    const std::uint64_t L = c.m + c.n + c.p, cycles = 4 * (L + 2);
+    Gen g(prog, 1, cycles);
+    ASSERT_EQ(g.sink().words.size(), 4 * L) << what;
+    for (std::size_t k = 0; k < g.sink().words.size(); ++k) {
+      const std::uint64_t pos = k % L, period = k / L;
+      const bool one = pos >= c.m && pos < c.m + c.n && (pos - c.m) % c.every == c.phase;
+      EXPECT_EQ(g.sink().words[k].tag, (one != c.invert) ? 1 : 0) << what << ", token " << k;
+      EXPECT_EQ(g.sink().cycles[k], period * (L + 2) + pos + 1) << what << ", token " << k;
+    }
+  }
+  EXPECT_THROW(strided_bits_program(0, 2, 4, 1, 1, 0, false), std::invalid_argument) << "every=1: the runs form";
+  EXPECT_THROW(strided_bits_program(0, 2, 4, 1, 5, 4, false), std::invalid_argument) << "no one in the period";
+}
+
 TEST(PeBitsPrograms, RunsBitsOneRunPeriods) {
   Gen ones(runs_bits_program(0, {{1, true}}), 0, 20);
   expect_runs(ones, {{1, true}}, 20, "1^1");
