@@ -106,6 +106,22 @@ Planned plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& bloc
 
 }  // namespace
 
+CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, const ArchConfig& arch) {
+  // The blocking estimate, and the MAC chains: worker 0 (the most columns; with T time steps, of
+  // stage 1, the widest) computes every row of every block at the pipeline's rate.
+  const StencilPlan plan(spec, w, buf.blocks, buf.delay_stages);
+  const StencilPlan widest = plan.time_steps() > 1 ? plan.stage(1) : plan;
+  const double compute = double(buf.blocks.blocks) * double(plan.planes()) * double(plan.ny()) *
+                         double(widest.worker_count(0)) / pipeline_rate_bound(arch);
+  const double cycles = std::max({buf.reader_cycles, buf.dram_cycles, buf.compute_cycles, compute});
+  CyclePrediction p;
+  p.cycles = static_cast<std::uint64_t>(std::ceil(cycles));
+  p.bound = cycles == compute                      ? "MAC pipeline (output queue / FP latency)"
+            : buf.reader_cycles >= buf.dram_cycles ? "readers"
+                                                     : "DRAM bandwidth";
+  return p;
+}
+
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
                                   const ArchConfig& arch) {
   const Planned p = plan_2d(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages, arch,
@@ -114,23 +130,29 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   const StencilDfg& sd = p.sd;
   BufferEstimate b;
   b.blocks = plan.blocking();
+  b.read_width = plan.read_width();
   b.delay_stages = delay_stages;
   b.z_streams = plan.three_d() ? plan.z_streams() : 0;
+  // Words per cycle through the deep channels, at one word per cycle of the readers: a channel
+  // into a MUX (2D time steps: a block's kept boundary rows) carries 2ry of every ny rows.
+  double deep_rate = 0;
   for (auto [e, end] = boost::edges(sd.dfg.graph()); e != end; ++e) {
     const std::uint64_t cap = sd.dfg.channel(*e).capacity;
     if (cap == 0) continue;
     ++b.deep_channels;
     b.deep_words += cap;
+    const bool kept_rows = sd.dfg.op(boost::target(*e, sd.dfg.graph())).kind == dfg::OpKind::Mux;
+    deep_rate += kept_rows ? 2.0 * plan.ry() / double(plan.ny()) : 1.0;
   }
   count_stages(sd.dfg, arch.fabric.pe, b);
   b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
-  if (b.deep_channels > 0) b.scratchpad_rate = std::min(1.0, double(spm.ports) / (2.0 * b.deep_channels));
+  if (deep_rate > 0) b.scratchpad_rate = std::min(1.0, double(spm.ports) / (2.0 * deep_rate));
   const double nb = blocks, ny = double(plan.ny()), planes = double(plan.planes());
   // A reader's address generator idles 1 cycle per row and 3 more per block (3D: per plane).
   b.reader_cycles = nb * planes * (ny * double(plan.reader_count(0) + 1) + 3) / b.scratchpad_rate;
   const double out_points = double(plan.out_rows()) * double(b.blocks.out_width);
-  double bytes = 8.0 * nb * planes * (ny * double(b.blocks.in_width) + out_points);
+  double bytes = 8.0 * nb * planes * (ny * double(plan.read_width()) + out_points);
   // 3D: the z readers re-read the 2rz planes around the streamed one. Between a line's first load
   // (the reader of offset +rz) and its last (offset -rz) the fabric loads 2rz more planes of the
   // block and stores as many output planes: the reuse distance, in whole lines (a row of the block
@@ -148,7 +170,7 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   double dram_bytes = bytes;
   if (plan.rz() == 0 && nb > 1) {
     const std::uint64_t block_bytes =
-        l2.line_bytes * (plan.ny() * row_lines(b.blocks.in_width) + plan.out_rows() * row_lines(b.blocks.out_width));
+        l2.line_bytes * (plan.ny() * row_lines(plan.read_width()) + plan.out_rows() * row_lines(b.blocks.out_width));
     if (4 * block_bytes <= 3 * l2.size_bytes()) dram_bytes = 8.0 * (ny * double(plan.nx()) + nb * out_points);
   }
   if (plan.rz() > 0) {
@@ -181,11 +203,20 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
   if (counts.back() != most) counts.push_back(most);
   for (bool delay : {false, true})
     for (std::uint64_t nb : counts) {
-      BufferEstimate e = estimate_buffering(spec, workers, static_cast<unsigned>(nb), delay, arch);
+      BufferEstimate e;
+      try {
+        e = estimate_buffering(spec, workers, static_cast<unsigned>(nb), delay, arch);
+      } catch (const SpecError&) {  // blocks closer than the halo of T time steps
+        continue;
+      }
       least_bytes = std::min(least_bytes, e.scratchpad_bytes);
       if (e.scratchpad_bytes <= spm) least_pes = std::min(least_pes, e.pes_needed);
       if (e.scratchpad_bytes <= spm && e.pes_needed <= pes) out.push_back(e);
     }
+  if (out.empty() && least_bytes == ~std::uint64_t{0})
+    throw MapError(with_w(spec, workers) + ": no blocking keeps its blocks as far apart as the halo of " +
+                   std::to_string(spec.time_steps) + " time steps (" +
+                   std::to_string(std::uint64_t{spec.radius[0]} * (spec.time_steps - 1)) + " columns)");
   if (out.empty() && least_pes != ~0u)
     throw MapError(with_w(spec, workers) + " needs " + std::to_string(least_pes) +
                    " PEs with the best blocking; the fabric has " + std::to_string(pes));
@@ -222,7 +253,9 @@ std::string MappingSummary::text() const {
                          std::to_string(buffering.interleave) + " steps to deliver a partial sum)");
   else
   line("blocks", std::to_string(b.blocks) + " of " + std::to_string(b.out_width) + " output columns (" +
-                     std::to_string(b.in_width) + " read, " + std::to_string(b.stride) + " apart)");
+                     std::to_string(std::max(buffering.read_width, b.in_width)) + " read" +
+                     (buffering.read_width > b.in_width ? ", the halo of the time steps included" : "") + ", " +
+                     std::to_string(b.stride) + " apart)");
   if (buffering.z_streams > 0)
     line("z readers", std::to_string(buffering.z_streams) + " per worker (z taps sharing a reader hold the planes "
                           "between their offsets in deep channels); they re-read " +
@@ -342,7 +375,9 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       b.interleave = d;
       b.segment_length = plan.segments().length;
       m.summary.time_steps = plan.time_steps();
-      m.summary.halo_overhead = double(plan.stage_words(0)) / double(plan.segments().length) - 1.0;
+      // One step's reader loads L + 2r words a segment, T steps' L + 2rT.
+      m.summary.halo_overhead =
+          double(plan.stage_words(0)) / double(plan.segments().length + 2 * std::uint64_t{plan.rx()}) - 1.0;
       count_stages(sd.dfg, arch.fabric.pe, b);
       // A reader streams (L + 2r) x D words; its address generator idles only when D exceeds a
       // PE's instruction slots (lowering then takes the looping generator: 1 idle cycle a row).
@@ -426,17 +461,12 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   m.summary.buffering = buf;
   finish(m, sd, w, arch);
   m.summary.load_latency_cycles = double(reader_words) / m.summary.load_rate_bound;
-  {
-    // 2D: the blocking estimate, and the MAC chains: worker 0 (the most columns) computes every
-    // row of every block at the pipeline's rate.
-    const StencilPlan plan(m.spec, w, buf.blocks, buf.delay_stages);
-    const double compute = double(buf.blocks.blocks) * double(plan.planes()) * double(plan.ny()) *
-                           double(plan.worker_count(0)) / pipeline_rate_bound(arch);
-    const double cycles = std::max({buf.reader_cycles, buf.dram_cycles, buf.compute_cycles, compute});
-    m.summary.predicted_cycles = static_cast<std::uint64_t>(std::ceil(cycles));
-    m.summary.predicted_bound = cycles == compute                      ? "MAC pipeline (output queue / FP latency)"
-                                : buf.reader_cycles >= buf.dram_cycles ? "readers"
-                                                                         : "DRAM bandwidth";
+  const CyclePrediction pred = predict_blocks(m.spec, w, buf, arch);
+  m.summary.predicted_cycles = pred.cycles;
+  m.summary.predicted_bound = pred.bound;
+  if (const StencilPlan plan(m.spec, w, buf.blocks); plan.time_steps() > 1) {
+    m.summary.time_steps = plan.time_steps();
+    m.summary.halo_overhead = double(plan.read_width()) / double(buf.blocks.in_width) - 1.0;
   }
   return m;
 }
@@ -550,7 +580,7 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
     return map_steps(spec, arch);
   }
   // auto: the T with the most steps per predicted cycle (the fewer on a tie) that maps.
-  if (spec.dims != 1) {
+  if (spec.dims > 2) {
     StencilSpec one = spec;
     one.time_steps = 1;
     MappedStencil m = map_steps(one, arch);

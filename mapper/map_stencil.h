@@ -18,6 +18,7 @@
 #include "dfg/graph.h"
 #include "mapper/forward_chain.h"
 #include "mapper/placement.h"
+#include "mapper/predict.h"
 #include "mapper/roofline.h"
 #include "mapper/stencil_dfg.h"
 #include "mapper/stencil_plan.h"
@@ -28,13 +29,14 @@ namespace cgra {
 /// Storage and throughput figures of one blocking choice (see choose_blocking).
 struct BufferEstimate {
   BlockPlan blocks;
+  std::uint64_t read_width = 0;       ///< columns a reader row spans per block (2D time steps: the halo included)
   bool delay_stages = false;          ///< channels that fit two PEs' queues use a COPY stage
   unsigned deep_channels = 0;         ///< channels whose capacity exceeds a PE's queues
   std::uint64_t deep_words = 0;       ///< sum of their capacities [words]
   std::uint64_t scratchpad_bytes = 0; ///< what their FIFOs take from the scratchpad [bytes]
   unsigned delay_copies = 0;          ///< COPY delay stages
   unsigned pes_needed = 0;            ///< ops, less the JOINs that can share a SYNC's PE
-  double scratchpad_rate = 1;         ///< min(1, ports / (2 accesses per word x deep channels))
+  double scratchpad_rate = 1;         ///< min(1, ports / (2 accesses per word x the deep channels' words per reader word))
   double reader_cycles = 0;           ///< the longest reader stream, with the address generator's idle cycles per row and block, / scratchpad_rate [cycles]
   double memory_cycles = 0;           ///< bytes read (halo included) and written / DRAM bytes per cycle [cycles]
   double dram_cycles = 0;             ///< the prediction's DRAM term: as memory_cycles, less (2D) the halo re-reads the L2 serves [cycles]
@@ -68,6 +70,12 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
 /// The first of blocking_candidates().
 BufferEstimate choose_blocking(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
 
+/// 2D and 3D: the predicted cycles of `spec` with `workers` workers and the blocking `buf`: the
+/// longest of the readers, the DRAM and the MAC chains (worker 0 of the widest stage computing
+/// every row of every block at pipeline_rate_bound).
+CyclePrediction predict_blocks(const StencilSpec& spec, unsigned workers, const BufferEstimate& buf,
+                               const ArchConfig& arch);
+
 /// What a mapping uses, for reports and tests.
 struct MappingSummary {
   unsigned workers = 0;
@@ -85,9 +93,9 @@ struct MappingSummary {
   /// what binds them.
   std::uint64_t predicted_cycles = 0;
   std::string predicted_bound;
-  unsigned time_steps = 1;                  ///< T: stages per worker (1D temporal pipelining)
+  unsigned time_steps = 1;                  ///< T: stages per worker (temporal pipelining, 1D and 2D)
   std::string time_steps_reason;            ///< why this T (empty: given)
-  double halo_overhead = 0;                 ///< 1D: words a reader loads per output, less 1 (the halo)
+  double halo_overhead = 0;                 ///< words read per word one step reads, less 1 (the halo)
   /// Multi-line text (one figure per line).
   std::string text() const;
 };
@@ -137,7 +145,7 @@ unsigned stream_interleave_needed(const dfg::Dfg& g, const ArchConfig& arch);
 unsigned stream_interleave_for(unsigned cycles, const ArchConfig& arch);
 
 /// MAC-capable PEs one compute worker takes: 2rx+1 MUL/MACs, in 2D also 2ry and one f64 ADD, in
-/// 3D 2ry + 2rz MUL/MACs and an ADD per part of radius > 0 beyond x.
+/// 3D 2ry + 2rz MUL/MACs and an ADD per part of radius > 0 beyond x; T times that with T time steps.
 unsigned fp_pes_per_mapped_worker(const StencilSpec& spec);
 /// 3D: z readers per worker with `workers` workers: one per z tap while the memory PEs allow, else
 /// what is left of them after the readers and writers (StencilPlan::z_run); 0 below 3D or rz = 0.

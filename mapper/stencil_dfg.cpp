@@ -28,7 +28,7 @@ HostLayout default_host_layout(const StencilSpec& spec, std::uint64_t cache_way_
     const std::uint64_t pad = (target + cache_way_bytes - shift) % cache_way_bytes;
     l.plane_pitch += (pad + 7) / 8;
   }
-  if (spec.dims == 1 && spec.time_steps > 1) l.margin = std::uint64_t{spec.radius[0]} * (spec.time_steps - 1);
+  if (spec.dims <= 2 && spec.time_steps > 1) l.margin = std::uint64_t{spec.radius[0]} * (spec.time_steps - 1);
   l.grid_bytes = l.words() * 8;
   l.input_base = 64 * 1024;
   const std::uint64_t end = l.input_base + l.grid_bytes;
@@ -71,50 +71,133 @@ std::string name(std::string_view a, std::uint64_t k, std::string_view b = {}) {
 class Generator {
  public:
   Generator(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe)
-      : plan_(plan), layout_(layout), b_(out_.dfg), native_(pe.input_queue_depth + pe.output_queue_depth),
-        queue_(pe.input_queue_depth), fan_in_(std::max(2u, pe.input_queues)) {}
+      : top_(plan), cur_(&plan), layout_(layout), b_(out_.dfg), native_(pe.input_queue_depth + pe.output_queue_depth),
+        queue_(pe.input_queue_depth), fan_in_(std::max(2u, pe.input_queues)),
+        merge_latency_(2 * std::uint64_t{std::max(pe.latency.fp_mac, pe.latency.fp_mul)} + pe.latency.fp_add + 16) {}
 
   StencilDfg run() {
-    const StencilSpec& spec = plan_.spec();
-    const unsigned w = plan_.workers();
-    std::string name = "stencil" + num(spec.dims) + "d_rx" + num(plan_.rx());
-    if (plan_.two_d()) name += "_ry" + num(plan_.ry());
-    if (plan_.three_d()) name += "_rz" + num(plan_.rz());
-    if (plan_.time_steps() > 1) name += "_t" + num(plan_.time_steps());
+    const StencilSpec& spec = plan().spec();
+    const unsigned w = plan().workers();
+    std::string name = "stencil" + num(spec.dims) + "d_rx" + num(plan().rx());
+    if (plan().two_d()) name += "_ry" + num(plan().ry());
+    if (plan().three_d()) name += "_rz" + num(plan().rz());
+    if (plan().time_steps() > 1) name += "_t" + num(plan().time_steps());
     out_.dfg.set_name(name + "_w" + num(w));
-    out_.slot_rows = (2 * plan_.rx() + 1) * plan_.time_steps();
-    if (plan_.two_d()) out_.slot_rows += 2 * plan_.ry() + 2 * plan_.rz() + worker_adds(spec);
-    const bool streams = plan_.streams();
+    out_.slot_rows = (2 * plan().rx() + 1) * plan().time_steps();
+    if (plan().two_d()) out_.slot_rows += (2 * plan().ry() + 2 * plan().rz()) * plan().time_steps() + worker_adds(spec);
+    if (plan().two_d()) y_row0_ = (2 * plan().rx() + 1) * plan().time_steps();
+    const bool streams = plan().streams();
     out_.snake = streams;
-    if (plan_.two_d()) out_.banded_rows = 2 * plan_.rx() + 1;
+    if (plan().two_d()) out_.banded_rows = (2 * plan().rx() + 1) * plan().time_steps();
+    if (plan().two_d() && plan().time_steps() > 1) {
+      run_stages();
+      return std::move(out_);
+    }
     for (unsigned k = 0; k < w; ++k) readers_.push_back(streams ? add_stream_reader(k) : add_reader(k));
     std::vector<std::int64_t> expected;
     std::vector<PortRef> done;
     for (unsigned j = 0; j < w; ++j) {
       PortRef result = streams ? add_stream_worker(j) : add_compute_worker(j);
       done.push_back(streams ? add_stream_writer(j, result) : add_writer(j, result));
-      expected.push_back(static_cast<std::int64_t>(plan_.writer_total(j)));
+      expected.push_back(static_cast<std::int64_t>(plan().writer_total(j)));
     }
     add_sync(done, expected);
     return std::move(out_);
   }
 
  private:
+  const StencilPlan& plan() const { return *cur_; }
+
+  // 2D temporal pipelining: T stages of compute workers, stage t on stage(t)'s plan (ops named
+  // t<t>.*), stage t's worker k, its grid boundary cells put back (add_boundary_2d), feeding stage
+  // t+1's reader k; stage T's results go to the writers.
+  void run_stages() {
+    const unsigned w = top_.workers(), steps = top_.time_steps();
+    std::vector<StencilPlan> stages;
+    for (unsigned t = 1; t <= steps; ++t) stages.push_back(top_.stage(t));
+    cur_ = &stages[0];
+    for (unsigned k = 0; k < w; ++k) readers_.push_back(add_reader(k));
+    std::vector<PortRef> results(w);
+    const unsigned x_rows = 2 * top_.rx() + 1, y_rows = 2 * top_.ry() + 1;
+    for (unsigned t = 1; t <= steps; ++t) {
+      cur_ = &stages[t - 1];
+      pre_ = "t" + num(t) + ".";
+      x_row0_ = (t - 1) * x_rows;
+      y_row0_ = steps * x_rows + (t - 1) * y_rows;
+      x_filters_.clear();
+      forward_.clear();
+      for (unsigned j = 0; j < w; ++j) results[j] = add_compute_worker(j);
+      if (t < steps)
+        for (unsigned j = 0; j < w; ++j) results[j] = add_boundary_2d(j, t, results[j]);
+      readers_ = results;
+    }
+    cur_ = &top_;
+    pre_.clear();
+    std::vector<std::int64_t> expected;
+    std::vector<PortRef> done;
+    for (unsigned j = 0; j < w; ++j) {
+      done.push_back(add_writer(j, results[j]));
+      expected.push_back(static_cast<std::int64_t>(top_.writer_total(j)));
+    }
+    add_sync(done, expected);
+  }
+
+  // 2D, between stages t and t+1: stage t's worker j computed the interior rows of its columns;
+  // the next stage needs every row, the grid's boundary rows and columns with the input's values.
+  // Those come from the worker's column stream (the stage's input at its columns, every row). A
+  // grid boundary column of the worker (StencilPlan::column_windows): a FILTER keeps its words
+  // from the column stream (`.c<i>.keep`), another drops the computed ones (`.c<i>.drop`), a MUX
+  // mode=bits puts the kept ones in their place (`.c<i>.mux`). Then the boundary rows: a FILTER
+  // keeps a block's first and last ry rows of the column stream (`.rows.keep`) and a MUX
+  // (`.rows.mux`) puts them around the block's interior rows; they wait there for the computed
+  // rows between them (StencilPlan::kept_rows_backlog), in a buffered channel.
+  PortRef add_boundary_2d(unsigned j, unsigned t, PortRef computed) {
+    const int wj = static_cast<int>(j);
+    const PortRef column = x_filter(j + plan().rx(), plan().y_source(j));
+    const std::string p = pre_ + name("w", j, ".bd");
+    unsigned i = 0;
+    for (const ColumnWindow& cw : top_.column_windows(t)) {
+      if (cw.worker != j) continue;
+      const std::string c = p + ".c" + num(i++);
+      auto keep = b_.add(OpKind::Filter, c + ".keep").imm("mode", "bits").role(Role::Filter, wj);
+      b_.connect(column, keep.port("in"));
+      b_.connect(window_bits(c + ".keep.bits", cw.keep, wj), keep.port("bits"));
+      auto drop = b_.add(OpKind::Filter, c + ".drop").imm("mode", "bits").role(Role::Filter, wj);
+      b_.connect(computed, drop.port("in"));
+      b_.connect(window_bits(c + ".drop.bits", cw.sel, wj, true), drop.port("bits"));
+      auto mux = b_.add(OpKind::Mux, c + ".mux").imm("mode", "bits").role(Role::Filter, wj);
+      b_.connect(window_bits(c + ".sel", cw.sel, wj), mux.port("sel"));
+      b_.connect(drop.port("out"), mux.port("a"));
+      connect_buffered(keep.port("out"), mux.port("b"), plan().ry() + 2, c + ".kd", wj);
+      computed = mux.port("out");
+    }
+    const FilterPattern rows = plan().x_out(j);
+    const WindowBits edge{rows.m, rows.n, rows.p, 1, 0};
+    auto keep = b_.add(OpKind::Filter, p + ".rows.keep").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(column, keep.port("in"));
+    b_.connect(window_bits(p + ".rows.keep.bits", edge, wj, true), keep.port("bits"));
+    auto mux = b_.add(OpKind::Mux, p + ".rows.mux").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(window_bits(p + ".rows.sel", edge, wj, true), mux.port("sel"));
+    b_.connect(computed, mux.port("a"));
+    connect_buffered(keep.port("out"), mux.port("b"), plan().kept_rows_backlog(j, merge_latency_), p + ".rows.kd", wj);
+    return mux.port("out");
+  }
+
   // Byte offset of plane z, row y, column x of a grid.
   std::uint64_t at(std::uint64_t z, std::uint64_t y, std::uint64_t x) const {
-    return 8 * (z * layout_.plane_pitch + y * plan_.nx() + x);
+    return 8 * (z * layout_.plane_pitch + y * plan().nx() + x);
   }
 
   // Address generator for `count` columns `w` apart in every row of every (3D: streamed plane of
   // every) block.
   void set_addresses(dfg::OpHandle& h, std::uint64_t base, std::uint64_t count, std::uint64_t rows,
                      std::uint64_t planes = 0) {
-    if (planes == 0) planes = plan_.planes();
-    const BlockPlan& bp = plan_.blocking();
+    if (planes == 0) planes = plan().planes();
+    const BlockPlan& bp = plan().blocking();
     h.imm("base", static_cast<std::int64_t>(base))
-        .imm("stride", static_cast<std::int64_t>(8 * plan_.workers()))
+        .imm("stride", static_cast<std::int64_t>(8 * plan().workers()))
         .imm("count", static_cast<std::int64_t>(count));
-    if (rows > 1) h.imm("rows", static_cast<std::int64_t>(rows)).imm("row_stride", static_cast<std::int64_t>(8 * plan_.nx()));
+    if (rows > 1) h.imm("rows", static_cast<std::int64_t>(rows)).imm("row_stride", static_cast<std::int64_t>(8 * plan().nx()));
     if (planes > 1)
       h.imm("planes", static_cast<std::int64_t>(planes)).imm("plane_stride", static_cast<std::int64_t>(at(1, 0, 0)));
     if (bp.blocks > 1)
@@ -124,10 +207,14 @@ class Generator {
   // Reader k (`part` empty), or a re-reader of its forward chain (`part` ".p<m>"): the same
   // addresses, loaded again when the filters at that point take them (the caches hold the lines).
   PortRef add_reader(unsigned k, const std::string& part = "") {
+    const std::string pre = part.empty() ? std::string() : pre_;
     auto addr =
-        b_.add(OpKind::AddrGen, name("r", k, part + ".addr")).role(Role::Control, static_cast<int>(k));
-    set_addresses(addr, layout_.input_base + at(plan_.rz(), 0, k), plan_.reader_count(k), plan_.ny());
-    auto load = b_.add(OpKind::Load, name("r", k, part + ".load")).role(Role::Reader, static_cast<int>(k));
+        b_.add(OpKind::AddrGen, pre + name("r", k, part + ".addr")).role(Role::Control, static_cast<int>(k));
+    // With T time steps (2D) the first block starts its halo rx(T-1) columns before the grid, in
+    // the layout's margin.
+    set_addresses(addr, layout_.input_base + 8 * (layout_.margin - top_.halo2d()) + at(plan().rz(), 0, k),
+                  plan().reader_count(k), plan().ny());
+    auto load = b_.add(OpKind::Load, pre + name("r", k, part + ".load")).role(Role::Reader, static_cast<int>(k));
     b_.connect(addr.port("addr"), load.port("addr"));
     return load.port("data");
   }
@@ -136,17 +223,17 @@ class Generator {
   // address input + 8 * (s*stride + v) for segment s = j*D + q, q innermost; with T time steps
   // each segment starts its halo r(T-1) words earlier, in the layout's margin at the grid's ends.
   PortRef add_stream_reader(unsigned j) {
-    const SegmentPlan& sp = plan_.segments();
+    const SegmentPlan& sp = plan().segments();
     const std::uint64_t first = std::uint64_t{j} * sp.interleave * sp.stride;
     auto addr = b_.add(OpKind::AddrGen, name("r", j, ".addr")).role(Role::Control, static_cast<int>(j));
-    set_stream_addresses(addr, layout_.input_base + 8 * (layout_.margin - plan_.halo() + first), plan_.stage_words(0));
+    set_stream_addresses(addr, layout_.input_base + 8 * (layout_.margin - plan().halo() + first), plan().stage_words(0));
     auto load = b_.add(OpKind::Load, name("r", j, ".load")).role(Role::Reader, static_cast<int>(j));
     b_.connect(addr.port("addr"), load.port("addr"));
     return load.port("data");
   }
 
   void set_stream_addresses(dfg::OpHandle& h, std::uint64_t base, std::uint64_t words) {
-    const SegmentPlan& sp = plan_.segments();
+    const SegmentPlan& sp = plan().segments();
     h.imm("base", static_cast<std::int64_t>(base))
         .imm("stride", static_cast<std::int64_t>(8 * sp.stride))
         .imm("count", static_cast<std::int64_t>(sp.interleave));
@@ -156,12 +243,12 @@ class Generator {
   // 1D streams: worker j's T stages, stage t's filtered results streaming into stage t+1 (stage
   // names w<j>.t<t> when T > 1), the boundary cells put back between stages (add_boundary).
   PortRef add_stream_worker(unsigned j) {
-    const unsigned steps = plan_.time_steps();
+    const unsigned steps = plan().time_steps();
     PortRef in = readers_[j];
     for (unsigned t = 1; t <= steps; ++t) {
       const std::string p = steps == 1 ? name("w", j) : name("w", j, ".t") + num(t);
       PortRef out = add_stream_stage(j, t, p, in);
-      for (const BoundaryWindow& bw : plan_.boundary_windows(t))
+      for (const BoundaryWindow& bw : plan().boundary_windows(t))
         if (bw.worker == j) out = add_boundary(j, p + (bw.left ? ".lo" : ".hi"), bw, in, out);
       in = out;
     }
@@ -176,8 +263,8 @@ class Generator {
   // sums over what came before (initial tokens or the previous segment): a filter drops them.
   PortRef add_stream_stage(unsigned j, unsigned t, const std::string& p, const PortRef& in) {
     const int wj = static_cast<int>(j);
-    const std::vector<double> cx = plan_.spec().x_coefficients();
-    const unsigned d = plan_.segments().interleave;
+    const std::vector<double> cx = plan().spec().x_coefficients();
+    const unsigned d = plan().segments().interleave;
     dfg::MacChain x = dfg::add_mac_chain(b_, p + ".x", cx, Role::Compute, wj,
                                          [&](const PortRef& from, const PortRef& to, std::size_t) {
                                            const dfg::Edge e = b_.connect(from, to);
@@ -190,7 +277,7 @@ class Generator {
     }
     // A bit generator of its own, not shared with the other workers' filters: the workers' readers
     // run at their own pace, and a shared multicast would tie them together.
-    const FilterPattern pat = plan_.stage_out(t);
+    const FilterPattern pat = plan().stage_out(t);
     if (pat.passes_all()) return x.out;
     auto bits = b_.add(OpKind::Bits, p + ".bits")
                     .imm("m", static_cast<std::int64_t>(pat.m))
@@ -237,10 +324,10 @@ class Generator {
   }
 
   PortRef add_stream_writer(unsigned j, const PortRef& data) {
-    const SegmentPlan& sp = plan_.segments();
+    const SegmentPlan& sp = plan().segments();
     const std::string p = "wr" + num(j);
     auto addr = b_.add(OpKind::AddrGen, p + ".addr").role(Role::Control, static_cast<int>(j));
-    const std::uint64_t first = plan_.rx() + std::uint64_t{j} * sp.interleave * sp.stride;
+    const std::uint64_t first = plan().rx() + std::uint64_t{j} * sp.interleave * sp.stride;
     set_stream_addresses(addr, layout_.output_base + 8 * (layout_.margin + first), sp.length);
     auto store = b_.add(OpKind::Store, p + ".store").role(Role::Writer, static_cast<int>(j));
     b_.connect(addr.port("addr"), store.port("addr"));
@@ -253,7 +340,7 @@ class Generator {
   // used s tap latencies apart along the staggered chains, and a shared multicast would hold every
   // one of them to the slowest.
   PortRef bits(const FilterPattern& pat, int worker, const std::string& filter) {
-    const bool own = plan_.two_d();
+    const bool own = plan().two_d();
     if (!own) {
       auto it = bits_.find(pat);
       if (it != bits_.end()) return it->second;
@@ -281,7 +368,7 @@ class Generator {
   // delay stage `delay_name`, or with a capacity (see StencilPlan::buffer_for).
   void connect_buffered(const PortRef& from, const PortRef& to, std::uint64_t backlog, const std::string& delay_name,
                         int worker) {
-    const ChannelBuffer buf = plan_.buffer_for(backlog, native_);
+    const ChannelBuffer buf = plan().buffer_for(backlog, native_);
     if (buf.copies > 0) {
       auto copy = b_.add(OpKind::Copy, delay_name).role(Role::Compute, worker);
       b_.connect(from, copy.port("in"));
@@ -297,7 +384,7 @@ class Generator {
   // channels that do.
   void connect_delay_line(const PortRef& from, const PortRef& to, std::uint64_t tokens, const std::string& delay_name,
                           int worker) {
-    const std::uint64_t per = std::max<std::uint64_t>(1, plan_.line_words() ? plan_.line_words() : queue_);
+    const std::uint64_t per = std::max<std::uint64_t>(1, plan().line_words() ? plan().line_words() : queue_);
     const std::uint64_t channels = std::max<std::uint64_t>(1, (tokens + per - 1) / per);
     PortRef src = from;
     std::uint64_t left = tokens;
@@ -319,14 +406,14 @@ class Generator {
   // 2D: forward point m of reader k's chain (StencilPlan::x_forward_point): the reader itself, or
   // the last of the plan's COPY stages fed by point m-1.
   PortRef forward_point(unsigned k, unsigned m) {
-    if (m == 0 || plan_.forward_copies() == 0) return readers_[k];
+    if (m == 0 || plan().forward_copies() == 0) return readers_[k];
     auto key = std::make_pair(k, m);
     auto it = forward_.find(key);
     if (it != forward_.end()) return it->second;
-    if (plan_.forward_reread(m)) return forward_.emplace(key, add_reader(k, ".p" + num(m))).first->second;
+    if (plan().forward_reread(m)) return forward_.emplace(key, add_reader(k, ".p" + num(m))).first->second;
     PortRef src = forward_point(k, m - 1);
-    for (unsigned c = 0; c < plan_.forward_copies(); ++c) {
-      auto copy = b_.add(OpKind::Copy, "r" + num(k) + ".fwd" + num(m) + "_c" + num(c)).role(Role::Reader, static_cast<int>(k));
+    for (unsigned c = 0; c < plan().forward_copies(); ++c) {
+      auto copy = b_.add(OpKind::Copy, pre_ + "r" + num(k) + ".fwd" + num(m) + "_c" + num(c)).role(Role::Reader, static_cast<int>(k));
       b_.connect(src, copy.port("in"));
       src = copy.port("out");
     }
@@ -339,53 +426,53 @@ class Generator {
     auto key = std::make_pair(s, pat);
     auto it = x_filters_.find(key);
     if (it != x_filters_.end()) return it->second;
-    const unsigned k = s % plan_.workers();
-    const PortRef src = plan_.two_d() ? forward_point(k, plan_.x_forward_point(s)) : readers_[k];
-    return x_filters_.emplace(key, filtered("xf.s" + num(s) + "_n" + num(pat.n), pat, src, static_cast<int>(k)))
+    const unsigned k = s % plan().workers();
+    const PortRef src = plan().two_d() ? forward_point(k, plan().x_forward_point(s)) : readers_[k];
+    return x_filters_.emplace(key, filtered(pre_ + "xf.s" + num(s) + "_n" + num(pat.n), pat, src, static_cast<int>(k)))
         .first->second;
   }
 
   PortRef add_compute_worker(unsigned j) {
-    const StencilSpec& spec = plan_.spec();
+    const StencilSpec& spec = plan().spec();
     const int wj = static_cast<int>(j);
     const std::vector<double> cx = spec.x_coefficients();
-    const std::string p = name("w", j);
+    const std::string p = pre_ + name("w", j);
     dfg::MacChain x = dfg::add_mac_chain(b_, p + ".x", cx, Role::Compute, wj);
     for (unsigned a = 0; a < cx.size(); ++a) {
-      b_.connect(x_filter(j + a, plan_.x_tap(j, a)), x.taps[a]);
-      out_.slots.push_back({x.ops[a], a, plan_.x_reader(j, a)});
+      b_.connect(x_filter(j + a, plan().x_tap(j, a)), x.taps[a]);
+      out_.slots.push_back({x.ops[a], x_row0_ + a, plan().x_reader(j, a)});
     }
-    if (!plan_.two_d()) return x.out;
+    if (!plan().two_d()) return x.out;
 
     // The y chain: every tap takes every word of the worker's column stream (the filter of its
     // centre x tap), so all taps use a word at the same step; tap a pairs it with the partial sum
     // tap a-1 made one row (two across the centre) of the worker's columns earlier, a delay line
     // of initial tokens. The first 2ry rows' results of a block are dropped.
-    const unsigned row0 = static_cast<unsigned>(cx.size());
-    const unsigned ky = plan_.y_reader(j);
-    const unsigned ny_taps = 2 * plan_.ry(), nz_taps = 2 * plan_.rz();
+    const unsigned row0 = y_row0_;
+    const unsigned ky = plan().y_reader(j);
+    const unsigned ny_taps = 2 * plan().ry(), nz_taps = 2 * plan().rz();
     unsigned add_row = row0 + ny_taps + nz_taps;
-    PortRef sum = filtered(p + ".xo", plan_.x_out(j), x.out, wj);
-    if (plan_.ry() > 0) {
-      PortRef column = x_filter(j + plan_.rx(), plan_.y_source(j));
+    PortRef sum = filtered(p + ".xo", plan().x_out(j), x.out, wj);
+    if (plan().ry() > 0) {
+      PortRef column = x_filter(j + plan().rx(), plan().y_source(j));
       const std::vector<double> cy = spec.y_coefficients();
       dfg::MacChain y = dfg::add_mac_chain(b_, p + ".y", cy, Role::Compute, wj,
                                            [&](const PortRef& from, const PortRef& to, std::size_t a) {
-                                             connect_delay_line(from, to, plan_.y_acc_backlog(j, static_cast<unsigned>(a)),
+                                             connect_delay_line(from, to, plan().y_acc_backlog(j, static_cast<unsigned>(a)),
                                                                 p + ".y.d" + num(a), wj);
                                            });
       for (unsigned a = 0; a < cy.size(); ++a) {
         b_.connect(column, y.taps[a]);
         out_.slots.push_back({y.ops[a], row0 + a, ky});
       }
-      PortRef yo = filtered(p + ".yo", plan_.y_out(j), y.out, wj);
+      PortRef yo = filtered(p + ".yo", plan().y_out(j), y.out, wj);
       auto add = b_.add(OpKind::Add, p + ".add").role(Role::Compute, wj);
-      connect_buffered(sum, add.port("a"), plan_.x_out_backlog(j), p + ".xd", wj);
+      connect_buffered(sum, add.port("a"), plan().x_out_backlog(j), p + ".xd", wj);
       b_.connect(yo, add.port("b"));
       out_.slots.push_back({add.vertex(), add_row++, ky});
       sum = add.port("out");
     }
-    if (plan_.rz() > 0) {
+    if (plan().rz() > 0) {
       // The z chain (3D): tap a takes the worker's output points of the plane at its offset from
       // the reader of its run (StencilPlan::z_run); the readers re-read the planes the others have
       // loaded, through the caches. A reader of its own keeps a tap in step with the one before;
@@ -394,13 +481,13 @@ class Generator {
       const std::vector<double> cz = spec.z_coefficients();
       dfg::MacChain z = dfg::add_mac_chain(b_, p + ".z", cz, Role::Compute, wj,
                                            [&](const PortRef& from, const PortRef& to, std::size_t a) {
-                                             connect_buffered(from, to, plan_.z_acc_backlog(j, static_cast<unsigned>(a)),
+                                             connect_buffered(from, to, plan().z_acc_backlog(j, static_cast<unsigned>(a)),
                                                               p + ".z.d" + num(a), wj);
                                            });
       std::vector<PortRef> streams;
-      for (unsigned r = 0; r < plan_.z_streams(); ++r) streams.push_back(add_z_reader(j, r));
+      for (unsigned r = 0; r < plan().z_streams(); ++r) streams.push_back(add_z_reader(j, r));
       for (unsigned a = 0; a < cz.size(); ++a) {
-        const PortRef src = filtered(p + ".zf" + num(a), plan_.z_tap(j, a), streams[plan_.z_run(a)], wj);
+        const PortRef src = filtered(p + ".zf" + num(a), plan().z_tap(j, a), streams[plan().z_run(a)], wj);
         b_.connect(src, z.taps[a]);
         out_.slots.push_back({z.ops[a], row0 + ny_taps + a, ky});
       }
@@ -419,10 +506,10 @@ class Generator {
     const std::string p = "rz" + num(j) + "_" + num(r);
     const int wj = static_cast<int>(j);
     const std::uint64_t plane =
-        static_cast<std::uint64_t>(std::int64_t{plan_.rz()} + plan_.z_offset(plan_.z_run_first(r)));
+        static_cast<std::uint64_t>(std::int64_t{plan().rz()} + plan().z_offset(plan().z_run_first(r)));
     auto addr = b_.add(OpKind::AddrGen, p + ".addr").role(Role::Control, wj);
-    set_addresses(addr, layout_.input_base + at(plane, plan_.ry(), plan_.rx() + j), plan_.worker_count(j),
-                  plan_.out_rows(), plan_.z_run_planes(r));
+    set_addresses(addr, layout_.input_base + at(plane, plan().ry(), plan().rx() + j), plan().worker_count(j),
+                  plan().out_rows(), plan().z_run_planes(r));
     auto load = b_.add(OpKind::Load, p + ".load").role(Role::Reader, wj);
     b_.connect(addr.port("addr"), load.port("addr"));
     return load.port("data");
@@ -431,8 +518,8 @@ class Generator {
   PortRef add_writer(unsigned j, const PortRef& data) {
     const std::string p = "wr" + num(j);
     auto addr = b_.add(OpKind::AddrGen, p + ".addr").role(Role::Control, static_cast<int>(j));
-    set_addresses(addr, layout_.output_base + at(plan_.rz(), plan_.ry(), plan_.rx() + j), plan_.worker_count(j),
-                  plan_.out_rows());
+    set_addresses(addr, layout_.output_base + 8 * layout_.margin + at(plan().rz(), plan().ry(), plan().rx() + j),
+                  plan().worker_count(j), plan().out_rows());
     auto store = b_.add(OpKind::Store, p + ".store").role(Role::Writer, static_cast<int>(j));
     b_.connect(addr.port("addr"), store.port("addr"));
     b_.connect(data, store.port("data"));
@@ -462,13 +549,20 @@ class Generator {
     out_.done_op = level.front().op;
   }
 
-  const StencilPlan& plan_;
+  const StencilPlan& top_;
+  const StencilPlan* cur_;  // the plan of the stage being built (top_ but in run_stages)
+  std::string pre_;         // name prefix of the stage's ops (run_stages)
+  unsigned x_row0_ = 0;     // slot row of the stage's x tap 0
+  unsigned y_row0_ = 0;     // slot row of its y tap 0 (2D)
   HostLayout layout_;
   StencilDfg out_;
   Builder b_;
   std::uint64_t native_;
   std::uint64_t queue_;  // initial tokens an input queue holds
   unsigned fan_in_;
+  // Cycles from a word of a stage's column stream to the result it completes (add_boundary_2d):
+  // the y chain's last MAC, the ADD, and about 16 cycles of links and filters, a MAC to spare.
+  std::uint64_t merge_latency_;
   std::vector<PortRef> readers_;
   std::map<FilterPattern, PortRef> bits_;
   std::map<std::pair<unsigned, FilterPattern>, PortRef> x_filters_;

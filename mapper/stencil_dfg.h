@@ -28,8 +28,9 @@ struct HostLayout {
   std::uint64_t plane_points = 0;  ///< points of one plane (nx · ny)
   std::uint64_t plane_pitch = 0;   ///< words from a plane's start to the next's (plane_points: no padding)
   std::uint64_t planes = 1;
-  /// Words of padding before the grid's first point and after its last (1D temporal pipelining:
-  /// the first and last segments read their halo of r(T-1) words beyond the grid there).
+  /// Words of padding before the grid's first point and after its last (temporal pipelining: 1D's
+  /// first and last segments, 2D's first and last blocks read their halo of rx(T-1) words beyond
+  /// the grid's first and last row there).
   std::uint64_t margin = 0;
 
   /// Words of one grid region, padding included.
@@ -43,7 +44,7 @@ struct HostLayout {
 };
 
 /// The default layout: input at 64 KiB, output after it on the next 4 KiB boundary plus 4 KiB. 1D
-/// with T > 1 time steps: a margin of rx(T-1) words each side of the grid. 3D:
+/// and 2D with T > 1 time steps: a margin of rx(T-1) words each side of the grid. 3D:
 /// when `cache_way_bytes` (a cache's sets x line bytes) and `line_bytes` are given, each plane is
 /// padded so that consecutive planes start about 0.618 of a way apart (an odd number of lines):
 /// planes a power of two bytes long would otherwise all map to the same sets.
@@ -51,7 +52,8 @@ HostLayout default_host_layout(const StencilSpec& spec, std::uint64_t cache_way_
 
 /// A MUL/MAC/ADD in the paper's Fig. 4 arrangement: `row` is the tap (rows share a coefficient),
 /// `col` the reader whose column it sits in (columns share a reader). x taps come first (rows
-/// 0..2rx), then in 2D the y taps (2ry rows) and the row of ADDs.
+/// 0..2rx; with T time steps, stage t's at (t-1)(2rx+1)...), then in 2D the y taps (2ry rows) and
+/// the row of ADDs (with T time steps, stage after stage).
 struct ComputeSlot {
   dfg::Vertex op = 0;
   unsigned row = 0;

@@ -43,6 +43,50 @@ StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan bl
   if (blocks_.out_width < w_)
     throw SpecError(spec.describe() + " with w=" + std::to_string(w_) + ": a block of " +
                     std::to_string(blocks_.out_width) + " output columns leaves workers without a column");
+  if (spec.dims == 2) T_ = std::max(1u, spec.time_steps);
+  // A boundary column must fall in one block of every stage: block 1's widened stage 1 must not
+  // reach the grid's first columns, nor block B-2's its last.
+  if (T_ > 1 && blocks_.blocks > 1 && blocks_.stride < halo())
+    throw SpecError(spec.describe() + " with w=" + std::to_string(w_) + ": " + std::to_string(blocks_.blocks) +
+                    " blocks " + std::to_string(blocks_.stride) + " columns apart are closer than the halo of " +
+                    std::to_string(T_) + " time steps (" + std::to_string(halo()) + " columns)");
+}
+
+StencilPlan StencilPlan::stage(unsigned t) const {
+  StencilPlan p = *this;
+  const std::uint64_t h = std::uint64_t{rx_} * (T_ - t);
+  p.blocks_.out_width += 2 * h;
+  p.blocks_.in_width += 2 * h;
+  p.T_ = 1;
+  p.stage_ = t;
+  if (t > 1) p.forward_rereads_ = 0;  // only stage 1 reads from memory
+  return p;
+}
+
+std::vector<ColumnWindow> StencilPlan::column_windows(unsigned t) const {
+  std::vector<ColumnWindow> out;
+  if (!two_d() || streams() || t == 0 || t >= T_) return out;
+  const StencilPlan sp = stage(t);
+  const std::uint64_t h = std::uint64_t{rx_} * (T_ - t), rows = out_rows();
+  const unsigned last = blocks_.blocks - 1;
+  // Stage t's output column c of block b is grid column b*stride + rx - h + c.
+  auto add = [&](unsigned b, std::uint64_t c, bool left) {
+    ColumnWindow cw;
+    cw.worker = static_cast<unsigned>(c % w_);
+    cw.block = b;
+    cw.position = c / w_;
+    cw.left = left;
+    const std::uint64_t n = sp.worker_count(cw.worker), blocks = blocks_.blocks;
+    const std::uint64_t m_keep = b * ny_ * n + ry_ * n;
+    cw.keep = {m_keep, rows * n, blocks * ny_ * n - m_keep - rows * n, n, cw.position};
+    const std::uint64_t m_sel = b * rows * n;
+    cw.sel = {m_sel, rows * n, blocks * rows * n - m_sel - rows * n, n, cw.position};
+    out.push_back(cw);
+  };
+  for (std::uint64_t g = 0; g < rx_; ++g) add(0, g + h - rx_, true);
+  const std::uint64_t last_start = std::uint64_t{last} * blocks_.stride;
+  for (std::uint64_t g = nx_ - rx_; g < nx_; ++g) add(last, g + h - rx_ - last_start, false);
+  return out;
 }
 
 bool StencilPlan::forward_reread(unsigned m) const {
@@ -121,7 +165,7 @@ ChannelBuffer StencilPlan::buffer_for(std::uint64_t backlog, std::uint64_t nativ
   return {0, need};
 }
 
-std::uint64_t StencilPlan::reader_count(unsigned k) const { return ceil_div(blocks_.in_width - k, w_); }
+std::uint64_t StencilPlan::reader_count(unsigned k) const { return ceil_div(read_width() - k, w_); }
 
 std::uint64_t StencilPlan::worker_count(unsigned j) const { return ceil_div(blocks_.out_width - j, w_); }
 

@@ -11,6 +11,10 @@
 /// them) of every row, rows in order, blocks in order. Compute worker j computes the block's output
 /// columns rx+j, rx+j+w, ... (worker_count(j) = ceil((out_width-j)/w) of them).
 ///
+/// 2D with T time steps (temporal pipelining): T stages of compute workers, stage t on stage(t)'s
+/// blocks, rx(T-t) columns wider each side than this plan's; stage t's worker k feeds stage t+1's
+/// reader k, with the grid's boundary rows and columns (column_windows) put back between them.
+///
 /// 3D: the interior planes rz .. nz-rz-1 are streamed one after the other, each as a 2D grid of ny
 /// rows (blocks, then planes, then rows, then columns), so every per-block pattern of 2D holds per
 /// plane. The z part of worker j's outputs comes from z readers, each loading the worker's output
@@ -82,6 +86,22 @@ struct BoundaryWindow {
   bool left = true;   ///< the grid's first r cells (else its last r)
   WindowBits keep;    ///< over the stage's input stream
   WindowBits sel;     ///< over the stage's filtered output
+};
+
+/// 2D temporal pipelining: one grid boundary column in stage t's output (t < T). Stage t computes
+/// h = rx(T-t) columns beyond the block on each side, the grid's boundary columns too (block 0's
+/// first, the last block's last); there the next stage must see the input's value, which the
+/// worker's column stream (the stage's input at its columns) carries. The column is worker
+/// `worker`'s word `position` of each row of block `block`: `keep` selects it from the column
+/// stream (every row, the whole run), `sel` marks its place in the worker's computed stream (the
+/// interior rows), where a MUX mode=bits puts it.
+struct ColumnWindow {
+  unsigned worker = 0;
+  unsigned block = 0;
+  std::uint64_t position = 0;
+  bool left = true;  ///< the grid's first rx columns (else its last rx)
+  WindowBits keep;
+  WindowBits sel;
 };
 
 /// Words a channel must hold beyond its steady-state backlog so that producer and consumer can
@@ -170,6 +190,8 @@ class StencilPlan {
   unsigned time_steps() const { return T_; }
   /// r(T-1): extra words each side of a segment (and margin of the memory image around the grid).
   std::uint64_t halo() const { return std::uint64_t{rx_} * (T_ - 1); }
+  /// 2D: halo(); 0 for other plans.
+  std::uint64_t halo2d() const { return two_d() ? halo() : 0; }
   /// Words of each segment stage t (0: the reader) passes on: L + 2r(T-t).
   std::uint64_t stage_words(unsigned t) const { return seg_.length + 2 * std::uint64_t{rx_} * (T_ - t); }
   /// Filter of stage t's chain output: drops the first 2r results of every segment.
@@ -177,6 +199,24 @@ class StencilPlan {
   /// The boundary windows of stage t < T (left first): the grid's first r cells are in segment 0
   /// (worker 0, first of the interleave), its last r in the last segment (worker w-1, last).
   std::vector<BoundaryWindow> boundary_windows(unsigned t) const;
+
+  /// 2D temporal pipelining (time_steps() = T > 1): stage t's plan (1..T), T = 1, its blocks
+  /// rx(T-t) columns wider on each side than this plan's (stage t+1 reads stage t's outputs:
+  /// stage t's worker k feeds stage t+1's reader k), re-read forward points only in stage 1.
+  StencilPlan stage(unsigned t) const;
+  /// 2D: the stage whose plan this is (0: not a stage plan).
+  unsigned stage_index() const { return stage_; }
+  /// 2D temporal pipelining: the grid boundary columns in stage t's output (t < T), left first.
+  std::vector<ColumnWindow> column_windows(unsigned t) const;
+  /// 2D temporal pipelining: the words the kept boundary rows of worker j's column stream wait
+  /// before the stage's MUX takes them (a block's last ry rows until the computed rows before them
+  /// have passed, and the next block's first ry rows behind them), `latency` cycles of the y chain
+  /// and ADD included.
+  std::uint64_t kept_rows_backlog(unsigned j, std::uint64_t latency) const {
+    return 2 * std::uint64_t{ry_} * worker_count(j) + latency;
+  }
+  /// Columns a reader row spans per block: in_width, plus the halo of T time steps each side.
+  std::uint64_t read_width() const { return blocks_.in_width + (two_d() ? 2 * halo() : 0); }
 
   /// Columns reader k loads per row of a block.
   std::uint64_t reader_count(unsigned k) const;
@@ -248,6 +288,7 @@ class StencilPlan {
   std::uint64_t line_words_ = 0;
   SegmentPlan seg_;
   unsigned T_ = 1;
+  unsigned stage_ = 0;
 };
 
 }  // namespace cgra

@@ -25,14 +25,21 @@ bool stream_ops_fit(const StencilPlan& plan, const ArchConfig& arch) {
 
 void check_time_steps_fit(const StencilSpec& spec, const ArchConfig& arch) {
   if (spec.time_steps <= 1) return;
-  if (spec.dims != 1)
-    throw MapError(spec.describe() + ": time steps > 1 are mapped for 1D stencils only (2D and 3D: one step a pass)");
+  if (spec.dims > 2)
+    throw MapError(spec.describe() + ": time steps > 1 are mapped for 1D and 2D stencils only (3D: one step a pass)");
+  if (spec.dims == 2) return;  // 2D boundary windows: strided bit generators of constant size
+  // A window's bit generator: 2r+1 runs, one predicate and instruction each (and one more
+  // instruction), or when they do not fit the two-counter generator (4 predicates, 2 registers,
+  // 5 instructions; lowering's strided_bits_program).
   const PeParams& pe = arch.fabric.pe;
   const unsigned runs = 2 * spec.radius[0] + 1;
-  if (runs > pe.predicates || runs + 1 > pe.instruction_slots)
+  const bool as_runs = runs <= pe.predicates && runs + 1 <= pe.instruction_slots;
+  const bool two_counters = spec.radius[0] > 1 && pe.predicates >= 4 && pe.registers >= 2 && pe.instruction_slots >= 5;
+  if (!as_runs && !two_counters)
     throw MapError(spec.describe() + ": a boundary window's bit generator needs " + std::to_string(runs) +
-                   " predicates and " + std::to_string(runs + 1) + " instruction slots (2r+1 runs); a PE has " +
-                   std::to_string(pe.predicates) + " and " + std::to_string(pe.instruction_slots));
+                   " predicates and " + std::to_string(runs + 1) + " instruction slots (2r+1 runs), or 4 predicates, "
+                   "2 registers and 5 instruction slots (two counters); a PE has " + std::to_string(pe.predicates) +
+                   ", " + std::to_string(pe.registers) + " and " + std::to_string(pe.instruction_slots));
 }
 
 std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, const ArchConfig& arch) {
@@ -42,7 +49,7 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
   const OpLatencies& lat = arch.fabric.pe.latency;
   const unsigned d = stream_interleave_for(std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0), arch);
   const std::uint64_t columns = spec.grid[0] - 2 * std::uint64_t{spec.radius[0]};
-  const unsigned last = spec.dims == 1 ? StencilSpec::kMaxTimeSteps : 1;
+  const unsigned last = spec.dims <= 2 ? StencilSpec::kMaxTimeSteps : 1;
   for (unsigned t = 1; t <= last; ++t) {
     spec.time_steps = t;
     try {
@@ -80,10 +87,31 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
         }
       }
       if (e.cycles == 0) break;
+    } else if (spec.dims == 2) {
+      // The most workers (from w down) with a blocking whose graph fits the fabric's PEs, and its
+      // predicted cycles (the blocking estimate, as map_stencil reports it).
+      for (; w >= 1; --w) {
+        try {
+          const BufferEstimate b = choose_blocking(spec, w, arch);
+          const CyclePrediction p = predict_blocks(spec, w, b, arch);
+          e.cycles = double(p.cycles);
+          e.bound = p.bound;
+          break;
+        } catch (const MapError&) {
+        } catch (const SpecError&) {
+        }
+        if (spec_in.workers != 0) break;
+      }
+      if (e.cycles == 0) break;
     }
     e.workers = w;
     e.steps_per_cycle = e.cycles > 0 ? double(t) / e.cycles : 0;
     out.push_back(e);
+    // 2D: each T costs a blocking search over whole graphs; past the peak, more stages leave room
+    // for fewer workers and the throughput only falls, so the search stops after two falls.
+    if (spec.dims == 2 && out.size() >= 3 && out[out.size() - 1].steps_per_cycle < out[out.size() - 2].steps_per_cycle &&
+        out[out.size() - 2].steps_per_cycle < out[out.size() - 3].steps_per_cycle)
+      break;
   }
   if (out.empty()) {
     spec.time_steps = 1;

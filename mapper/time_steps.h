@@ -22,12 +22,14 @@ struct TimeStepEstimate {
 
 /// The time-step counts that fit `arch` for `spec` (its time_steps ignored), T = 1, 2, ... up to
 /// the first that does not fit (MAC-capable PEs for one worker, the boundary windows' bit
-/// generators, the halo within a segment's stride, StencilSpec::kMaxTimeSteps); 2D and 3D: T = 1 only.
+/// generators, the halo within a segment's stride, StencilSpec::kMaxTimeSteps); 2D: up to the first
+/// T whose stages' MAC chains or graph exceed the fabric (or whose halo no blocking keeps apart),
+/// each with the most workers that fit and the blocking estimate's cycles; 3D: T = 1 only.
 std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec, const ArchConfig& arch);
 
-/// Throws MapError, with the numbers, when spec.time_steps > 1 cannot be mapped: not 1D, or a
-/// boundary window's bit generator (2r + 1 runs of bits) beyond a PE's predicates or instruction
-/// slots.
+/// Throws MapError, with the numbers, when spec.time_steps > 1 cannot be mapped: 3D, or (1D) a
+/// boundary window's bit generator beyond a PE's resources (2r + 1 runs of bits, one predicate
+/// and instruction slot each, or the two-counter generator's 4 predicates, 2 registers and 5 slots).
 void check_time_steps_fit(const StencilSpec& spec, const ArchConfig& arch);
 
 }  // namespace cgra

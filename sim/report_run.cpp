@@ -135,7 +135,7 @@ json mapping_json(const MappedStencil& m) {
           {"ops_by_role", s.ops_by_role},
           {"blocks", s.buffering.blocks.blocks},
           {"block_width", s.buffering.blocks.out_width},
-          {"block_input_width", s.buffering.blocks.in_width},
+          {"block_input_width", std::max(s.buffering.blocks.in_width, s.buffering.read_width)},
           {"interleave", s.buffering.interleave},
           {"segment_length", s.buffering.segment_length},
           {"delay_stages", s.buffering.delay_copies},

@@ -1,5 +1,5 @@
-// 1D temporal pipelining: T stages of chains per worker, each stage's filtered results streaming
-// into the next, boundary cells put back between stages. The generated graph (interpreted token by
+// Temporal pipelining: T stages of chains per worker, each stage's filtered results streaming
+// into the next, boundary cells put back between stages (1D; 2D below). The generated graph (interpreted token by
 // token with the capacities it asks for) and the placed, routed mapping must equal the one-step
 // reference applied T times, bit for bit, on random data with distinct coefficients.
 #include <gtest/gtest.h>
@@ -143,14 +143,14 @@ TEST(MapperTemporal, PlacedRoutedBitExact) {
 
 TEST(MapperTemporal, UnmappableTimeStepsAreRefusedWithTheNumbers) {
   const ArchConfig arch = test::legacy_default_arch();
-  StencilSpec two = make_spec(2, 1, 20, 20);
-  two.time_steps = 2;
+  StencilSpec three = test::make_spec3(1, 1, 1, 20, 20, 20);
+  three.time_steps = 2;
   EXPECT_THROW(
       {
         try {
-          map_stencil(two, arch);
+          map_stencil(three, arch);
         } catch (const MapError& e) {
-          EXPECT_NE(std::string(e.what()).find("1D stencils only"), std::string::npos) << e.what();
+          EXPECT_NE(std::string(e.what()).find("1D and 2D stencils only"), std::string::npos) << e.what();
           throw;
         }
       },
@@ -164,13 +164,177 @@ TEST(MapperTemporal, UnmappableTimeStepsAreRefusedWithTheNumbers) {
     EXPECT_NE(std::string(e.what()).find("300 MAC-capable PEs"), std::string::npos) << e.what();
   }
   StencilSpec wide = make_spec(1, 4, 2000);
-  wide.time_steps = 2;  // a window of 4 words: 9 runs, the PE has 8 predicates
+  wide.time_steps = 2;  // a window of 4 words: 9 runs; with 4 instruction slots neither generator fits
+  ArchConfig few = arch;
+  few.fabric.pe.instruction_slots = 4;
   try {
-    map_stencil(wide, arch);
+    map_stencil(wide, few);
     FAIL() << "no error";
   } catch (const MapError& e) {
     EXPECT_NE(std::string(e.what()).find("needs 9 predicates"), std::string::npos) << e.what();
   }
+}
+
+// A window of 4 words (9 runs, more than the paper PE's 8 predicates) takes the two-counter bit
+// generator: placed, routed, interpreted bit for bit.
+TEST(MapperTemporal, WideWindowsTakeTheTwoCounterGenerator) {
+  StencilSpec spec = make_spec(1, 4, 600);
+  spec.time_steps = 2;
+  spec.workers = 2;
+  const MappedStencil m = map_stencil(spec, test::legacy_default_arch());
+  const test::MappedRun r = test::interpret_mapped(m, 13);
+  ASSERT_TRUE(r.res.done) << r.res.blocked;
+  EXPECT_EQ(r.wrong, 0u);
+  expect_stages_bit_exact(4, 3, 2, 3, 300);
+}
+
+// 2D: T stages of compute workers; stage t's worker k feeds stage t+1's reader k, the grid's
+// boundary rows and columns put back from the worker's column stream. Interpreted token by token
+// with the capacities the graph asks for, on random data, distinct coefficients and rx != ry.
+void expect_2d_stages_bit_exact(unsigned rx, unsigned ry, unsigned steps, unsigned w, unsigned blocks, bool delay,
+                                std::uint64_t nx, std::uint64_t ny) {
+  StencilSpec spec = make_spec(2, rx, nx, ny);
+  spec.radius[1] = ry;
+  spec.coeff_y.clear();
+  for (unsigned i = 0; i < 2 * ry; ++i) spec.coeff_y.push_back(-0.07 + 0.011 * i);
+  spec.time_steps = steps;
+  SCOPED_TRACE(spec.describe() + " w=" + std::to_string(w) + " blocks=" + std::to_string(blocks));
+  const StencilPlan plan(spec, w, StencilPlan::make_blocks(spec, blocks), delay);
+  ASSERT_EQ(plan.time_steps(), steps);
+  EXPECT_EQ(plan.read_width(), plan.blocking().in_width + 2 * std::uint64_t{rx} * (steps - 1));
+  const HostLayout l = default_host_layout(spec);
+  EXPECT_EQ(l.margin, std::uint64_t{rx} * (steps - 1));
+  StencilDfg sd = build_stencil_dfg(plan, l, test::paper_pe());
+  EXPECT_NO_THROW(dfg::validate(sd.dfg));
+  unsigned macs = 0, adds = 0, muxes = 0, loads = 0;
+  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
+    const dfg::OpKind k = sd.dfg.op(v).kind;
+    macs += k == dfg::OpKind::Mac || k == dfg::OpKind::Mul;
+    adds += k == dfg::OpKind::Add;
+    muxes += k == dfg::OpKind::Mux;
+    loads += k == dfg::OpKind::Load;
+  }
+  EXPECT_EQ(macs, w * steps * (2 * rx + 1 + 2 * ry));
+  EXPECT_EQ(adds, w * steps);
+  // Between two stages: a boundary-row MUX per worker and one per grid boundary column (2rx).
+  EXPECT_EQ(muxes, (steps - 1) * (w + 2 * rx));
+  EXPECT_EQ(loads, w);  // only stage 1 reads memory
+  const std::vector<double> in = random_grid(spec.grid_points(), 7 * steps + w + blocks);
+  test::InterpResult res;
+  const std::vector<double> out = test::interpret(sd.dfg, l, in, res);
+  EXPECT_TRUE(res.done) << res.blocked;
+  EXPECT_TRUE(res.leftovers.empty()) << (res.leftovers.empty() ? "" : res.leftovers.front());
+  EXPECT_EQ(test::differing_words(repeated_reference(spec, in, steps), out), 0u);
+  EXPECT_EQ(test::differing_words(in, out), spec.outputs());  // every interior point written, nothing else
+}
+
+TEST(MapperTemporal2d, StagesBitExact) {
+  for (unsigned steps : {2u, 3u, 4u})
+    for (unsigned r : {1u, 2u})
+      for (unsigned w : {1u, 3u}) expect_2d_stages_bit_exact(r, r, steps, w, 1, false, 23 + 2 * steps + r, 11 + steps);
+}
+
+// Several blocks (the halo re-read at every block edge, boundary columns only in the first and
+// last), rx != ry, a worker with both boundary columns of a stage, COPY delay stages.
+TEST(MapperTemporal2d, BlocksAndUnequalRadiiBitExact) {
+  expect_2d_stages_bit_exact(1, 2, 3, 2, 3, false, 40, 13);
+  expect_2d_stages_bit_exact(2, 1, 2, 3, 4, true, 61, 9);
+  expect_2d_stages_bit_exact(3, 1, 2, 4, 2, false, 50, 10);
+  expect_2d_stages_bit_exact(1, 1, 4, 1, 2, true, 30, 8);  // one worker holds both windows
+}
+
+// Stage t computes rx(T-t) columns beyond the block each side; its grid boundary columns are a
+// word of one worker's row in the first and the last block.
+TEST(MapperTemporal2d, ColumnWindowsHand) {
+  StencilSpec spec = make_spec(2, 1, 42, 10);  // 40 interior columns
+  spec.time_steps = 3;
+  const StencilPlan plan(spec, 3, StencilPlan::make_blocks(spec, 2));  // 2 blocks of 20, 20 apart
+  EXPECT_EQ(plan.blocking().out_width, 20u);
+  EXPECT_EQ(plan.halo(), 2u);
+  EXPECT_EQ(plan.read_width(), 26u);
+  EXPECT_EQ(plan.reader_count(0), 9u);  // columns 0, 3, ..., 24 of 26
+  const StencilPlan s1 = plan.stage(1), s3 = plan.stage(3);
+  EXPECT_EQ(s1.blocking().out_width, 24u);
+  EXPECT_EQ(s1.blocking().in_width, 26u);
+  EXPECT_EQ(s3.blocking().out_width, 20u);
+  EXPECT_EQ(s1.stage_index(), 1u);
+  const std::vector<ColumnWindow> w1 = plan.column_windows(1);
+  ASSERT_EQ(w1.size(), 2u);
+  // Stage 1's output column c of block 0 is grid column c - 1: grid column 0 is c = 1, worker 1's
+  // word 0 of each row (8 words a row of 24 columns).
+  EXPECT_EQ(w1[0].worker, 1u);
+  EXPECT_EQ(w1[0].block, 0u);
+  EXPECT_EQ(w1[0].position, 0u);
+  EXPECT_TRUE(w1[0].left);
+  // Keep: the column stream of every row (10 rows of 8), from row 1 to row 8 of block 0.
+  EXPECT_EQ(w1[0].keep.m, 8u);
+  EXPECT_EQ(w1[0].keep.n, 64u);
+  EXPECT_EQ(w1[0].keep.p, 160u - 72u);
+  EXPECT_EQ(w1[0].keep.every, 8u);
+  EXPECT_EQ(w1[0].sel.m, 0u);
+  EXPECT_EQ(w1[0].sel.n, 64u);
+  EXPECT_EQ(w1[0].sel.p, 64u);
+  // Grid column 41 in block 1 (starting at grid column 20 - 1): c = 22, worker 1's word 7.
+  EXPECT_EQ(w1[1].worker, 1u);
+  EXPECT_EQ(w1[1].block, 1u);
+  EXPECT_EQ(w1[1].position, 7u);
+  EXPECT_FALSE(w1[1].left);
+  EXPECT_EQ(w1[1].keep.m, 80u + 8u);
+  EXPECT_EQ(w1[1].keep.phase, 7u);
+  EXPECT_EQ(w1[1].sel.m, 64u);
+  // Stage 2 (h = 1): grid column 0 is c = 0 (worker 0), column 41 is c = 21 (worker 0, word 7).
+  const std::vector<ColumnWindow> w2 = plan.column_windows(2);
+  ASSERT_EQ(w2.size(), 2u);
+  EXPECT_EQ(w2[0].worker, 0u);
+  EXPECT_EQ(w2[0].position, 0u);
+  EXPECT_EQ(w2[1].worker, 0u);
+  EXPECT_EQ(w2[1].position, 7u);
+  EXPECT_TRUE(plan.column_windows(3).empty());
+}
+
+TEST(MapperTemporal2d, HaloBeyondTheBlocksIsRefused) {
+  StencilSpec spec = make_spec(2, 2, 44, 10);  // 40 interior columns
+  spec.time_steps = 4;                         // halo 6
+  try {
+    (void)StencilPlan(spec, 2, StencilPlan::make_blocks(spec, 8));  // 8 blocks 5 apart
+    FAIL() << "no error";
+  } catch (const SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("8 blocks 5 columns apart are closer than the halo of 4 time steps (6 "
+                                         "columns)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// On the paper fabric: placed, routed, interpreted bit for bit; too many steps for the fabric's MAC
+// PEs are refused with the numbers; auto picks T > 1 for r = 1.
+TEST(MapperTemporal2d, PlacedRoutedBitExact) {
+  const ArchConfig arch = test::legacy_default_arch();
+  for (unsigned steps : {2u, 3u}) {
+    StencilSpec spec = make_spec(2, 1, 60, 16);
+    spec.time_steps = steps;
+    spec.workers = 3;
+    const MappedStencil m = map_stencil(spec, arch);
+    EXPECT_EQ(m.summary.time_steps, steps);
+    EXPECT_GT(m.summary.halo_overhead, 0.0);
+    const test::MappedRun r = test::interpret_mapped(m, 9);
+    ASSERT_TRUE(r.res.done) << r.res.blocked;
+    EXPECT_EQ(r.wrong, 0u);
+  }
+  StencilSpec big = make_spec(2, 1, 60, 16);
+  big.time_steps = 20;
+  big.workers = 3;
+  try {
+    map_stencil(big, arch);
+    FAIL() << "no error";
+  } catch (const MapError& e) {
+    EXPECT_NE(std::string(e.what()).find("T=20 with w=3 needs 300 MAC-capable PEs; the fabric has 256"), std::string::npos) << e.what();
+  }
+  StencilSpec spec = make_spec(2, 1, 200, 40);
+  spec.time_steps = 0;
+  const MappedStencil m = map_stencil(spec, load_default_arch());
+  EXPECT_GT(m.spec.time_steps, 1u) << m.summary.time_steps_reason;
+  EXPECT_NE(m.summary.time_steps_reason.find("auto: T="), std::string::npos);
 }
 
 }  // namespace

@@ -64,6 +64,10 @@ std::vector<Workload> workloads() {
       // 1D temporal pipelining, T chosen by the prediction (the report adds the simulated single pass).
       {"small_1d_time_steps", "small_1d_time_steps",
        {"--stencil", "1d", "--radius", "2", "--grid", "3000", "--time-steps", "auto"}, 0},
+      // 2D temporal pipelining, T chosen by the prediction: stages, boundary rows and columns put
+      // back between them, several blocks.
+      {"small_2d_time_steps", "small_2d_time_steps",
+       {"--stencil", "2d", "--radius", "1", "--grid", "120x40", "--time-steps", "auto"}, 0},
       // 2D on 3-cycle hops.
       {"small_2d_hop3", "small_2d_hop3",
        {"--stencil", "2d", "--radius", "4", "--grid", "120x40", "--set", "network.hop_latency=3"}, 0},
