@@ -194,6 +194,7 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
   const std::uint64_t spm = arch.memory.scratchpad.size_bytes;
   const unsigned pes = arch.fabric.rows * arch.fabric.cols;
   std::vector<BufferEstimate> out;
+  std::string refused;  // why the last block count could not be planned
   std::uint64_t least_bytes = ~std::uint64_t{0};
   unsigned least_pes = ~0u;
   // Every block count up to 32, then about 15% apart (estimates change slowly there), and the most.
@@ -206,17 +207,15 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
       BufferEstimate e;
       try {
         e = estimate_buffering(spec, workers, static_cast<unsigned>(nb), delay, arch);
-      } catch (const SpecError&) {  // blocks closer than the halo of T time steps
+      } catch (const SpecError& err) {  // e.g. blocks closer than the halo of T time steps
+        refused = err.what();
         continue;
       }
       least_bytes = std::min(least_bytes, e.scratchpad_bytes);
       if (e.scratchpad_bytes <= spm) least_pes = std::min(least_pes, e.pes_needed);
       if (e.scratchpad_bytes <= spm && e.pes_needed <= pes) out.push_back(e);
     }
-  if (out.empty() && least_bytes == ~std::uint64_t{0})
-    throw MapError(with_w(spec, workers) + ": no blocking keeps its blocks as far apart as the halo of " +
-                   std::to_string(spec.time_steps) + " time steps (" +
-                   std::to_string(std::uint64_t{spec.radius[0]} * (spec.time_steps - 1)) + " columns)");
+  if (out.empty() && least_bytes == ~std::uint64_t{0}) throw MapError(refused);  // no block count planned
   if (out.empty() && least_pes != ~0u)
     throw MapError(with_w(spec, workers) + " needs " + std::to_string(least_pes) +
                    " PEs with the best blocking; the fabric has " + std::to_string(pes));

@@ -1,0 +1,30 @@
+# roofline_percent_vs_time-steps_by_radius: written by cgrasim; run again with: gnuplot roofline_percent_vs_time-steps_by_radius.gp
+set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'
+set output 'roofline_percent_vs_time-steps_by_radius.svg'
+set title 'roofline_percent over time-steps, by radius'
+set grid
+set key outside right top
+set key title 'radius [points]'
+set xlabel 'time-steps [steps]'
+set ylabel 'roofline_percent [% of the roofline]'
+set xtics (1, 2, 3, 4, 6)
+set offsets graph 0.03, graph 0.03, 0, 0
+$line0 << EOD
+1 100.235789983649
+2 95.0179450969587
+3 94.3937040205304
+4 93.946873722926
+6 49.8768622535075
+EOD
+$line1 << EOD
+1 100.229720237374
+2 96.8481855522919
+3 88.9793355553166
+4 48.0044547563805
+6 20.0954225114168
+EOD
+plot $line0 using 1:2 with linespoints lw 2 pt 7 title '1', $line1 using 1:2 with linespoints lw 2 pt 7 title '2'
+set terminal pngcairo size 900,560 noenhanced font 'sans,11' background rgb 'white'
+set output 'roofline_percent_vs_time-steps_by_radius.png'
+replot
+unset output
