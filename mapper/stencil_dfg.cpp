@@ -158,18 +158,8 @@ class Generator {
     unsigned i = 0;
     for (const ColumnWindow& cw : top_.column_windows(t)) {
       if (cw.worker != j) continue;
-      const std::string c = p + ".c" + num(i++);
-      auto keep = b_.add(OpKind::Filter, c + ".keep").imm("mode", "bits").role(Role::Filter, wj);
-      b_.connect(column, keep.port("in"));
-      b_.connect(window_bits(c + ".keep.bits", cw.keep, wj), keep.port("bits"));
-      auto drop = b_.add(OpKind::Filter, c + ".drop").imm("mode", "bits").role(Role::Filter, wj);
-      b_.connect(computed, drop.port("in"));
-      b_.connect(window_bits(c + ".drop.bits", cw.sel, wj, true), drop.port("bits"));
-      auto mux = b_.add(OpKind::Mux, c + ".mux").imm("mode", "bits").role(Role::Filter, wj);
-      b_.connect(window_bits(c + ".sel", cw.sel, wj), mux.port("sel"));
-      b_.connect(drop.port("out"), mux.port("a"));
-      connect_buffered(keep.port("out"), mux.port("b"), plan().ry() + 2, c + ".kd", wj);
-      computed = mux.port("out");
+      // A kept word comes ry rows (ry words of its column) and the chains' latency before its place.
+      computed = add_window(j, p + ".c" + num(i++), cw.keep, cw.sel, column, computed, plan().ry() + 2);
     }
     const FilterPattern rows = plan().x_out(j);
     const WindowBits edge{rows.m, rows.n, rows.p, 1, 0};
@@ -302,24 +292,31 @@ class Generator {
     return h.port("out");
   }
 
-  // Between stages: the stage computed the grid's boundary cells of its window too; a FILTER keeps
-  // their input values from the stage's input stream (`<p>.keep`), another drops the computed words
-  // there (`<p>.drop`, on the window's bits inverted) and a MUX mode=bits (`<p>.mux`) puts the kept
-  // words in their place. The kept words come r·D steps before their place, r of them at most wait
-  // in the MUX's queue.
+  // Between stages (1D): the stage computed the grid's boundary cells of its window too; their
+  // input values come from the stage's input stream, r·D steps before their place, r of them at
+  // most waiting in the MUX's queue (add_window).
   PortRef add_boundary(unsigned j, const std::string& p, const BoundaryWindow& bw, const PortRef& in,
                        const PortRef& computed) {
+    return add_window(j, p, bw.keep, bw.sel, in, computed, 0);
+  }
+
+  // Puts words of `kept_from` in place of some of `computed`'s: a FILTER keeps them (`<p>.keep`, on
+  // `keep`), another drops the computed words there (`<p>.drop`, on `sel` inverted) and a MUX
+  // mode=bits (`<p>.mux`, on `sel`) puts the kept words in their place. The channel into the MUX
+  // holds the kept words that wait there, `backlog` at most (StencilPlan::buffer_for).
+  PortRef add_window(unsigned j, const std::string& p, const WindowBits& keep, const WindowBits& sel,
+                     const PortRef& kept_from, const PortRef& computed, std::uint64_t backlog) {
     const int wj = static_cast<int>(j);
-    auto keep = b_.add(OpKind::Filter, p + ".keep").imm("mode", "bits").role(Role::Filter, wj);
-    b_.connect(in, keep.port("in"));
-    b_.connect(window_bits(p + ".keep.bits", bw.keep, wj), keep.port("bits"));
+    auto kf = b_.add(OpKind::Filter, p + ".keep").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(kept_from, kf.port("in"));
+    b_.connect(window_bits(p + ".keep.bits", keep, wj), kf.port("bits"));
     auto drop = b_.add(OpKind::Filter, p + ".drop").imm("mode", "bits").role(Role::Filter, wj);
     b_.connect(computed, drop.port("in"));
-    b_.connect(window_bits(p + ".drop.bits", bw.sel, wj, true), drop.port("bits"));
+    b_.connect(window_bits(p + ".drop.bits", sel, wj, true), drop.port("bits"));
     auto mux = b_.add(OpKind::Mux, p + ".mux").imm("mode", "bits").role(Role::Filter, wj);
-    b_.connect(window_bits(p + ".sel", bw.sel, wj), mux.port("sel"));
+    b_.connect(window_bits(p + ".sel", sel, wj), mux.port("sel"));
     b_.connect(drop.port("out"), mux.port("a"));
-    b_.connect(keep.port("out"), mux.port("b"));
+    connect_buffered(kf.port("out"), mux.port("b"), backlog, p + ".kd", wj);
     return mux.port("out");
   }
 

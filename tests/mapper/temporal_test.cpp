@@ -24,6 +24,19 @@ std::vector<double> repeated_reference(StencilSpec spec, std::vector<double> gri
   return grid;
 }
 
+// The graph interpreted on a random grid (seed `seed`) with the capacities it asks for: it
+// completes, leaves no word behind, and its output equals the reference applied spec.time_steps
+// times, every interior point written and nothing else.
+void expect_interpreted_bit_exact(const StencilSpec& spec, const StencilDfg& sd, const HostLayout& l, unsigned seed) {
+  const std::vector<double> in = random_grid(spec.grid_points(), seed);
+  test::InterpResult res;
+  const std::vector<double> out = test::interpret(sd.dfg, l, in, res);
+  EXPECT_TRUE(res.done) << res.blocked;
+  EXPECT_TRUE(res.leftovers.empty()) << (res.leftovers.empty() ? "" : res.leftovers.front());
+  EXPECT_EQ(test::differing_words(repeated_reference(spec, in, spec.time_steps), out), 0u);
+  EXPECT_EQ(test::differing_words(in, out), spec.outputs());
+}
+
 void expect_stages_bit_exact(unsigned r, unsigned steps, unsigned w, unsigned d, std::uint64_t nx) {
   StencilSpec spec = make_spec(1, r, nx);
   spec.time_steps = steps;
@@ -41,13 +54,7 @@ void expect_stages_bit_exact(unsigned r, unsigned steps, unsigned w, unsigned d,
   }
   EXPECT_EQ(macs, w * steps * (2 * r + 1));
   EXPECT_EQ(muxes, 2 * (steps - 1));  // a left and a right window between two stages
-  const std::vector<double> in = random_grid(spec.grid_points(), 11 * steps + w);
-  test::InterpResult res;
-  const std::vector<double> out = test::interpret(sd.dfg, l, in, res);
-  EXPECT_TRUE(res.done) << res.blocked;
-  EXPECT_TRUE(res.leftovers.empty()) << (res.leftovers.empty() ? "" : res.leftovers.front());
-  EXPECT_EQ(test::differing_words(repeated_reference(spec, in, steps), out), 0u);
-  EXPECT_EQ(test::differing_words(in, out), spec.outputs());  // every interior point written, nothing else
+  expect_interpreted_bit_exact(spec, sd, l, 11 * steps + w);
 }
 
 TEST(MapperTemporal, StagesBitExact) {
@@ -219,13 +226,7 @@ void expect_2d_stages_bit_exact(unsigned rx, unsigned ry, unsigned steps, unsign
   // Between two stages: a boundary-row MUX per worker and one per grid boundary column (2rx).
   EXPECT_EQ(muxes, (steps - 1) * (w + 2 * rx));
   EXPECT_EQ(loads, w);  // only stage 1 reads memory
-  const std::vector<double> in = random_grid(spec.grid_points(), 7 * steps + w + blocks);
-  test::InterpResult res;
-  const std::vector<double> out = test::interpret(sd.dfg, l, in, res);
-  EXPECT_TRUE(res.done) << res.blocked;
-  EXPECT_TRUE(res.leftovers.empty()) << (res.leftovers.empty() ? "" : res.leftovers.front());
-  EXPECT_EQ(test::differing_words(repeated_reference(spec, in, steps), out), 0u);
-  EXPECT_EQ(test::differing_words(in, out), spec.outputs());  // every interior point written, nothing else
+  expect_interpreted_bit_exact(spec, sd, l, 7 * steps + w + blocks);
 }
 
 TEST(MapperTemporal2d, StagesBitExact) {
