@@ -34,7 +34,7 @@ void check_time_steps_fit(const StencilSpec& spec, const ArchConfig& arch) {
   const PeParams& pe = arch.fabric.pe;
   const unsigned runs = 2 * spec.radius[0] + 1;
   const bool as_runs = runs <= pe.predicates && runs + 1 <= pe.instruction_slots;
-  const bool two_counters = spec.radius[0] > 1 && pe.predicates >= 4 && pe.registers >= 2 && pe.instruction_slots >= 5;
+  const bool two_counters = pe.predicates >= 4 && pe.registers >= 2 && pe.instruction_slots >= 5;
   if (!as_runs && !two_counters)
     throw MapError(spec.describe() + ": a boundary window's bit generator needs " + std::to_string(runs) +
                    " predicates and " + std::to_string(runs + 1) + " instruction slots (2r+1 runs), or 4 predicates, "
