@@ -272,11 +272,10 @@ class PeLowering {
         const std::uint64_t runs = strided_bits_run_count(u("m"), u("n"), u("p"), u("every"), u("phase"));
         // Ones `every` apart in more runs than the PE has predicates or slots for: two counters
         // instead (strided_bits_program: 4 predicates, 2 registers, 5 instructions).
-        constexpr unsigned kStridedPreds = 4, kStridedSlots = 5;
         const bool strided = u("every") >= 2 && u("m") + u("phase") < u("m") + u("n");
         if (strided && (base.pred + runs > pe_.predicates || runs + 1 > pe_.instruction_slots) &&
-            base.pred + kStridedPreds <= pe_.predicates && base.reg + 2 <= pe_.registers &&
-            kStridedSlots <= pe_.instruction_slots) {
+            base.pred + kStridedBitsPredicates <= pe_.predicates && base.reg + kStridedBitsRegisters <= pe_.registers &&
+            kStridedBitsInstructions <= pe_.instruction_slots) {
           p = strided_bits_program(out("out"), u("m"), u("n"), u("p"), u("every"), u("phase"), invert, base);
           break;
         }

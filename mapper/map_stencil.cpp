@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <optional>
 
 #include "dfg/validate.h"
 #include "mapper/predict.h"
+#include "mapper/text_format.h"
 #include "mapper/roofline.h"
 #include "network/fabric_geometry.h"
 #include "network/route.h"
@@ -15,11 +15,7 @@ namespace cgra {
 
 namespace {
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
+using mapper_text::fixed;
 
 std::string with_w(const StencilSpec& spec, unsigned w) { return spec.describe() + " with w=" + std::to_string(w); }
 

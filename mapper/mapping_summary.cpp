@@ -4,18 +4,11 @@
 #include <string>
 
 #include "mapper/map_stencil.h"
+#include "mapper/text_format.h"
 
 namespace cgra {
 
-namespace {
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-}  // namespace
+using mapper_text::fixed;
 
 std::string MappingSummary::text() const {
   std::string s;

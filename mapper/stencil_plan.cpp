@@ -58,7 +58,6 @@ StencilPlan StencilPlan::stage(unsigned t) const {
   p.blocks_.out_width += 2 * h;
   p.blocks_.in_width += 2 * h;
   p.T_ = 1;
-  p.stage_ = t;
   if (t > 1) p.forward_rereads_ = 0;  // only stage 1 reads from memory
   return p;
 }

@@ -204,8 +204,6 @@ class StencilPlan {
   /// rx(T-t) columns wider on each side than this plan's (stage t+1 reads stage t's outputs:
   /// stage t's worker k feeds stage t+1's reader k), re-read forward points only in stage 1.
   StencilPlan stage(unsigned t) const;
-  /// 2D: the stage whose plan this is (0: not a stage plan).
-  unsigned stage_index() const { return stage_; }
   /// 2D temporal pipelining: the grid boundary columns in stage t's output (t < T), left first.
   std::vector<ColumnWindow> column_windows(unsigned t) const;
   /// 2D temporal pipelining: the words the kept boundary rows of worker j's column stream wait
@@ -288,7 +286,6 @@ class StencilPlan {
   std::uint64_t line_words_ = 0;
   SegmentPlan seg_;
   unsigned T_ = 1;
-  unsigned stage_ = 0;
 };
 
 }  // namespace cgra

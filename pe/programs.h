@@ -111,6 +111,8 @@ Program pattern_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std
 /// one one in the period (std::invalid_argument otherwise).
 Program strided_bits_program(unsigned out, std::uint64_t m, std::uint64_t n, std::uint64_t p, std::uint64_t every,
                              std::uint64_t phase, bool invert, ProgramBase base = {});
+/// What strided_bits_program takes from a PE, whatever its pattern.
+inline constexpr unsigned kStridedBitsPredicates = 4, kStridedBitsRegisters = 2, kStridedBitsInstructions = 5;
 /// The runs of the DFG's BITS with a stride: in every period of m+n+p tokens, tag 1 at the
 /// positions c = m + phase + i*every < m+n, else 0 (every = 1, phase = 0 is 0^m 1^n 0^p). Adjacent
 /// runs of the same bit are merged and empty ones left out. Needs every >= 1 and a non-empty period.

@@ -258,7 +258,6 @@ TEST(MapperTemporal2d, ColumnWindowsHand) {
   EXPECT_EQ(s1.blocking().out_width, 24u);
   EXPECT_EQ(s1.blocking().in_width, 26u);
   EXPECT_EQ(s3.blocking().out_width, 20u);
-  EXPECT_EQ(s1.stage_index(), 1u);
   const std::vector<ColumnWindow> w1 = plan.column_windows(1);
   ASSERT_EQ(w1.size(), 2u);
   // Stage 1's output column c of block 0 is grid column c - 1: grid column 0 is c = 1, worker 1's

@@ -95,9 +95,9 @@ TEST(PeBitsPrograms, StridedBitsProgramTokenByToken) {
                              " every=" + std::to_string(c.every) + " phase=" + std::to_string(c.phase) +
                              (c.invert ? " invert" : "");
     const Program prog = strided_bits_program(1, c.m, c.n, c.p, c.every, c.phase, c.invert, {2, 3});
-    EXPECT_EQ(prog.instructions.size(), 5u) << what;
-    EXPECT_EQ(footprint(prog).preds, std::uint64_t{0xf} << 2) << what;
-    EXPECT_EQ(footprint(prog).regs, std::uint64_t{0x3} << 3) << what;
+    EXPECT_EQ(prog.instructions.size(), kStridedBitsInstructions) << what;
+    EXPECT_EQ(footprint(prog).preds, std::uint64_t{0xf} << 2) << what;  // kStridedBitsPredicates from p2
+    EXPECT_EQ(footprint(prog).regs, std::uint64_t{0x3} << 3) << what;   // kStridedBitsRegisters from r3
     const std::uint64_t L = c.m + c.n + c.p, cycles = 4 * (L + 2);
     Gen g(prog, 1, cycles);
     ASSERT_EQ(g.sink().words.size(), 4 * L) << what;
