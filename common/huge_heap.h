@@ -3,9 +3,9 @@
 /// Puts the process's heap on transparent huge pages, so that building a fabric takes a few
 /// page faults instead of a thousand (docs/sweep.md, "Measured"). A run allocates a few
 /// megabytes of small objects once; on 4 KiB pages each one is a fault, and on virtual machines
-/// a fault costs 10 to 20 microseconds and serialises with the faults of other processes. A sweep
-/// runs each point in a freshly forked process, so its points pay that on every point; they
-/// inherit the advised heap (and these settings) from the program's start (sim/main.cpp).
+/// a fault costs 10 to 20 microseconds and serialises with the faults of other processes. cgrasim
+/// sets it up before any library's initialiser runs (sim/main.cpp: SystemC's allocates 3 MiB), and
+/// a sweep's workers inherit the advised heap and these settings.
 ///
 /// Glibc's own switch for this (the `glibc.malloc.hugetlb` tunable) is read only at process
 /// start; this does the same from inside: large blocks come from the heap as well, the heap grows

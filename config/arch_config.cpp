@@ -285,7 +285,19 @@ ArchConfig load_arch_file(const std::string& path, const std::vector<std::string
 }
 
 ArchConfig load_default_arch(const std::vector<std::string>& overrides) {
-  return load_arch_config(embedded_paper_yaml(), "<built-in configs/paper.yaml>", overrides);
+  // The built-in file is parsed once per process (it cannot fail; YAML parsing is most of a
+  // load's time, and a sweep's validation and worker load it once a point).
+  struct Parsed {
+    ArchConfig cfg = default_arch_config();
+    Origins origin;
+    Parsed() { DocumentLoader(cfg, "<built-in configs/paper.yaml>", origin.where).load(embedded_paper_yaml()); }
+  };
+  static const Parsed parsed;
+  ArchConfig cfg = parsed.cfg;
+  Origins origin = parsed.origin;
+  for (std::size_t i = 0; i < overrides.size(); ++i) apply_override(cfg, overrides[i], i + 1, origin);
+  check(cfg, origin);
+  return cfg;
 }
 
 std::string arch_to_yaml(const ArchConfig& cfg) {

@@ -35,6 +35,8 @@ struct SweepOptions {
   std::string file, db, csv, plots;
   unsigned jobs = 0;
   bool predict_only = false;
+  bool fresh_process = false;
+  unsigned worker_points = kWorkerPoints;
 };
 
 /// Output paths are checked before anything runs, as cgrasim's own are.
@@ -100,10 +102,11 @@ int sweep_main(SweepOptions o, std::ostream& out, std::ostream& err) {
   RunOptions ro;
   ro.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   ro.progress = &err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+  ro.worker_points = o.fresh_process ? 0 : o.worker_points;
   const auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   if (mpi_launched()) {
-    PointLauncher launcher;  // forked before MPI starts its threads
+    PointLauncher launcher(ro.worker_points);  // forked before MPI starts its threads
     MpiSession mpi;
     if (mpi.rank() != 0) {
       mpi_worker(mpi, launcher);
@@ -153,6 +156,14 @@ int run_study_cli(const std::vector<std::string>& args, std::ostream& out, std::
     app.add_flag("--predict-only", o.predict_only,
                  "fill the table from the prediction alone (cgrasim --predict-only); default database "
                  "<name>.predict.sqlite");
+    auto* fresh = app.add_flag("--fresh-process", o.fresh_process,
+                               "run every point in a process forked for it alone (default: a worker process "
+                               "runs the points one after the other, and is replaced when a point crashes it)");
+    app.add_option("--worker-points", o.worker_points,
+                   "points a worker process runs before a fresh one takes over (default: " +
+                       std::to_string(kWorkerPoints) + ")")
+        ->check(CLI::Range(1u, 1000000u))
+        ->excludes(fresh);
   } else {
     app.add_option("file", o.file, "sweep database (SQLite)")->required()->check(path);
   }

@@ -3,6 +3,8 @@
 #include "sim/study/sweep_run.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -256,48 +258,184 @@ bool recv_message(int fd, std::string& s) {
   return read_full(fd, s.data(), n);
 }
 
-/// The launcher's loop, in its own single-threaded process: one forked child per request, which
-/// runs the point in-process and exits with the command's exit code.
-[[noreturn]] void launcher_loop(int sock) {
+/// The arguments of a request: each ended by '\0'.
+std::vector<std::string> split_request(const std::string& request) {
+  std::vector<std::string> args;
+  for (std::size_t at = 0; at < request.size();) {
+    const auto end = request.find('\0', at);
+    if (end == std::string::npos) break;
+    args.emplace_back(request, at, end - at);
+    at = end + 1;
+  }
+  return args;
+}
+
+/// Runs one point in this process: the cgrasim command with stdout discarded and stderr on fd 2.
+/// Returns its exit code (70, as for a crash of the program's own main, when it throws).
+int run_point_here(const std::vector<std::string>& args) {
+  std::ostream discard(nullptr);  // no buffer: every write fails silently, nothing is kept
+  int code = 70;
+  try {
+    code = run_cli(args, discard, std::cerr);
+  } catch (const std::exception& e) {
+    std::cerr << "cgrasim: error: " << e.what() << '\n';
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  return code;
+}
+
+/// The stderr text a point left in `file` (the memory file its fd 2 writes to), its last MiB.
+std::string read_point_stderr(int file) {
+  struct stat st {};
+  if (fstat(file, &st) != 0 || st.st_size <= 0) return {};
+  const auto size = static_cast<std::size_t>(st.st_size);
+  const std::size_t keep = std::min<std::size_t>(size, 1u << 20);
+  std::string text(keep, '\0');
+  std::size_t got = 0;
+  while (got < keep) {
+    const ssize_t n = pread(file, text.data() + got, keep - got, static_cast<off_t>(size - keep + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  text.resize(got);
+  return text;
+}
+
+/// The resident memory above which a worker is replaced after a point (memory a run frees stays
+/// with the process).
+constexpr std::uint64_t kWorkerRssLimit = std::uint64_t{2} << 30;
+
+std::uint64_t resident_bytes() {
+  std::ifstream in("/proc/self/statm");
+  std::uint64_t pages = 0, resident = 0;
+  if (!(in >> pages >> resident)) return 0;
+  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+/// A worker's loop: runs the points its launcher sends, one after the other, in-process, and
+/// answers each with a 32-bit exit code and a byte that says whether it exits after this point
+/// (after `max_points` points or above kWorkerRssLimit; its launcher then starts a fresh worker
+/// for the next one). fd 2 is the launcher's memory file, emptied before each point.
+[[noreturn]] void worker_loop(int sock, unsigned max_points) {
+  for (unsigned points = 1;; ++points) {
+    std::string request;
+    if (!recv_message(sock, request)) _exit(0);
+    if (ftruncate(2, 0) != 0 || lseek(2, 0, SEEK_SET) != 0) _exit(71);
+    const std::int32_t code = run_point_here(split_request(request));
+    const bool retire = points >= max_points || resident_bytes() > kWorkerRssLimit;
+    std::string reply(sizeof code + 1, '\0');
+    std::memcpy(reply.data(), &code, sizeof code);
+    reply[sizeof code] = retire ? 1 : 0;
+    if (!send_message(sock, reply) || retire) _exit(0);
+  }
+}
+
+/// The launcher's worker: a child process that runs points in-process, one after the other.
+struct Worker {
+  pid_t pid = -1;
+  int sock = -1;
+};
+
+/// Starts a worker; `err_file` becomes its stderr. Returns a worker with pid -1 when fork fails.
+Worker start_worker(int launcher_sock, int err_file, unsigned max_points, std::string& err) {
+  Worker w;
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+    err = std::string("cgrasim: error: cannot start a point worker: socketpair: ") + std::strerror(errno) + "\n";
+    return w;
+  }
   const pid_t self = getpid();
+  w.pid = fork();
+  if (w.pid == 0) {
+    if (!child_setup(self, err_file)) _exit(125);
+    close(launcher_sock);
+    close(sv[0]);
+    worker_loop(sv[1], max_points);
+  }
+  close(sv[1]);
+  if (w.pid < 0) {
+    err = std::string("cgrasim: error: cannot start a point worker: fork: ") + std::strerror(errno) + "\n";
+    close(sv[0]);
+    return w;
+  }
+  w.sock = sv[0];
+  return w;
+}
+
+void stop_worker(Worker& w, int& status) {
+  close(w.sock);
+  wait_child(w.pid, status);
+  w = Worker{};
+}
+
+/// One point in a child forked for it alone (--fresh-process): the child runs it and exits with
+/// its exit code. Returns the wait status (-1 when the child could not be started) and its stderr.
+std::int32_t run_point_in_fresh_child(int launcher_sock, const std::vector<std::string>& args, std::string& err) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    err = std::string("cgrasim: error: cannot start the point's run: pipe: ") + std::strerror(errno) + "\n";
+    return -1;
+  }
+  const pid_t self = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (!child_setup(self, fds[1])) _exit(125);
+    close(launcher_sock);
+    _exit(run_point_here(args));  // no destructors: the sweep's database and files are the parent's
+  }
+  close(fds[1]);
+  std::int32_t status = -1;
+  if (pid < 0) {
+    err = std::string("cgrasim: error: cannot start the point's run: fork: ") + std::strerror(errno) + "\n";
+  } else {
+    read_all(fds[0], err);
+    int st = 0;
+    wait_child(pid, st);
+    status = st;
+  }
+  close(fds[0]);
+  return status;
+}
+
+/// The launcher's loop, in its own single-threaded process. By default a worker child runs the
+/// points one after the other in-process (a fresh SystemC context each, see simulate()); when a
+/// point kills it (a signal, an exit from inside the run), that point's row has the wait status
+/// and the next point gets a fresh worker, so a crash takes no other point with it. Workers are
+/// also replaced after `worker_points` points or above kWorkerRssLimit of resident memory.
+/// `worker_points` 0: one forked child per point instead (--fresh-process).
+[[noreturn]] void launcher_loop(int sock, unsigned worker_points) {
+  const bool fresh = worker_points == 0;
+  const int err_file = fresh ? -1 : memfd_create("cgrasim-point-stderr", MFD_CLOEXEC);
+  Worker worker;
   for (std::string request; recv_message(sock, request);) {
-    std::vector<std::string> args;
-    for (std::size_t at = 0; at < request.size();) {
-      const auto end = request.find('\0', at);
-      if (end == std::string::npos) break;
-      args.emplace_back(request, at, end - at);
-      at = end + 1;
-    }
     std::int32_t status = -1;
     std::string err;
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) {
-      err = std::string("cgrasim: error: cannot start the point's run: pipe: ") + std::strerror(errno) + "\n";
+    if (fresh || err_file < 0) {
+      status = run_point_in_fresh_child(sock, split_request(request), err);
     } else {
-      const pid_t pid = fork();
-      if (pid == 0) {
-        if (!child_setup(self, fds[1])) _exit(125);
-        close(sock);
-        int code = 70;
-        try {
-          code = run_cli(args, std::cout, std::cerr);
-        } catch (const std::exception& e) {
-          std::cerr << "cgrasim: error: " << e.what() << '\n';
+      if (worker.pid < 0) worker = start_worker(sock, err_file, worker_points, err);
+      if (worker.pid >= 0) {
+        std::string reply;
+        if (send_message(worker.sock, request) && recv_message(worker.sock, reply) &&
+            reply.size() == sizeof(std::int32_t) + 1) {
+          std::int32_t code = 0;
+          std::memcpy(&code, reply.data(), sizeof code);
+          status = (code & 0xff) << 8;  // as waitpid gives an exit with that code
+          err = read_point_stderr(err_file);
+          if (reply[sizeof code] != 0) {
+            int ignored = 0;
+            stop_worker(worker, ignored);
+          }
+        } else {  // the point ended the worker: its wait status is the point's
+          err = read_point_stderr(err_file);
+          int st = 0;
+          stop_worker(worker, st);
+          status = st;
         }
-        std::cout.flush();
-        std::cerr.flush();
-        _exit(code);  // no destructors: the sweep's database and files are the parent's
       }
-      close(fds[1]);
-      if (pid < 0) {
-        err = std::string("cgrasim: error: cannot start the point's run: fork: ") + std::strerror(errno) + "\n";
-      } else {
-        read_all(fds[0], err);
-        int st = 0;
-        wait_child(pid, st);
-        status = st;
-      }
-      close(fds[0]);
     }
     std::string reply(sizeof status, '\0');
     std::memcpy(reply.data(), &status, sizeof status);
@@ -309,7 +447,7 @@ bool recv_message(int fd, std::string& s) {
 
 }  // namespace
 
-PointLauncher::PointLauncher() {
+PointLauncher::PointLauncher(unsigned worker_points) {
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
@@ -327,7 +465,7 @@ PointLauncher::PointLauncher() {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(125);
     close(sv[0]);
-    launcher_loop(sv[1]);
+    launcher_loop(sv[1], worker_points);
   }
   close(sv[1]);
   sock_ = sv[0];
@@ -381,7 +519,7 @@ std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::ve
   // One launcher per job, forked while this process has a single thread (before the progress
   // line's and the jobs' threads start).
   std::vector<std::unique_ptr<PointLauncher>> launchers;
-  for (unsigned w = 0; w < n; ++w) launchers.push_back(std::make_unique<PointLauncher>());
+  for (unsigned w = 0; w < n; ++w) launchers.push_back(std::make_unique<PointLauncher>(o.worker_points));
   Tally tally(o, total, already);
   std::atomic<std::size_t> next{0};
   std::mutex db_mutex;

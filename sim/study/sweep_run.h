@@ -1,8 +1,8 @@
 #pragma once
 /// \file sweep_run.h
-/// Running the points of a sweep: each point is a cgrasim process of its own (forked from a
-/// launcher, see PointLauncher), so a crash, a deadlock or the SystemC state of one point never
-/// touches another; on one machine (--jobs N) or on many through MPI (rank 0 keeps the database).
+/// Running the points of a sweep in worker processes apart from the sweep (see PointLauncher), so
+/// that a crash, a deadlock or the SystemC state of one point never touches another; on one
+/// machine (--jobs N) or on many through MPI (rank 0 keeps the database).
 
 #include <sys/types.h>
 
@@ -27,16 +27,23 @@ class TempDir {
   std::string path_;
 };
 
-/// Runs points, each in a process of its own, without exec: a single-threaded launcher process,
+/// Points a worker process runs before a fresh one takes over (--worker-points).
+inline constexpr unsigned kWorkerPoints = 256;
+
+/// Runs points in processes of their own, without exec: a single-threaded launcher process,
 /// forked when this object is made (so make it while the caller has one thread, before MPI or any
-/// thread starts), forks one child per point; the child runs the cgrasim command in-process
-/// (`run_cli(args --json TMP --quiet)`, stdout discarded) and exits with its exit code. A point
-/// thus pays no program start-up (exec, dynamic linking), yet a crash, a deadlock or the SystemC
-/// state of one point never touches another or the sweep. The launcher and its children die with
-/// the thread that made it.
+/// thread starts), keeps a worker child that runs the points one after the other, each as the
+/// cgrasim command in-process (`run_cli(args --json TMP --quiet)`, stdout discarded, stderr kept),
+/// with a fresh SystemC context each. A point that kills its worker (a crash, a signal) gets that
+/// wait status in its row, and the next point a fresh worker, so a crash or the SystemC state of
+/// one point never touches another or the sweep; workers are also replaced after `worker_points`
+/// points or when their resident memory grows large. `worker_points` 0 (--fresh-process): one
+/// forked child per point instead, which pays the kernel's work for a new process (fork, page
+/// faults, exit) on every point.
+/// The launcher and its children die with the thread that made it.
 class PointLauncher {
  public:
-  PointLauncher();
+  explicit PointLauncher(unsigned worker_points = kWorkerPoints);
   ~PointLauncher();
   PointLauncher(const PointLauncher&) = delete;
   PointLauncher& operator=(const PointLauncher&) = delete;
@@ -55,6 +62,7 @@ class PointLauncher {
 struct RunOptions {
   unsigned jobs = 1;
   bool progress = false;  ///< a progress line on stderr (a terminal)
+  unsigned worker_points = kWorkerPoints;  ///< points a worker runs; 0: a process per point (PointLauncher)
 };
 
 /// Runs `todo` (the points without a row) with `jobs` launchers at once, inserting each row as it

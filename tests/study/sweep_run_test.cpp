@@ -2,6 +2,7 @@
 // failing points recorded, resume (also after kill -9), CSV, plots, MPI with three ranks.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -230,6 +231,96 @@ TEST(Sweep, KilledWithSigkillLosesOnlyThePointsInFlight) {
   ASSERT_EQ(after.size(), 9u);
   for (const auto& row : before)  // every row from before the kill is there, unchanged (not rerun)
     EXPECT_NE(std::find(after.begin(), after.end(), row), after.end());
+}
+
+/// The parent pid of process `pid` (0 when it is gone).
+pid_t parent_of(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string stat;
+  std::getline(in, stat);
+  const auto close = stat.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return 0;
+  std::istringstream rest(stat.substr(close + 2));
+  char state = 0;
+  pid_t ppid = 0;
+  rest >> state >> ppid;
+  return ppid;
+}
+
+// A point whose process dies (here: SIGSEGV sent to it while it runs a long point) gets a failed
+// row with the signal, and only that point: the points after it run in a fresh process, by
+// default (a worker runs the points one after the other) and with --fresh-process (a process a
+// point).
+TEST(Sweep, APointThatKillsItsProcessFailsAlone) {
+  for (const std::string mode : {"", " --fresh-process"}) {
+    SCOPED_TRACE("mode:" + mode);
+    TempDir d;
+    write(d / "s.yaml",
+          "name: c\nstencil: {stencil: 1d, radius: 1, workers: 1}\nset: {run.threads: 1}\n"
+          "axes:\n  grid: [400000, 48, 60]\n");
+    std::vector<std::string> argv = {CGRASIM_EXE, "sweep", "s.yaml", "--jobs", "1"};
+    if (!mode.empty()) argv.push_back(mode.substr(1));
+    const pid_t pid = fork();
+    if (pid == 0) {
+      if (chdir(d.path.c_str()) != 0) _exit(126);
+      const int out = open("out.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err = open("err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(126);
+      std::vector<char*> args;
+      for (auto& a : argv) args.push_back(a.data());
+      args.push_back(nullptr);
+      execv(CGRASIM_EXE, args.data());
+      _exit(127);
+    }
+    // The process that runs the first point (the long one): a grandchild of the sweep, whose
+    // parent (a child of the sweep) is its launcher.
+    pid_t runner = 0;
+    for (const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+         runner == 0 && std::chrono::steady_clock::now() < end;) {
+      for (const auto& p : processes_in(d.path)) {
+        const pid_t parent = parent_of(p);
+        if (parent > 0 && parent != pid && parent_of(std::to_string(parent)) == pid) {
+          runner = std::stoi(p);
+          break;
+        }
+      }
+      if (runner == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_NE(runner, 0) << "no process running the first point was found";
+    kill(runner, SIGSEGV);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_file(d / "err.txt");
+    const auto rows = query(d / "c.sqlite", "SELECT grid, status, exit_code, error, cycles > 0 FROM points ORDER BY grid + 0");
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"48", "done", "0", "NULL", "1"}));
+    EXPECT_EQ(rows[1], (std::vector<std::string>{"60", "done", "0", "NULL", "1"}));
+    EXPECT_EQ(rows[2][0], "400000");
+    EXPECT_EQ(rows[2][1], "failed");
+    EXPECT_EQ(rows[2][2], "139");
+    EXPECT_EQ(rows[2][3], "killed by signal 11 (Segmentation fault)");
+  }
+}
+
+// Every way of running the points gives the same rows: a worker for all of them (the default), a
+// fresh worker every point (--worker-points 1), a process forked for each (--fresh-process).
+TEST(Sweep, WorkerReuseGivesTheRowsOfAProcessPerPoint) {
+  TempDir d;
+  write(d / "s.yaml", kSweep);
+  const char* sql = "SELECT id, status, exit_code, error, cycles, predicted_cycles, dram_bytes FROM points ORDER BY id";
+  ASSERT_EQ(cgrasim(d, "sweep s.yaml --jobs 1 --db reuse.sqlite").code, 0);
+  const auto reuse = query(d / "reuse.sqlite", sql);
+  ASSERT_EQ(reuse.size(), 4u);
+  const Proc one = cgrasim(d, "sweep s.yaml --jobs 2 --worker-points 1 --db one.sqlite");
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_EQ(query(d / "one.sqlite", sql), reuse);
+  const Proc fresh = cgrasim(d, "sweep s.yaml --jobs 2 --fresh-process --db fresh.sqlite");
+  ASSERT_EQ(fresh.code, 0) << fresh.err;
+  EXPECT_EQ(query(d / "fresh.sqlite", sql), reuse);
+  // The two options exclude each other.
+  const Proc both = cgrasim(d, "sweep s.yaml --fresh-process --worker-points 2");
+  EXPECT_EQ(both.code, 2);
+  EXPECT_NE(both.err.find("--fresh-process excludes --worker-points"), std::string::npos) << both.err;
 }
 
 TEST(Sweep, BadSweepFileFailsBeforeAnythingRuns) {
