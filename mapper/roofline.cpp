@@ -45,7 +45,8 @@ Roofline analyze_roofline(const StencilSpec& spec, const RooflineMachine& m, uns
 void check_workers_fit(const StencilSpec& spec, const RooflineMachine& m, unsigned workers) {
   if (workers == 0) throw SpecError("workers must be at least 1");
   // In 64 bits: a huge --workers must not wrap around to a count that fits.
-  const std::uint64_t need = std::uint64_t{workers} * fp_pes_per_worker(spec);
+  // The MUL/MACs and, in 2D and 3D, the f64 ADDs: both take MAC-capable PEs.
+  const std::uint64_t need = std::uint64_t{workers} * (fp_pes_per_worker(spec) + worker_adds(spec));
   if (need > m.fp_pes)
     throw SpecError(spec.describe() + " with w=" + std::to_string(workers) + " needs " + std::to_string(need) +
                     " MAC-capable PEs; the fabric has " + std::to_string(m.fp_pes));

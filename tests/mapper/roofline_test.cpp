@@ -101,18 +101,18 @@ TEST(Roofline, WorkersThatDoNotFitAreRejectedWithTheNumbers) {
     check_workers_fit(paper_2d(), kPaper, 6);
     FAIL();
   } catch (const SpecError& e) {
-    EXPECT_STREQ(e.what(), "2d, rx=12 ry=12, grid 960x449 with w=6 needs 294 MAC-capable PEs; the fabric has 256");
+    EXPECT_STREQ(e.what(), "2d, rx=12 ry=12, grid 960x449 with w=6 needs 300 MAC-capable PEs; the fabric has 256");
   }
   EXPECT_THROW(check_workers_fit(paper_2d(), kPaper, 0), SpecError);
-  // 858993460 workers x 5 points wraps a 32-bit product around to 4: still rejected, with the
-  // true count.
+  // 715827883 workers x 6 MAC-capable PEs (5 MUL/MACs, 1 ADD) wraps a 32-bit product around to 2:
+  // still rejected, with the true count.
   StencilSpec small = paper_2d();
   small.radius = {1, 1, 0};
   try {
-    check_workers_fit(small, kPaper, 858993460u);
+    check_workers_fit(small, kPaper, 715827883u);
     FAIL();
   } catch (const SpecError& e) {
-    EXPECT_NE(std::string(e.what()).find("needs 4294967300 MAC-capable PEs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("needs 4294967298 MAC-capable PEs"), std::string::npos) << e.what();
   }
   EXPECT_THROW(choose_workers(paper_2d(), RooflineMachine{1.2, 100, 48, 1.0}), SpecError);
 }

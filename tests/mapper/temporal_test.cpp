@@ -328,7 +328,7 @@ TEST(MapperTemporal2d, PlacedRoutedBitExact) {
     map_stencil(big, arch);
     FAIL() << "no error";
   } catch (const MapError& e) {
-    EXPECT_NE(std::string(e.what()).find("T=20 with w=3 needs 300 MAC-capable PEs; the fabric has 256"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("T=20 with w=3 needs 360 MAC-capable PEs; the fabric has 256"), std::string::npos) << e.what();
   }
   StencilSpec spec = make_spec(2, 1, 200, 40);
   spec.time_steps = 0;

@@ -90,7 +90,7 @@ std::vector<Case> file_cases() {
        with(k2d, {"--arch", "{tmp}/a.yaml"}),
        {file("a.yaml", "fabric:\n  rows: 3\n  cols: 3\n  layout: [MFM, FFF, MIM]\n")},
        kExitError,
-       "with w=2 needs 10 MAC-capable PEs; the fabric has 4"},
+       "with w=2 needs 12 MAC-capable PEs; the fabric has 4"},
       {"ArchTwoRowsTooSmallToPlace",
        with(k2d, {"--arch", "{tmp}/a.yaml"}),
        {file("a.yaml", "fabric:\n  rows: 2\n  cols: 16\n  layout:\n    - MFIFIFIFIFIFIFIM\n")},

@@ -47,7 +47,7 @@ TEST(Cli, BadInputGivesOneLineErrorAndNonZeroExit) {
       {{"--stencil", "2d", "--radius", "0"}, kExitUsage, "--radius"},
       {{"--stencil", "2d", "--radius", "12", "--workers", "6"},
        kExitError,
-       "needs 294 MAC-capable PEs; the fabric has 256"},
+       "needs 300 MAC-capable PEs; the fabric has 256"},
       {{"--stencil", "2d", "--radius", "12", "--workers", "0"},
        kExitUsage,
        "--workers: expected a positive integer"},
