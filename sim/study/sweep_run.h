@@ -4,11 +4,10 @@
 /// that a crash, a deadlock or the SystemC state of one point never touches another; on one
 /// machine (--jobs N) or on many through MPI (rank 0 keeps the database).
 
-#include <sys/types.h>
-
 #include <string>
 #include <vector>
 
+#include "sim/study/point_launcher.h"
 #include "sim/study/sweep_db.h"
 #include "sim/study/sweep_file.h"
 
@@ -25,37 +24,6 @@ class TempDir {
 
  private:
   std::string path_;
-};
-
-/// Points a worker process runs before a fresh one takes over (--worker-points).
-inline constexpr unsigned kWorkerPoints = 256;
-
-/// Runs points in processes of their own, without exec: a single-threaded launcher process,
-/// forked when this object is made (so make it while the caller has one thread, before MPI or any
-/// thread starts), keeps a worker child that runs the points one after the other, each as the
-/// cgrasim command in-process (`run_cli(args --json TMP --quiet)`, stdout discarded, stderr kept),
-/// with a fresh SystemC context each. A point that kills its worker (a crash, a signal) gets that
-/// wait status in its row, and the next point a fresh worker, so a crash or the SystemC state of
-/// one point never touches another or the sweep; workers are also replaced after `worker_points`
-/// points or when their resident memory grows large. `worker_points` 0 (--fresh-process): one
-/// forked child per point instead, which pays the kernel's work for a new process (fork, page
-/// faults, exit) on every point.
-/// The launcher and its children die with the thread that made it.
-class PointLauncher {
- public:
-  explicit PointLauncher(unsigned worker_points = kWorkerPoints);
-  ~PointLauncher();
-  PointLauncher(const PointLauncher&) = delete;
-  PointLauncher& operator=(const PointLauncher&) = delete;
-
-  /// Runs one point and returns its row, stderr's last "cgrasim: ..." line kept as the error.
-  /// Never throws for what the run does (a signal, an exit code, no report): that is the row,
-  /// with the point's id and axis values.
-  Row run(const Point& p, const std::string& tmpdir);
-
- private:
-  int sock_ = -1;
-  pid_t pid_ = -1;
 };
 
 /// How a sweep is run and reported.
