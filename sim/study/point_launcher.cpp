@@ -103,20 +103,6 @@ std::vector<std::string> point_args(const Point& p, const std::string& json) {
   return args;
 }
 
-/// Reads fd to its end into `text`, keeping at most the last MiB.
-void read_all(int fd, std::string& text) {
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = read(fd, buf, sizeof buf);
-    if (n > 0) {
-      text.append(buf, static_cast<std::size_t>(n));
-      if (text.size() > (1u << 20)) text.erase(0, text.size() - (1u << 19));  // keep the tail
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
-}
-
 void wait_child(pid_t pid, int& status) {
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -210,6 +196,10 @@ int run_point_here(const std::vector<std::string>& args) {
   return code;
 }
 
+/// Empties the memory file a point's fd 2 writes to (one open file, shared with the point's
+/// process, so the write offset goes back to 0 for both).
+bool clear_point_stderr(int file) { return ftruncate(file, 0) == 0 && lseek(file, 0, SEEK_SET) == 0; }
+
 /// The stderr text a point left in `file` (the memory file its fd 2 writes to), its last MiB.
 std::string read_point_stderr(int file) {
   struct stat st {};
@@ -242,12 +232,12 @@ std::uint64_t resident_bytes() {
 /// A worker's loop: runs the points its launcher sends, one after the other, in-process, and
 /// answers each with a 32-bit exit code and a byte that says whether it exits after this point
 /// (after `max_points` points or above kWorkerRssLimit; its launcher then starts a fresh worker
-/// for the next one). fd 2 is the launcher's memory file, emptied before each point.
+/// for the next one). fd 2 is the launcher's memory file, which the launcher empties before each
+/// point.
 [[noreturn]] void worker_loop(int sock, unsigned max_points) {
   for (unsigned points = 1;; ++points) {
     std::string request;
     if (!recv_message(sock, request)) _exit(0);
-    if (ftruncate(2, 0) != 0 || lseek(2, 0, SEEK_SET) != 0) _exit(71);
     const std::int32_t code = run_point_here(split_request(request));
     const bool retire = points >= max_points || resident_bytes() > kWorkerRssLimit;
     std::string reply(sizeof code + 1, '\0');
@@ -295,32 +285,24 @@ void stop_worker(Worker& w, int& status) {
   w = Worker{};
 }
 
-/// One point in a child forked for it alone (--fresh-process): the child runs it and exits with
-/// its exit code. Returns the wait status (-1 when the child could not be started) and its stderr.
-std::int32_t run_point_in_fresh_child(int launcher_sock, const std::vector<std::string>& args, std::string& err) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
-    err = std::string("cgrasim: error: cannot start the point's run: pipe: ") + std::strerror(errno) + "\n";
-    return -1;
-  }
+/// One point in a child forked for it alone (--fresh-process), its stderr into `err_file`: the
+/// child runs it and exits with its exit code. Returns the wait status (-1 when the child could
+/// not be started).
+std::int32_t run_point_in_fresh_child(int launcher_sock, int err_file, const std::vector<std::string>& args,
+                                      std::string& err) {
   const pid_t self = getpid();
   const pid_t pid = fork();
   if (pid == 0) {
-    if (!child_setup(self, fds[1])) _exit(125);
+    if (!child_setup(self, err_file)) _exit(125);
     close(launcher_sock);
     _exit(run_point_here(args));  // no destructors: the sweep's database and files are the parent's
   }
-  close(fds[1]);
-  std::int32_t status = -1;
   if (pid < 0) {
     err = std::string("cgrasim: error: cannot start the point's run: fork: ") + std::strerror(errno) + "\n";
-  } else {
-    read_all(fds[0], err);
-    int st = 0;
-    wait_child(pid, st);
-    status = st;
+    return -1;
   }
-  close(fds[0]);
+  int status = 0;
+  wait_child(pid, status);
   return status;
 }
 
@@ -331,14 +313,21 @@ std::int32_t run_point_in_fresh_child(int launcher_sock, const std::vector<std::
 /// also replaced after `worker_points` points or above kWorkerRssLimit of resident memory.
 /// `worker_points` 0: one forked child per point instead (--fresh-process).
 [[noreturn]] void launcher_loop(int sock, unsigned worker_points) {
-  const bool fresh = worker_points == 0;
-  const int err_file = fresh ? -1 : memfd_create("cgrasim-point-stderr", MFD_CLOEXEC);
+  // A point's stderr, in either mode: a memory file that its process writes as fd 2 and this
+  // loop reads after the point, also when the point killed its process.
+  const int err_file = memfd_create("cgrasim-point-stderr", MFD_CLOEXEC);
+  const std::string no_file =
+      err_file < 0 ? std::string("cgrasim: error: cannot start the point's run: memfd_create: ") + std::strerror(errno) + "\n"
+                   : std::string();
   Worker worker;
   for (std::string request; recv_message(sock, request);) {
     std::int32_t status = -1;
     std::string err;
-    if (fresh || err_file < 0) {
-      status = run_point_in_fresh_child(sock, split_request(request), err);
+    if (err_file < 0 || !clear_point_stderr(err_file)) {
+      err = err_file < 0 ? no_file : std::string("cgrasim: error: cannot empty the point's stderr file\n");
+    } else if (worker_points == 0) {
+      status = run_point_in_fresh_child(sock, err_file, split_request(request), err);
+      if (status >= 0) err = read_point_stderr(err_file);
     } else {
       if (worker.pid < 0) worker = start_worker(sock, err_file, worker_points, err);
       if (worker.pid >= 0) {
@@ -348,17 +337,14 @@ std::int32_t run_point_in_fresh_child(int launcher_sock, const std::vector<std::
           std::int32_t code = 0;
           std::memcpy(&code, reply.data(), sizeof code);
           status = (code & 0xff) << 8;  // as waitpid gives an exit with that code
-          err = read_point_stderr(err_file);
           if (reply[sizeof code] != 0) {
             int ignored = 0;
             stop_worker(worker, ignored);
           }
         } else {  // the point ended the worker: its wait status is the point's
-          err = read_point_stderr(err_file);
-          int st = 0;
-          stop_worker(worker, st);
-          status = st;
+          stop_worker(worker, status);
         }
+        err = read_point_stderr(err_file);
       }
     }
     std::string reply(sizeof status, '\0');
