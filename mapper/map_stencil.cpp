@@ -107,7 +107,7 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   // stage 1, the widest) computes every row of every block at the pipeline's rate.
   const StencilPlan plan(spec, w, buf.blocks, buf.delay_stages);
   const StencilPlan widest = plan.time_steps() > 1 ? plan.stage(1) : plan;
-  const double compute = double(buf.blocks.blocks) * double(plan.planes()) * double(plan.ny()) *
+  const double compute = double(buf.blocks.blocks) * double(widest.streamed_planes()) * double(plan.ny()) *
                          double(widest.worker_count(0)) / pipeline_rate_bound(arch);
   const double cycles = std::max({buf.reader_cycles, buf.dram_cycles, buf.compute_cycles, compute});
   CyclePrediction p;
@@ -132,25 +132,31 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   // Words per cycle through the deep channels, each counted at one word per cycle of the readers
   // (a count by each channel's share of a row's words chose slower blockings: 2D r=4 480x120 at
   // 200 GB/s ran 7754 cycles against 6423, 3D r=4 96x40x24 23139 against 22202), except a channel
-  // into a MUX (2D time steps: a block's kept boundary rows), which carries 2ry of every ny rows.
+  // into a MUX (time steps: kept boundary rows, 2ry of every ny rows; 3D kept boundary planes, 2rz
+  // of every nz planes).
   double deep_rate = 0;
   for (auto [e, end] = boost::edges(sd.dfg.graph()); e != end; ++e) {
     const std::uint64_t cap = sd.dfg.channel(*e).capacity;
     if (cap == 0) continue;
     ++b.deep_channels;
     b.deep_words += cap;
-    const bool kept_rows = sd.dfg.op(boost::target(*e, sd.dfg.graph())).kind == dfg::OpKind::Mux;
-    deep_rate += kept_rows ? 2.0 * plan.ry() / double(plan.ny()) : 1.0;
+    const dfg::Op& to = sd.dfg.op(boost::target(*e, sd.dfg.graph()));
+    const bool kept_planes = to.kind == dfg::OpKind::Mux && to.name.ends_with(".planes.mux");
+    const bool kept_rows = to.kind == dfg::OpKind::Mux && !kept_planes;
+    deep_rate += kept_planes ? 2.0 * plan.rz() / double(plan.nz()) : kept_rows ? 2.0 * plan.ry() / double(plan.ny()) : 1.0;
   }
   count_stages(sd.dfg, arch.fabric.pe, b);
   b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
   if (deep_rate > 0) b.scratchpad_rate = std::min(1.0, double(spm.ports) / (2.0 * deep_rate));
+  // 3D with T time steps: the readers stream every plane (stage 1's z chain takes the column stream).
+  const StencilPlan first = plan.time_steps() > 1 ? plan.stage(1) : plan;
   const double nb = blocks, ny = double(plan.ny()), planes = double(plan.planes());
+  const double streamed = double(first.streamed_planes());
   // A reader's address generator idles 1 cycle per row and 3 more per block (3D: per plane).
-  b.reader_cycles = nb * planes * (ny * double(plan.reader_count(0) + 1) + 3) / b.scratchpad_rate;
+  b.reader_cycles = nb * streamed * (ny * double(plan.reader_count(0) + 1) + 3) / b.scratchpad_rate;
   const double out_points = double(plan.out_rows()) * double(b.blocks.out_width);
-  double bytes = 8.0 * nb * planes * (ny * double(plan.read_width()) + out_points);
+  double bytes = 8.0 * nb * (streamed * ny * double(plan.read_width()) + planes * out_points);
   // 3D: the z readers re-read the 2rz planes around the streamed one. Between a line's first load
   // (the reader of offset +rz) and its last (offset -rz) the fabric loads 2rz more planes of the
   // block and stores as many output planes: the reuse distance, in whole lines (a row of the block
@@ -171,7 +177,11 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
         l2.line_bytes * (plan.ny() * row_lines(plan.read_width()) + plan.out_rows() * row_lines(b.blocks.out_width));
     if (4 * block_bytes <= 3 * l2.size_bytes()) dram_bytes = 8.0 * (ny * double(plan.nx()) + nb * out_points);
   }
-  if (plan.rz() > 0) {
+  if (plan.rz() > 0 && plan.time_steps() > 1) {
+    // No z readers: every input word comes from DRAM once per block. The MAC chains of stage 1
+    // (the widest) compute every row of every plane.
+    b.compute_cycles = nb * streamed * ny * double(first.worker_count(0)) / pipeline_rate_bound(arch);
+  } else if (plan.rz() > 0) {
     const std::uint64_t in_plane = plan.ny() * row_lines(b.blocks.in_width);
     const std::uint64_t out_plane = plan.out_rows() * row_lines(b.blocks.out_width);
     b.z_window_bytes = l2.line_bytes * (2 * std::uint64_t{plan.rz()} * (in_plane + out_plane) + in_plane);
@@ -456,7 +466,8 @@ MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
     // 3D: the workers share the memory PEs with the z readers, so more workers mean fewer z readers
     // each and more deep channels in their z chains, and the halo the readers re-read makes more
     // workers than the roofline's useful: take the w with the fewest estimated cycles, up to the
-    // most that fit the MAC-capable PEs.
+    // most that fit the MAC-capable PEs. With T > 1 time steps the z chains hold planes in the
+    // scratchpad instead, and more workers share its capacity and ports.
     std::vector<std::pair<double, unsigned>> by_cycles;
     const unsigned most = std::max(w0, static_cast<unsigned>(std::min<std::uint64_t>(max_workers(spec, effective), columns)));
     for (unsigned w = 1; w <= most; ++w) {
@@ -473,7 +484,8 @@ MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
         MappedStencil m = map_with(spec, w, arch);
         m.summary.workers_reason = why + "; 3d: w=" + std::to_string(w) + " has the fewest estimated cycles (" +
                                    fixed(cycles, 0) + ") of w=1.." + std::to_string(by_cycles.size()) +
-                                   " (the workers share the memory PEs with their z readers)";
+                                   (spec.time_steps > 1 ? " (the workers share the scratchpad with their z chains' planes)"
+                                                        : " (the workers share the memory PEs with their z readers)");
         return m;
       } catch (const MapError& e) {
         last_error = e.what();
@@ -481,7 +493,14 @@ MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
         last_error = e.what();
       }
     }
-    if (by_cycles.empty()) last_error = with_w(spec, 1) + ": no blocking fits";
+    if (by_cycles.empty()) {  // not even one worker: its mapping says why, with the numbers
+      try {
+        (void)map_with(spec, 1, arch);
+      } catch (const SpecError& e) {
+        throw MapError(e.what());
+      }
+      last_error = with_w(spec, 1) + ": no blocking fits";
+    }
     throw MapError(last_error);
   }
   for (unsigned w = w0; w >= 1; --w) {
@@ -511,13 +530,6 @@ MappedStencil map_stencil(const StencilSpec& spec, const ArchConfig& arch) {
     return map_steps(spec, arch);
   }
   // auto: the T with the most steps per predicted cycle (the fewer on a tie) that maps.
-  if (spec.dims > 2) {
-    StencilSpec one = spec;
-    one.time_steps = 1;
-    MappedStencil m = map_steps(one, arch);
-    m.summary.time_steps_reason = "auto: T=1 (" + std::to_string(spec.dims) + "D stencils take one step a pass)";
-    return m;
-  }
   std::vector<TimeStepEstimate> cands = time_step_candidates(spec, arch);
   if (cands.empty())
     throw MapError(spec.describe() + ": not even one worker's ops fit the fabric's " +

@@ -15,7 +15,8 @@ unsigned worker_adds(const StencilSpec& spec) {
 }
 
 unsigned mem_pes_per_worker(const StencilSpec& spec) {
-  return 2 + (spec.dims >= 3 && spec.radius[2] > 0 ? 1 : 0);
+  // With T > 1 time steps the z chains take the column stream: no z readers.
+  return 2 + (spec.dims >= 3 && spec.radius[2] > 0 && time_steps_of(spec) == 1 ? 1 : 0);
 }
 
 unsigned max_workers(const StencilSpec& spec, const RooflineMachine& m) {

@@ -51,8 +51,8 @@ unsigned fp_pes_per_worker(const StencilSpec& spec);
 /// ADDs a worker needs beside its MUL/MACs: x + y when ry > 0, (x + y) + z when rz > 0 (per time
 /// step).
 unsigned worker_adds(const StencilSpec& spec);
-/// Memory PEs (LOAD/STORE) one worker needs at least: its reader and writer, in 3D (rz > 0) also a
-/// z reader.
+/// Memory PEs (LOAD/STORE) one worker needs at least: its reader and writer, in 3D (rz > 0) with
+/// one time step also a z reader.
 unsigned mem_pes_per_worker(const StencilSpec& spec);
 
 /// Most workers whose compute PEs fit on the fabric (0 when not even one fits).

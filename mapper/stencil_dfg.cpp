@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -28,7 +29,7 @@ HostLayout default_host_layout(const StencilSpec& spec, std::uint64_t cache_way_
     const std::uint64_t pad = (target + cache_way_bytes - shift) % cache_way_bytes;
     l.plane_pitch += (pad + 7) / 8;
   }
-  if (spec.dims <= 2 && spec.time_steps > 1) l.margin = std::uint64_t{spec.radius[0]} * (spec.time_steps - 1);
+  if (spec.time_steps > 1) l.margin = std::uint64_t{spec.radius[0]} * (spec.time_steps - 1);
   l.grid_bytes = l.words() * 8;
   l.input_base = 64 * 1024;
   const std::uint64_t end = l.input_base + l.grid_bytes;
@@ -73,7 +74,8 @@ class Generator {
   Generator(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe)
       : top_(plan), cur_(&plan), layout_(layout), b_(out_.dfg), native_(pe.input_queue_depth + pe.output_queue_depth),
         queue_(pe.input_queue_depth), fan_in_(std::max(2u, pe.input_queues)),
-        merge_latency_(2 * std::uint64_t{std::max(pe.latency.fp_mac, pe.latency.fp_mul)} + pe.latency.fp_add + 16) {}
+        merge_latency_(2 * std::uint64_t{std::max(pe.latency.fp_mac, pe.latency.fp_mul)} + pe.latency.fp_add + 16),
+        z_latency_(2 * std::uint64_t{plan.rz()} * (std::max(pe.latency.fp_mac, pe.latency.fp_mul) + 8) + 16) {}
 
   StencilDfg run() {
     const StencilSpec& spec = plan().spec();
@@ -118,7 +120,9 @@ class Generator {
     cur_ = &stages[0];
     for (unsigned k = 0; k < w; ++k) readers_.push_back(add_reader(k));
     std::vector<PortRef> results(w);
-    const unsigned x_rows = 2 * top_.rx() + 1, y_rows = 2 * top_.ry() + 1;
+    // Slot rows of a stage: its x taps, then its y and z taps and ADDs.
+    const unsigned x_rows = 2 * top_.rx() + 1;
+    const unsigned y_rows = 2 * top_.ry() + 2 * top_.rz() + (top_.ry() > 0) + (top_.rz() > 0);
     for (unsigned t = 1; t <= steps; ++t) {
       cur_ = &stages[t - 1];
       pre_ = "t" + num(t) + ".";
@@ -128,7 +132,8 @@ class Generator {
       forward_.clear();
       for (unsigned j = 0; j < w; ++j) results[j] = add_compute_worker(j);
       if (t < steps)
-        for (unsigned j = 0; j < w; ++j) results[j] = add_boundary_2d(j, t, results[j]);
+        for (unsigned j = 0; j < w; ++j)
+          results[j] = top_.three_d() ? add_boundary_3d(j, t, results[j]) : add_boundary_2d(j, t, results[j]);
       readers_ = results;
     }
     cur_ = &top_;
@@ -152,24 +157,58 @@ class Generator {
   // (`.rows.mux`) puts them around the block's interior rows; they wait there for the computed
   // rows between them (StencilPlan::kept_rows_backlog), in a buffered channel.
   PortRef add_boundary_2d(unsigned j, unsigned t, PortRef computed) {
-    const int wj = static_cast<int>(j);
     const PortRef column = x_filter(j + plan().rx(), plan().y_source(j));
     const std::string p = pre_ + name("w", j, ".bd");
     unsigned i = 0;
     for (const ColumnWindow& cw : top_.column_windows(t)) {
       if (cw.worker != j) continue;
       // A kept word comes ry rows (ry words of its column) and the chains' latency before its place.
-      computed = add_window(j, p + ".c" + num(i++), cw.keep, cw.sel, column, computed, plan().ry() + 2);
+      computed = add_window(j, p + ".c" + num(i++), cw.keep, cw.sel, column, computed, plan().kept_column_backlog());
     }
-    const FilterPattern rows = plan().x_out(j);
-    const WindowBits edge{rows.m, rows.n, rows.p, 1, 0};
-    auto keep = b_.add(OpKind::Filter, p + ".rows.keep").imm("mode", "bits").role(Role::Filter, wj);
-    b_.connect(column, keep.port("in"));
-    b_.connect(window_bits(p + ".rows.keep.bits", edge, wj, true), keep.port("bits"));
-    auto mux = b_.add(OpKind::Mux, p + ".rows.mux").imm("mode", "bits").role(Role::Filter, wj);
-    b_.connect(window_bits(p + ".rows.sel", edge, wj, true), mux.port("sel"));
+    return put_back(j, p + ".rows", plan().x_out(j), column, computed, plan().kept_rows_backlog(j, merge_latency_));
+  }
+
+  // 3D, between stages t and t+1: stage t's worker j computed the interior rows of the interior
+  // planes of its columns; the next stage needs every plane and row. As in 2D (add_boundary_2d),
+  // from the worker's column stream: the grid boundary columns (`.c<i>`, kept from the column
+  // stream's interior rows of interior planes, `.ir`), the boundary rows of each interior plane
+  // (`.rows`, kept from its interior planes, `.ip`), then the boundary planes (`.planes`): a FILTER
+  // keeps a block's first and last rz planes and a MUX puts them around the interior ones. Every
+  // kept word waits rz planes more than in 2D: the z chain's results of a plane come when the column
+  // stream is rz planes further.
+  PortRef add_boundary_3d(unsigned j, unsigned t, PortRef computed) {
+    const int wj = static_cast<int>(j);
+    const PortRef column = x_filter(j + plan().rx(), plan().y_source(j));
+    const std::string p = pre_ + name("w", j, ".bd");
+    const PortRef interior = filtered(p + ".ip", plan().interior_planes(j), column, wj);
+    std::optional<PortRef> inner;  // the interior rows of the interior planes, made when a column needs them
+    unsigned i = 0;
+    for (const ColumnWindow& cw : top_.column_windows(t)) {
+      if (cw.worker != j) continue;
+      if (!inner) inner = filtered(p + ".ir", plan().x_out(j), interior, wj);
+      computed = add_window(j, p + ".c" + num(i++), cw.keep, cw.sel, *inner, computed, plan().kept_column_backlog());
+    }
+    const std::uint64_t latency = merge_latency_ + z_latency_;
+    if (plan().ry() > 0)
+      computed = put_back(j, p + ".rows", plan().x_out(j), interior, computed, plan().kept_rows_backlog(j, latency));
+    return put_back(j, p + ".planes", plan().interior_planes(j), column, computed, plan().kept_planes_backlog(j, latency));
+  }
+
+  // Puts back around `computed` what pattern `inner` drops of `from`: a FILTER keeps those words
+  // (`<p>.keep`, on the pattern inverted) and a MUX mode=bits (`<p>.mux`) takes them where the
+  // pattern drops, `computed`'s words where it passes; the kept words wait up to `backlog` in the
+  // channel into the MUX.
+  PortRef put_back(unsigned j, const std::string& p, const FilterPattern& inner, const PortRef& from,
+                   const PortRef& computed, std::uint64_t backlog) {
+    const int wj = static_cast<int>(j);
+    const WindowBits edge{inner.m, inner.n, inner.p, 1, 0};
+    auto keep = b_.add(OpKind::Filter, p + ".keep").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(from, keep.port("in"));
+    b_.connect(window_bits(p + ".keep.bits", edge, wj, true), keep.port("bits"));
+    auto mux = b_.add(OpKind::Mux, p + ".mux").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(window_bits(p + ".sel", edge, wj, true), mux.port("sel"));
     b_.connect(computed, mux.port("a"));
-    connect_buffered(keep.port("out"), mux.port("b"), plan().kept_rows_backlog(j, merge_latency_), p + ".rows.kd", wj);
+    connect_buffered(keep.port("out"), mux.port("b"), backlog, p + ".kd", wj);
     return mux.port("out");
   }
 
@@ -182,7 +221,7 @@ class Generator {
   // every) block.
   void set_addresses(dfg::OpHandle& h, std::uint64_t base, std::uint64_t count, std::uint64_t rows,
                      std::uint64_t planes = 0) {
-    if (planes == 0) planes = plan().planes();
+    if (planes == 0) planes = plan().streamed_planes();
     const BlockPlan& bp = plan().blocking();
     h.imm("base", static_cast<std::int64_t>(base))
         .imm("stride", static_cast<std::int64_t>(8 * plan().workers()))
@@ -202,7 +241,7 @@ class Generator {
         b_.add(OpKind::AddrGen, pre + name("r", k, part + ".addr")).role(Role::Control, static_cast<int>(k));
     // With T time steps (2D) the first block starts its halo rx(T-1) columns before the grid, in
     // the layout's margin.
-    set_addresses(addr, layout_.input_base + 8 * (layout_.margin - top_.halo2d()) + at(plan().rz(), 0, k),
+    set_addresses(addr, layout_.input_base + 8 * (layout_.margin - top_.halo2d()) + at(plan().first_plane(), 0, k),
                   plan().reader_count(k), plan().ny());
     auto load = b_.add(OpKind::Load, pre + name("r", k, part + ".load")).role(Role::Reader, static_cast<int>(k));
     b_.connect(addr.port("addr"), load.port("addr"));
@@ -450,8 +489,8 @@ class Generator {
     const unsigned ny_taps = 2 * plan().ry(), nz_taps = 2 * plan().rz();
     unsigned add_row = row0 + ny_taps + nz_taps;
     PortRef sum = filtered(p + ".xo", plan().x_out(j), x.out, wj);
+    const PortRef column = x_filter(j + plan().rx(), plan().y_source(j));
     if (plan().ry() > 0) {
-      PortRef column = x_filter(j + plan().rx(), plan().y_source(j));
       const std::vector<double> cy = spec.y_coefficients();
       dfg::MacChain y = dfg::add_mac_chain(b_, p + ".y", cy, Role::Compute, wj,
                                            [&](const PortRef& from, const PortRef& to, std::size_t a) {
@@ -482,14 +521,24 @@ class Generator {
                                                               p + ".z.d" + num(a), wj);
                                            });
       std::vector<PortRef> streams;
-      for (unsigned r = 0; r < plan().z_streams(); ++r) streams.push_back(add_z_reader(j, r));
+      if (plan().z_in_stream()) {
+        // A stage of temporal pipelining: one run of taps on the column stream's interior rows
+        // (every plane); the x + y sums of the interior planes wait rz planes for the z chain.
+        streams.push_back(filtered(p + ".zs", plan().x_out(j), column, wj));
+        sum = filtered(p + ".zp", plan().z_planes(j), sum, wj);
+      } else {
+        for (unsigned r = 0; r < plan().z_streams(); ++r) streams.push_back(add_z_reader(j, r));
+      }
       for (unsigned a = 0; a < cz.size(); ++a) {
         const PortRef src = filtered(p + ".zf" + num(a), plan().z_tap(j, a), streams[plan().z_run(a)], wj);
         b_.connect(src, z.taps[a]);
         out_.slots.push_back({z.ops[a], row0 + ny_taps + a, ky});
       }
       auto add = b_.add(OpKind::Add, p + ".addz").role(Role::Compute, wj);
-      b_.connect(sum, add.port("a"));
+      if (plan().z_in_stream())
+        connect_buffered(sum, add.port("a"), plan().z_sum_backlog(j, z_latency_), p + ".zd", wj);
+      else
+        b_.connect(sum, add.port("a"));
       b_.connect(z.out, add.port("b"));
       out_.slots.push_back({add.vertex(), add_row++, ky});
       sum = add.port("out");
@@ -560,6 +609,9 @@ class Generator {
   // Cycles from a word of a stage's column stream to the result it completes (add_boundary_2d):
   // the y chain's last MAC, the ADD, and about 16 cycles of links and filters, a MAC to spare.
   std::uint64_t merge_latency_;
+  // 3D, z taps on the column stream: cycles of the z chain (its 2rz MACs and their links, about 8
+  // cycles each) and of the filters around it.
+  std::uint64_t z_latency_;
   std::vector<PortRef> readers_;
   std::map<FilterPattern, PortRef> bits_;
   std::map<std::pair<unsigned, FilterPattern>, PortRef> x_filters_;

@@ -43,7 +43,7 @@ StencilPlan::StencilPlan(const StencilSpec& spec, unsigned workers, BlockPlan bl
   if (blocks_.out_width < w_)
     throw SpecError(spec.describe() + " with w=" + std::to_string(w_) + ": a block of " +
                     std::to_string(blocks_.out_width) + " output columns leaves workers without a column");
-  if (spec.dims == 2) T_ = std::max(1u, spec.time_steps);
+  if (spec.dims >= 2) T_ = std::max(1u, spec.time_steps);
   // A boundary column must fall in one block of every stage: block 1's widened stage 1 must not
   // reach the grid's first columns, nor block B-2's its last.
   if (T_ > 1 && blocks_.blocks > 1 && blocks_.stride < halo())
@@ -59,6 +59,10 @@ StencilPlan StencilPlan::stage(unsigned t) const {
   p.blocks_.in_width += 2 * h;
   p.T_ = 1;
   if (t > 1) p.forward_rereads_ = 0;  // only stage 1 reads from memory
+  if (three_d()) {  // no z readers: the z chain takes the column stream, every plane of it
+    p.z_in_stream_ = true;
+    p.z_streams_ = 1;
+  }
   return p;
 }
 
@@ -75,11 +79,12 @@ std::vector<ColumnWindow> StencilPlan::column_windows(unsigned t) const {
     cw.block = b;
     cw.position = c / w_;
     cw.left = left;
-    const std::uint64_t n = sp.worker_count(cw.worker), blocks = blocks_.blocks;
+    const std::uint64_t n = sp.worker_count(cw.worker), blocks = blocks_.blocks, planes = this->planes();
+    // 3D: over the column stream's interior rows of interior planes, the shape of the computed one.
+    const std::uint64_t m_sel = b * planes * rows * n;
+    cw.sel = {m_sel, planes * rows * n, blocks * planes * rows * n - m_sel - planes * rows * n, n, cw.position};
     const std::uint64_t m_keep = b * ny_ * n + ry_ * n;
-    cw.keep = {m_keep, rows * n, blocks * ny_ * n - m_keep - rows * n, n, cw.position};
-    const std::uint64_t m_sel = b * rows * n;
-    cw.sel = {m_sel, rows * n, blocks * rows * n - m_sel - rows * n, n, cw.position};
+    cw.keep = three_d() ? cw.sel : WindowBits{m_keep, rows * n, blocks * ny_ * n - m_keep - rows * n, n, cw.position};
     out.push_back(cw);
   };
   for (std::uint64_t g = 0; g < rx_; ++g) add(0, g + h - rx_, true);
@@ -149,7 +154,7 @@ std::vector<BoundaryWindow> StencilPlan::boundary_windows(unsigned t) const {
 
 std::uint64_t StencilPlan::reader_total(unsigned k) const {
   if (streams()) return stage_words(0) * seg_.interleave;
-  return blocks_.blocks * planes() * ny_ * reader_count(k);
+  return blocks_.blocks * streamed_planes() * ny_ * reader_count(k);
 }
 
 std::uint64_t StencilPlan::writer_total(unsigned j) const {

@@ -17,7 +17,7 @@
 ///
 /// 3D: the interior planes rz .. nz-rz-1 are streamed one after the other, each as a 2D grid of ny
 /// rows (blocks, then planes, then rows, then columns), so every per-block pattern of 2D holds per
-/// plane. The z part of worker j's outputs comes from z readers, each loading the worker's output
+/// plane (a stage of temporal pipelining streams every plane: z_in_stream). The z part of worker j's outputs comes from z readers, each loading the worker's output
 /// columns of the interior rows of the planes at its taps' offsets (re-read through the caches).
 /// With a reader per z tap no z chain link holds a skew; when the memory PEs are fewer, a reader
 /// serves a run of consecutive taps (z_run), and the chain link between two taps of a run holds
@@ -142,9 +142,40 @@ class StencilPlan {
   bool two_d() const { return spec_.dims >= 2; }
   bool three_d() const { return spec_.dims >= 3; }
   unsigned rz() const { return rz_; }
-  /// Planes of the grid (1 below 3D) and planes streamed: the interior ones (nz - 2rz).
+  /// Planes of the grid (1 below 3D) and planes computed: the interior ones (nz - 2rz).
   std::uint64_t nz() const { return nz_; }
   std::uint64_t planes() const { return nz_ - 2 * std::uint64_t{rz_}; }
+  /// 3D: whether the z taps take the worker's column stream (a stage of temporal pipelining: the
+  /// readers stream every plane, and the z chain's links hold the planes between its taps) rather
+  /// than z readers of their own.
+  bool z_in_stream() const { return z_in_stream_; }
+  /// Planes the readers stream per block: every plane when the z taps take the column stream, the
+  /// interior ones otherwise; and the first of them.
+  std::uint64_t streamed_planes() const { return z_in_stream_ ? nz_ : planes(); }
+  std::uint64_t first_plane() const { return z_in_stream_ ? 0 : rz_; }
+  /// 3D, z taps on the column stream: filter of worker j's x (+ y) sums keeping the interior planes
+  /// (period: one block's planes of interior rows).
+  FilterPattern z_planes(unsigned j) const {
+    const std::uint64_t s = z_plane_words(j);
+    return {rz_ * s, planes() * s, rz_ * s};
+  }
+  /// 3D, z taps on the column stream: words worker j's x (+ y) sums wait for its z chain (rz planes
+  /// of them), `latency` cycles of the chain included.
+  std::uint64_t z_sum_backlog(unsigned j, std::uint64_t latency) const {
+    return std::uint64_t{rz_} * z_plane_words(j) + latency;
+  }
+  /// 3D temporal pipelining: filter of worker j's column stream keeping the interior planes
+  /// (period: one block's planes of every row).
+  FilterPattern interior_planes(unsigned j) const {
+    const std::uint64_t s = ny_ * worker_count(j);
+    return {rz_ * s, planes() * s, rz_ * s};
+  }
+  /// 3D temporal pipelining: the words the kept boundary planes of worker j's column stream wait
+  /// before the stage's MUX takes them (rz planes, while the z chain computes the planes before
+  /// them), `latency` cycles included.
+  std::uint64_t kept_planes_backlog(unsigned j, std::uint64_t latency) const {
+    return (std::uint64_t{rz_} * ny_ + 2 * std::uint64_t{ry_}) * worker_count(j) + latency;
+  }
   /// z tap a = 0..2rz-1: offset -rz..-1 for a < rz, 1..rz after.
   int z_offset(unsigned a) const;
   /// 3D: z readers per worker, and the one that feeds z tap a: taps are cut into that many runs of
@@ -210,9 +241,13 @@ class StencilPlan {
   /// before the stage's MUX takes them (a block's last ry rows until the computed rows before them
   /// have passed, and the next block's first ry rows behind them), `latency` cycles of the y chain
   /// and ADD included.
+  /// 3D: the rows of rz planes more (the z chain's results of a plane come rz planes after it).
   std::uint64_t kept_rows_backlog(unsigned j, std::uint64_t latency) const {
-    return 2 * std::uint64_t{ry_} * worker_count(j) + latency;
+    return 2 * std::uint64_t{ry_} * (rz_ + 1) * worker_count(j) + latency;
   }
+  /// 2D and 3D temporal pipelining: the words a kept boundary column waits (a word per interior
+  /// row: ry rows of the y chain, rz planes of the z chain, and 2 more).
+  std::uint64_t kept_column_backlog() const { return std::uint64_t{rz_} * out_rows() + ry_ + 2; }
   /// Columns a reader row spans per block: in_width, plus the halo of T time steps each side.
   std::uint64_t read_width() const { return blocks_.in_width + (two_d() ? 2 * halo() : 0); }
 
@@ -283,6 +318,7 @@ class StencilPlan {
   unsigned forward_copies_ = 0;
   unsigned forward_rereads_ = 0;
   unsigned z_streams_ = 0;
+  bool z_in_stream_ = false;
   std::uint64_t line_words_ = 0;
   SegmentPlan seg_;
   unsigned T_ = 1;

@@ -25,9 +25,7 @@ bool stream_ops_fit(const StencilPlan& plan, const ArchConfig& arch) {
 
 void check_time_steps_fit(const StencilSpec& spec, const ArchConfig& arch) {
   if (spec.time_steps <= 1) return;
-  if (spec.dims > 2)
-    throw MapError(spec.describe() + ": time steps > 1 are mapped for 1D and 2D stencils only (3D: one step a pass)");
-  if (spec.dims == 2) return;  // 2D boundary windows: strided bit generators of constant size
+  if (spec.dims >= 2) return;  // 2D/3D boundary windows: strided bit generators of constant size
   // A window's bit generator: 2r+1 runs, one predicate and instruction each (and one more
   // instruction), or when they do not fit the two-counter generator (4 predicates, 2 registers,
   // 5 instructions; lowering's strided_bits_program).
@@ -49,8 +47,7 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
   const OpLatencies& lat = arch.fabric.pe.latency;
   const unsigned d = stream_interleave_for(std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0), arch);
   const std::uint64_t columns = spec.grid[0] - 2 * std::uint64_t{spec.radius[0]};
-  const unsigned last = spec.dims <= 2 ? StencilSpec::kMaxTimeSteps : 1;
-  for (unsigned t = 1; t <= last; ++t) {
+  for (unsigned t = 1; t <= StencilSpec::kMaxTimeSteps; ++t) {
     spec.time_steps = t;
     try {
       check_time_steps_fit(spec, arch);
@@ -87,7 +84,25 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
         }
       }
       if (e.cycles == 0) break;
-    } else if (spec.dims == 2) {
+    } else if (spec.dims >= 3 && spec_in.workers == 0) {
+      // 3D: the fewest predicted cycles over every w that fits (map_steps' rule for one step: the
+      // workers share the memory PEs, and more of them re-read more halo).
+      for (unsigned v = 1; v <= std::min<std::uint64_t>(most, columns); ++v) {
+        try {
+          const BufferEstimate b = choose_blocking(spec, v, arch);
+          const CyclePrediction p = predict_blocks(spec, v, b, arch);
+          if (e.cycles == 0 || double(p.cycles) < e.cycles) {
+            e.cycles = double(p.cycles);
+            e.bound = p.bound;
+            e.workers = v;
+          }
+        } catch (const MapError&) {
+        } catch (const SpecError&) {
+        }
+      }
+      if (e.cycles == 0) break;
+      w = e.workers;
+    } else {
       // The most workers (from w down) with a blocking whose graph fits the fabric's PEs, and its
       // predicted cycles (the blocking estimate, as map_stencil reports it).
       for (; w >= 1; --w) {
@@ -109,7 +124,7 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
     out.push_back(e);
     // 2D: each T costs a blocking search over whole graphs; past the peak, more stages leave room
     // for fewer workers and the throughput only falls, so the search stops after two falls.
-    if (spec.dims == 2 && out.size() >= 3 && out[out.size() - 1].steps_per_cycle < out[out.size() - 2].steps_per_cycle &&
+    if (spec.dims >= 2 && out.size() >= 3 && out[out.size() - 1].steps_per_cycle < out[out.size() - 2].steps_per_cycle &&
         out[out.size() - 2].steps_per_cycle < out[out.size() - 3].steps_per_cycle)
       break;
   }

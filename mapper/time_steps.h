@@ -24,10 +24,11 @@ struct TimeStepEstimate {
 /// the first that does not fit (MAC-capable PEs for one worker, the boundary windows' bit
 /// generators, the halo within a segment's stride, StencilSpec::kMaxTimeSteps); 2D: up to the first
 /// T whose stages' MAC chains or graph exceed the fabric (or whose halo no blocking keeps apart),
-/// each with the most workers that fit and the blocking estimate's cycles; 3D: T = 1 only.
+/// each with the most workers that fit and the blocking estimate's cycles; 3D: as 2D, each T with
+/// the w of the fewest predicted cycles.
 std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec, const ArchConfig& arch);
 
-/// Throws MapError, with the numbers, when spec.time_steps > 1 cannot be mapped: 3D, or (1D) a
+/// Throws MapError, with the numbers, when spec.time_steps > 1 cannot be mapped: (1D) a
 /// boundary window's bit generator beyond a PE's resources (2r + 1 runs of bits, one predicate
 /// and instruction slot each, or the two-counter generator's 4 predicates, 2 registers and 5 slots).
 void check_time_steps_fit(const StencilSpec& spec, const ArchConfig& arch);

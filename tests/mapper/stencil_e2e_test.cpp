@@ -68,6 +68,20 @@ TEST(MapperEndToEnd, TimeSteps) {
   run_end_to_end(slow, 2, {"fabric.latency.fp_mac=8"});
 }
 
+// 2D and 3D temporal pipelining, run by the model: 3D stages hold planes in scratchpad FIFOs (their
+// z chains' links and the boundary planes put back between stages).
+TEST(MapperEndToEnd, TimeSteps2d3d) {
+  StencilSpec two = test::make_spec(2, 1, 37, 12);
+  two.time_steps = 3;
+  run_end_to_end(two, 3);
+  StencilSpec three = test::make_spec3(1, 1, 1, 26, 9, 8);
+  three.time_steps = 2;
+  run_end_to_end(three, 2);
+  StencilSpec uneven = test::make_spec3(2, 1, 2, 30, 8, 9);
+  uneven.time_steps = 3;
+  run_end_to_end(uneven, 1);
+}
+
 // Strip-mined (overlapping blocks, 3-level address generators) with deep channels in the scratchpad.
 TEST(MapperEndToEnd, StripMined) {
   run_end_to_end(test::make_spec(2, 2, 83, 12), 3, {"memory.scratchpad.ports=64", "memory.scratchpad.size_bytes=1024"});
