@@ -7,8 +7,10 @@
 // T = 1, over the cycles of the T-step pass). Every figure is simulated (cycle counts are
 // deterministic). Not a test (bench/temporal_table.sh).
 //
-// Usage: temporal_table [--quick] [key=value ...]   (overrides applied to every row, as cgrasim --set)
+// Usage: temporal_table [--quick | --3d] [key=value ...]   (overrides applied to every row, as cgrasim --set)
 //   --quick: 1D r = 1 only.
+//   --3d: 3D r = 1 on 256x128x64 only (its stages hold planes in the scratchpad: pair it with a
+//         scratchpad what-if, e.g. memory.scratchpad.size_bytes=2MiB memory.scratchpad.ports=64).
 
 #include <chrono>
 #include <string>
@@ -66,18 +68,21 @@ std::uint64_t run_row(const std::string& name, const cgra::StencilSpec& spec, co
 
 int main(int argc, char** argv) {
   std::vector<std::string> sets;
-  bool quick = false;
+  bool quick = false, three = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick")
       quick = true;
+    else if (a == "--3d")
+      three = true;
     else
       sets.push_back(a);
   }
   try {
     const cgra::ArchConfig arch = cgra::load_default_arch(sets);
     std::vector<std::pair<std::string, cgra::StencilSpec>> cases = {{"1D r=1, 194400", spec_of(1, 1, 194400, 1, 0)}};
-    if (!quick) {
+    if (three) cases = {{"3D r=1, 256x128x64", spec_of(3, 1, 256, 128, 0, 64)}};
+    if (!quick && !three) {
       cases.push_back({"1D r=2, 194400", spec_of(1, 2, 194400, 1, 0)});
       cases.push_back({"2D r=1, 960x449", spec_of(2, 1, 960, 449, 0)});
       cases.push_back({"2D r=2, 960x449", spec_of(2, 2, 960, 449, 0)});
@@ -88,7 +93,7 @@ int main(int argc, char** argv) {
     fmt::print("{:<26} {:>3} {:>3} {:>9} {:>9} {:>7} {:>8} {:>8} {:>7} {:>8} {:>6} {:>5}\n", "case", "T", "w", "cycles",
                "predicted", "error", "GFLOP/s", "roofline", "halo", "speedup", "check", "wall");
     for (const auto& [name, spec] : cases) {
-      // 1D: up to the last candidate; 2D: the candidate search stops past the throughput's peak,
+      // 1D: up to the last candidate; 2D, 3D: the candidate search stops past the throughput's peak,
       // so the rows go on until one does not map (that row says why).
       const std::vector<cgra::TimeStepEstimate> cands = cgra::time_step_candidates(spec, arch);
       const unsigned last = spec.dims == 1 ? (cands.empty() ? 1 : cands.back().time_steps) : cgra::StencilSpec::kMaxTimeSteps;

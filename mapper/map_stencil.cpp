@@ -133,7 +133,17 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   // (a count by each channel's share of a row's words chose slower blockings: 2D r=4 480x120 at
   // 200 GB/s ran 7754 cycles against 6423, 3D r=4 96x40x24 23139 against 22202), except a channel
   // into a MUX (time steps: kept boundary rows, 2ry of every ny rows; 3D kept boundary planes, 2rz
-  // of every nz planes).
+  // of every nz planes). 3D with T time steps: the z chains' links and the x + y sums waiting for
+  // them carry one word per output, the interior rows of the interior planes of the worker's
+  // columns, against the reader's every row of every plane and its idle cycle per row (stage 1's
+  // widest worker: 256x128x64 r=1 T=2 ran 1 246 788 cycles against 1 460 918 predicted at a word
+  // per cycle, 1 181 000 with this share).
+  const StencilPlan first = plan.time_steps() > 1 ? plan.stage(1) : plan;
+  const double chain_share =
+      plan.time_steps() > 1 && plan.rz() > 0
+          ? double(plan.planes() * plan.out_rows() * first.worker_count(0)) /
+                double(plan.nz() * (plan.ny() * (plan.reader_count(0) + 1) + 3))
+          : 1.0;
   double deep_rate = 0;
   for (auto [e, end] = boost::edges(sd.dfg.graph()); e != end; ++e) {
     const std::uint64_t cap = sd.dfg.channel(*e).capacity;
@@ -143,14 +153,13 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
     const dfg::Op& to = sd.dfg.op(boost::target(*e, sd.dfg.graph()));
     const bool kept_planes = to.kind == dfg::OpKind::Mux && to.name.ends_with(".planes.mux");
     const bool kept_rows = to.kind == dfg::OpKind::Mux && !kept_planes;
-    deep_rate += kept_planes ? 2.0 * plan.rz() / double(plan.nz()) : kept_rows ? 2.0 * plan.ry() / double(plan.ny()) : 1.0;
+    deep_rate += kept_planes ? 2.0 * plan.rz() / double(plan.nz()) : kept_rows ? 2.0 * plan.ry() / double(plan.ny()) : chain_share;
   }
   count_stages(sd.dfg, arch.fabric.pe, b);
   b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
   if (deep_rate > 0) b.scratchpad_rate = std::min(1.0, double(spm.ports) / (2.0 * deep_rate));
   // 3D with T time steps: the readers stream every plane (stage 1's z chain takes the column stream).
-  const StencilPlan first = plan.time_steps() > 1 ? plan.stage(1) : plan;
   const double nb = blocks, ny = double(plan.ny()), planes = double(plan.planes());
   const double streamed = double(first.streamed_planes());
   // A reader's address generator idles 1 cycle per row and 3 more per block (3D: per plane).
