@@ -10,7 +10,8 @@
 // Usage: temporal_table [--quick | --3d] [key=value ...]   (overrides applied to every row, as cgrasim --set)
 //   --quick: 1D r = 1 only.
 //   --3d: 3D r = 1 on 256x128x64 only (its stages hold planes in the scratchpad: pair it with a
-//         scratchpad what-if, e.g. memory.scratchpad.size_bytes=2MiB memory.scratchpad.ports=64).
+//         scratchpad what-if, e.g. memory.scratchpad.size_bytes=1MiB memory.scratchpad.ports=64
+//         memory.scratchpad.banks=64).
 
 #include <chrono>
 #include <string>

@@ -128,7 +128,7 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   b.blocks = plan.blocking();
   b.read_width = plan.read_width();
   b.delay_stages = delay_stages;
-  b.z_streams = plan.three_d() ? plan.z_streams() : 0;
+  b.z_streams = plan.three_d() && plan.time_steps() == 1 ? plan.z_streams() : 0;  // T > 1: the column stream
   // Words per cycle through the deep channels, each counted at one word per cycle of the readers
   // (a count by each channel's share of a row's words chose slower blockings: 2D r=4 480x120 at
   // 200 GB/s ran 7754 cycles against 6423, 3D r=4 96x40x24 23139 against 22202), except a channel
@@ -158,7 +158,9 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   count_stages(sd.dfg, arch.fabric.pe, b);
   b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
-  if (deep_rate > 0) b.scratchpad_rate = std::min(1.0, double(spm.ports) / (2.0 * deep_rate));
+  // Each bank starts one access a cycle, and at most `ports` start in all (docs/memory.md).
+  const double accesses = double(std::min(spm.ports, spm.banks));
+  if (deep_rate > 0) b.scratchpad_rate = std::min(1.0, accesses / (2.0 * deep_rate));
   // 3D with T time steps: the readers stream every plane (stage 1's z chain takes the column stream).
   const double nb = blocks, ny = double(plan.ny()), planes = double(plan.planes());
   const double streamed = double(first.streamed_planes());

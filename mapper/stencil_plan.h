@@ -11,9 +11,11 @@
 /// them) of every row, rows in order, blocks in order. Compute worker j computes the block's output
 /// columns rx+j, rx+j+w, ... (worker_count(j) = ceil((out_width-j)/w) of them).
 ///
-/// 2D with T time steps (temporal pipelining): T stages of compute workers, stage t on stage(t)'s
-/// blocks, rx(T-t) columns wider each side than this plan's; stage t's worker k feeds stage t+1's
-/// reader k, with the grid's boundary rows and columns (column_windows) put back between them.
+/// 2D and 3D with T time steps (temporal pipelining): T stages of compute workers, stage t on
+/// stage(t)'s blocks, rx(T-t) columns wider each side than this plan's; stage t's worker k feeds
+/// stage t+1's reader k, with the grid's boundary rows and columns (column_windows), and in 3D
+/// planes, put back between them. A 3D stage streams every plane and its z chain takes the column
+/// stream (z_in_stream): no z readers.
 ///
 /// 3D: the interior planes rz .. nz-rz-1 are streamed one after the other, each as a 2D grid of ny
 /// rows (blocks, then planes, then rows, then columns), so every per-block pattern of 2D holds per
@@ -94,7 +96,9 @@ struct BoundaryWindow {
 /// worker's column stream (the stage's input at its columns) carries. The column is worker
 /// `worker`'s word `position` of each row of block `block`: `keep` selects it from the column
 /// stream (every row, the whole run), `sel` marks its place in the worker's computed stream (the
-/// interior rows), where a MUX mode=bits puts it.
+/// interior rows), where a MUX mode=bits puts it. 3D: in every interior row of every interior plane;
+/// `keep` is over the column stream's interior rows of its interior planes, the computed stream's
+/// shape (keep = sel).
 struct ColumnWindow {
   unsigned worker = 0;
   unsigned block = 0;
@@ -231,9 +235,10 @@ class StencilPlan {
   /// (worker 0, first of the interleave), its last r in the last segment (worker w-1, last).
   std::vector<BoundaryWindow> boundary_windows(unsigned t) const;
 
-  /// 2D temporal pipelining (time_steps() = T > 1): stage t's plan (1..T), T = 1, its blocks
+  /// 2D/3D temporal pipelining (time_steps() = T > 1): stage t's plan (1..T), T = 1, its blocks
   /// rx(T-t) columns wider on each side than this plan's (stage t+1 reads stage t's outputs:
-  /// stage t's worker k feeds stage t+1's reader k), re-read forward points only in stage 1.
+  /// stage t's worker k feeds stage t+1's reader k), re-read forward points only in stage 1; 3D:
+  /// every plane streamed, the z taps on the column stream (z_in_stream, one z run).
   StencilPlan stage(unsigned t) const;
   /// 2D temporal pipelining: the grid boundary columns in stage t's output (t < T), left first.
   std::vector<ColumnWindow> column_windows(unsigned t) const;

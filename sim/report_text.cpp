@@ -78,7 +78,11 @@ std::string report_text(const json& j) {
     line("time steps", fmt::format("{} ({}); halo: {:.2f}% more words read than one step's",
                                    m.at("time_steps").get<unsigned>(), m.at("time_steps_reason").get<std::string>(),
                                    100.0 * d(m, "halo_overhead")));
-  if (m.contains("z_readers"))
+  if (m.contains("z_readers") && m.at("z_readers").get<unsigned>() == 0)  // 3D with T > 1 time steps
+    line("z readers", fmt::format("none: the z chains take the column stream and hold planes in the scratchpad "
+                                  "(planes {} words apart)",
+                                  m.at("plane_pitch_words").get<std::uint64_t>()));
+  else if (m.contains("z_readers"))
     line("z readers", fmt::format("{} per worker, re-reading {} B of planes through the L2 (planes {} words apart)",
                                   m.at("z_readers").get<unsigned>(), m.at("z_window_bytes").get<std::uint64_t>(),
                                   m.at("plane_pitch_words").get<std::uint64_t>()));

@@ -422,7 +422,7 @@ TEST(MapperTemporal3d, ColumnWindowsHand) {
 
 // On the paper fabric: placed, routed, interpreted bit for bit; too many steps for the fabric's PEs
 // are refused with the numbers; auto keeps one step a pass where the scratchpad binds the planes,
-// and takes more with a larger scratchpad of more ports.
+// and takes more with a larger scratchpad of more ports and banks.
 TEST(MapperTemporal3d, PlacedRoutedBitExact) {
   const ArchConfig arch = test::legacy_default_arch();
   for (unsigned steps : {2u, 3u}) {
@@ -446,12 +446,13 @@ TEST(MapperTemporal3d, PlacedRoutedBitExact) {
               std::string::npos)
         << e.what();
   }
-  StencilSpec spec = test::make_spec3(1, 1, 1, 256, 128, 64);
+  StencilSpec spec = test::make_spec3(1, 1, 1, 96, 48, 24);
   spec.time_steps = 0;
   const MappedStencil one = map_stencil(spec, load_default_arch());
   EXPECT_EQ(one.spec.time_steps, 1u) << one.summary.time_steps_reason;
   const MappedStencil more =
-      map_stencil(spec, load_default_arch({"memory.scratchpad.size_bytes=2MiB", "memory.scratchpad.ports=64"}));
+      map_stencil(spec, load_default_arch({"memory.scratchpad.size_bytes=1MiB", "memory.scratchpad.ports=64",
+                                            "memory.scratchpad.banks=64"}));
   EXPECT_GT(more.spec.time_steps, 1u) << more.summary.time_steps_reason;
 }
 

@@ -160,5 +160,22 @@ TEST(Cli, TimeStepsReachTheSpecAndTheReport) {
   std::remove(json_file.c_str());
 }
 
+// 3D with T > 1: the run maps T stages without z readers (the report says so in both forms),
+// checks the output against the reference applied T times and simulates one step a pass beside it.
+TEST(Cli, TimeSteps3dRunWithoutZReaders) {
+  const std::string json_file = ::testing::TempDir() + "cli_time_steps_3d.json";
+  const Result r = cli({"--stencil", "3d", "--radius", "1", "--grid", "24x10x8", "--workers", "2", "--time-steps", "2",
+                        "--json", json_file});
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_NE(r.out.find("z readers                 none: the z chains take the column stream"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("output check: pass"), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(read_file(json_file));
+  EXPECT_EQ(j["mapping"]["time_steps"], 2);
+  EXPECT_EQ(j["mapping"]["z_readers"], 0);
+  EXPECT_EQ(j["output_check"], "pass");
+  EXPECT_TRUE(j.contains("temporal")) << j.dump().substr(0, 400);
+  std::remove(json_file.c_str());
+}
+
 }  // namespace
 }  // namespace cgra
