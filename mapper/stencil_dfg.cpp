@@ -239,7 +239,7 @@ class Generator {
     const std::string pre = part.empty() ? std::string() : pre_;
     auto addr =
         b_.add(OpKind::AddrGen, pre + name("r", k, part + ".addr")).role(Role::Control, static_cast<int>(k));
-    // With T time steps (2D) the first block starts its halo rx(T-1) columns before the grid, in
+    // With T time steps (2D, 3D) the first block starts its halo rx(T-1) columns before the grid, in
     // the layout's margin.
     set_addresses(addr, layout_.input_base + 8 * (layout_.margin - top_.halo2d()) + at(plan().first_plane(), 0, k),
                   plan().reader_count(k), plan().ny());

@@ -37,6 +37,23 @@ void expect_interpreted_bit_exact(const StencilSpec& spec, const StencilDfg& sd,
   EXPECT_EQ(test::differing_words(in, out), spec.outputs());
 }
 
+// Ops of a stencil graph by kind (MUL and MAC together), and its deep channels (a capacity).
+struct OpCounts {
+  unsigned macs = 0, adds = 0, muxes = 0, loads = 0, deep = 0;
+};
+OpCounts count_ops(const dfg::Dfg& g) {
+  OpCounts c;
+  for (dfg::Vertex v = 0; v < g.num_ops(); ++v) {
+    const dfg::OpKind k = g.op(v).kind;
+    c.macs += k == dfg::OpKind::Mac || k == dfg::OpKind::Mul;
+    c.adds += k == dfg::OpKind::Add;
+    c.muxes += k == dfg::OpKind::Mux;
+    c.loads += k == dfg::OpKind::Load;
+  }
+  for (auto [e, end] = boost::edges(g.graph()); e != end; ++e) c.deep += g.channel(*e).capacity > 0;
+  return c;
+}
+
 void expect_stages_bit_exact(unsigned r, unsigned steps, unsigned w, unsigned d, std::uint64_t nx) {
   StencilSpec spec = make_spec(1, r, nx);
   spec.time_steps = steps;
@@ -47,13 +64,10 @@ void expect_stages_bit_exact(unsigned r, unsigned steps, unsigned w, unsigned d,
   EXPECT_EQ(l.margin, std::uint64_t{r} * (steps - 1));
   StencilDfg sd = build_stencil_dfg(plan, l, test::paper_pe());
   EXPECT_NO_THROW(dfg::validate(sd.dfg));
-  unsigned macs = 0, muxes = 0;
-  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
-    macs += sd.dfg.op(v).kind == dfg::OpKind::Mac || sd.dfg.op(v).kind == dfg::OpKind::Mul;
-    muxes += sd.dfg.op(v).kind == dfg::OpKind::Mux;
-  }
-  EXPECT_EQ(macs, w * steps * (2 * r + 1));
-  EXPECT_EQ(muxes, 2 * (steps - 1));  // a left and a right window between two stages
+  const OpCounts c = count_ops(sd.dfg);
+  EXPECT_EQ(c.macs, w * steps * (2 * r + 1));
+  EXPECT_EQ(c.muxes, 2 * (steps - 1));  // a left and a right window between two stages
+  EXPECT_EQ(c.deep, 0u);                // no channel holds a skew
   expect_interpreted_bit_exact(spec, sd, l, 11 * steps + w);
 }
 
@@ -201,19 +215,12 @@ void expect_2d_stages_bit_exact(unsigned rx, unsigned ry, unsigned steps, unsign
   EXPECT_EQ(l.margin, std::uint64_t{rx} * (steps - 1));
   StencilDfg sd = build_stencil_dfg(plan, l, test::paper_pe());
   EXPECT_NO_THROW(dfg::validate(sd.dfg));
-  unsigned macs = 0, adds = 0, muxes = 0, loads = 0;
-  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
-    const dfg::OpKind k = sd.dfg.op(v).kind;
-    macs += k == dfg::OpKind::Mac || k == dfg::OpKind::Mul;
-    adds += k == dfg::OpKind::Add;
-    muxes += k == dfg::OpKind::Mux;
-    loads += k == dfg::OpKind::Load;
-  }
-  EXPECT_EQ(macs, w * steps * (2 * rx + 1 + 2 * ry));
-  EXPECT_EQ(adds, w * steps);
+  const OpCounts c = count_ops(sd.dfg);
+  EXPECT_EQ(c.macs, w * steps * (2 * rx + 1 + 2 * ry));
+  EXPECT_EQ(c.adds, w * steps);
   // Between two stages: a boundary-row MUX per worker and one per grid boundary column (2rx).
-  EXPECT_EQ(muxes, (steps - 1) * (w + 2 * rx));
-  EXPECT_EQ(loads, w);  // only stage 1 reads memory
+  EXPECT_EQ(c.muxes, (steps - 1) * (w + 2 * rx));
+  EXPECT_EQ(c.loads, w);  // only stage 1 reads memory
   expect_interpreted_bit_exact(spec, sd, l, 7 * steps + w + blocks);
 }
 
@@ -294,21 +301,26 @@ TEST(MapperTemporal2d, HaloBeyondTheBlocksIsRefused) {
   }
 }
 
+// `spec` with `steps` time steps and `w` workers, mapped on `arch` (placed and routed), interpreted
+// on random data (seed `seed`): T stages, a halo, the output of the reference applied T times.
+void expect_placed_routed_bit_exact(StencilSpec spec, unsigned steps, unsigned w, const ArchConfig& arch,
+                                    unsigned seed) {
+  spec.time_steps = steps;
+  spec.workers = w;
+  SCOPED_TRACE(spec.describe() + " w=" + std::to_string(w));
+  const MappedStencil m = map_stencil(spec, arch);
+  EXPECT_EQ(m.summary.time_steps, steps);
+  EXPECT_GT(m.summary.halo_overhead, 0.0);
+  const test::MappedRun r = test::interpret_mapped(m, seed);
+  ASSERT_TRUE(r.res.done) << r.res.blocked;
+  EXPECT_EQ(r.wrong, 0u);
+}
+
 // On the paper fabric: placed, routed, interpreted bit for bit; too many steps for the fabric's MAC
 // PEs are refused with the numbers; auto picks T > 1 for r = 1.
 TEST(MapperTemporal2d, PlacedRoutedBitExact) {
   const ArchConfig arch = test::legacy_default_arch();
-  for (unsigned steps : {2u, 3u}) {
-    StencilSpec spec = make_spec(2, 1, 60, 16);
-    spec.time_steps = steps;
-    spec.workers = 3;
-    const MappedStencil m = map_stencil(spec, arch);
-    EXPECT_EQ(m.summary.time_steps, steps);
-    EXPECT_GT(m.summary.halo_overhead, 0.0);
-    const test::MappedRun r = test::interpret_mapped(m, 9);
-    ASSERT_TRUE(r.res.done) << r.res.blocked;
-    EXPECT_EQ(r.wrong, 0u);
-  }
+  for (unsigned steps : {2u, 3u}) expect_placed_routed_bit_exact(make_spec(2, 1, 60, 16), steps, 3, arch, 9);
   StencilSpec big = make_spec(2, 1, 60, 16);
   big.time_steps = 20;
   big.workers = 3;
@@ -350,24 +362,16 @@ void expect_3d_stages_bit_exact(unsigned rx, unsigned ry, unsigned rz, unsigned 
   EXPECT_EQ(l.margin, std::uint64_t{rx} * (steps - 1));
   StencilDfg sd = build_stencil_dfg(plan, l, test::paper_pe());
   EXPECT_NO_THROW(dfg::validate(sd.dfg));
-  unsigned macs = 0, adds = 0, muxes = 0, loads = 0, deep = 0;
-  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
-    const dfg::OpKind k = sd.dfg.op(v).kind;
-    macs += k == dfg::OpKind::Mac || k == dfg::OpKind::Mul;
-    adds += k == dfg::OpKind::Add;
-    muxes += k == dfg::OpKind::Mux;
-    loads += k == dfg::OpKind::Load;
-  }
-  for (auto [e, end] = boost::edges(sd.dfg.graph()); e != end; ++e) deep += sd.dfg.channel(*e).capacity > 0;
-  EXPECT_EQ(macs, w * steps * (2 * rx + 1 + 2 * ry + 2 * rz));
-  EXPECT_EQ(adds, w * steps * ((ry > 0 ? 1u : 0u) + 1u));
+  const OpCounts c = count_ops(sd.dfg);
+  EXPECT_EQ(c.macs, w * steps * (2 * rx + 1 + 2 * ry + 2 * rz));
+  EXPECT_EQ(c.adds, w * steps * ((ry > 0 ? 1u : 0u) + 1u));
   // Between two stages: per worker a boundary-plane MUX (and a boundary-row one when ry > 0), one
   // per grid boundary column (2rx).
-  EXPECT_EQ(muxes, (steps - 1) * (w * (ry > 0 ? 2u : 1u) + 2 * rx));
-  EXPECT_EQ(loads, w);  // only stage 1 reads memory: no z readers
+  EXPECT_EQ(c.muxes, (steps - 1) * (w * (ry > 0 ? 2u : 1u) + 2 * rx));
+  EXPECT_EQ(c.loads, w);  // only stage 1 reads memory: no z readers
   // At least the z chain's x + y sums and, per tap link, the planes between its taps, per worker and
   // stage (planes of a worker's columns exceed two PEs' queues here).
-  EXPECT_GE(deep, w * steps * 2 * rz);
+  EXPECT_GE(c.deep, w * steps * 2 * rz);
   expect_interpreted_bit_exact(spec, sd, l, 5 * steps + 3 * w + blocks);
 }
 
@@ -425,17 +429,7 @@ TEST(MapperTemporal3d, ColumnWindowsHand) {
 // and takes more with a larger scratchpad of more ports and banks.
 TEST(MapperTemporal3d, PlacedRoutedBitExact) {
   const ArchConfig arch = test::legacy_default_arch();
-  for (unsigned steps : {2u, 3u}) {
-    StencilSpec spec = test::make_spec3(1, 1, 1, 40, 10, 8);
-    spec.time_steps = steps;
-    spec.workers = 2;
-    const MappedStencil m = map_stencil(spec, arch);
-    EXPECT_EQ(m.summary.time_steps, steps);
-    EXPECT_GT(m.summary.halo_overhead, 0.0);
-    const test::MappedRun r = test::interpret_mapped(m, 13);
-    ASSERT_TRUE(r.res.done) << r.res.blocked;
-    EXPECT_EQ(r.wrong, 0u);
-  }
+  for (unsigned steps : {2u, 3u}) expect_placed_routed_bit_exact(test::make_spec3(1, 1, 1, 40, 10, 8), steps, 2, arch, 13);
   StencilSpec big = test::make_spec3(1, 1, 1, 20, 20, 20);
   big.time_steps = 30;
   try {
