@@ -109,11 +109,12 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   const StencilPlan widest = plan.time_steps() > 1 ? plan.stage(1) : plan;
   const double compute = double(buf.blocks.blocks) * double(widest.streamed_planes()) * double(plan.ny()) *
                          double(widest.worker_count(0)) / pipeline_rate_bound(arch);
-  const double cycles = std::max({buf.reader_cycles, buf.dram_cycles, buf.compute_cycles, compute});
+  const double readers = buf.predicted_reader_cycles > 0 ? buf.predicted_reader_cycles : buf.reader_cycles;
+  const double cycles = std::max({readers, buf.dram_cycles, buf.compute_cycles, compute});
   CyclePrediction p;
   p.cycles = static_cast<std::uint64_t>(std::ceil(cycles));
   p.bound = cycles == compute                      ? "MAC pipeline (output queue / FP latency)"
-            : buf.reader_cycles >= buf.dram_cycles ? "readers"
+            : readers >= buf.dram_cycles ? "readers"
                                                      : "DRAM bandwidth";
   return p;
 }
@@ -133,18 +134,21 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   // (a count by each channel's share of a row's words chose slower blockings: 2D r=4 480x120 at
   // 200 GB/s ran 7754 cycles against 6423, 3D r=4 96x40x24 23139 against 22202), except a channel
   // into a MUX (time steps: kept boundary rows, 2ry of every ny rows; 3D kept boundary planes, 2rz
-  // of every nz planes). 3D with T time steps: the z chains' links and the x + y sums waiting for
-  // them carry one word per output, the interior rows of the interior planes of the worker's
-  // columns, against the reader's every row of every plane and its idle cycle per row (stage 1's
-  // widest worker: 256x128x64 r=1 T=2 ran 1 246 788 cycles against 1 460 918 predicted at a word
-  // per cycle, 1 181 000 with this share).
+  // of every nz planes). With T time steps the other deep channels (2D the x sums waiting for the
+  // y chain; 3D also the z chains' links and the x + y sums waiting for them) carry one word per
+  // output, the interior rows (3D of the interior planes) of the worker's columns, against the
+  // reader's every row (of every plane) and its idle cycle per row: `chain_share` of stage 1's
+  // widest worker. The prediction counts that share (2D r=4 960x449 T=2 ran 125 942 cycles, 161 812
+  // predicted at a word per cycle; 3D r=1 256x128x64 T=2 1 246 788 against 1 460 918); the 2D
+  // blocking choice keeps a word per cycle, as for one step (with the share, 2D r=2 T=3 took deep
+  // channels for its COPY stages and ran 103 479 cycles instead of 93 010).
   const StencilPlan first = plan.time_steps() > 1 ? plan.stage(1) : plan;
   const double chain_share =
-      plan.time_steps() > 1 && plan.rz() > 0
-          ? double(plan.planes() * plan.out_rows() * first.worker_count(0)) /
-                double(plan.nz() * (plan.ny() * (plan.reader_count(0) + 1) + 3))
-          : 1.0;
-  double deep_rate = 0;
+      plan.time_steps() > 1 ? double(plan.planes() * plan.out_rows() * first.worker_count(0)) /
+                                  double(first.streamed_planes() * (plan.ny() * (plan.reader_count(0) + 1) + 3))
+                            : 1.0;
+  const double choice_share = plan.rz() > 0 ? chain_share : 1.0;
+  double deep_rate = 0, predicted_rate = 0;
   for (auto [e, end] = boost::edges(sd.dfg.graph()); e != end; ++e) {
     const std::uint64_t cap = sd.dfg.channel(*e).capacity;
     if (cap == 0) continue;
@@ -153,7 +157,9 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
     const dfg::Op& to = sd.dfg.op(boost::target(*e, sd.dfg.graph()));
     const bool kept_planes = to.kind == dfg::OpKind::Mux && to.name.ends_with(".planes.mux");
     const bool kept_rows = to.kind == dfg::OpKind::Mux && !kept_planes;
-    deep_rate += kept_planes ? 2.0 * plan.rz() / double(plan.nz()) : kept_rows ? 2.0 * plan.ry() / double(plan.ny()) : chain_share;
+    const double kept = kept_planes ? 2.0 * plan.rz() / double(plan.nz()) : 2.0 * plan.ry() / double(plan.ny());
+    deep_rate += kept_planes || kept_rows ? kept : choice_share;
+    predicted_rate += kept_planes || kept_rows ? kept : chain_share;
   }
   count_stages(sd.dfg, arch.fabric.pe, b);
   b.scratchpad_bytes = 8 * b.deep_words;
@@ -161,11 +167,14 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   // Each bank starts one access a cycle, and at most `ports` start in all (docs/memory.md).
   const double accesses = double(std::min(spm.ports, spm.banks));
   if (deep_rate > 0) b.scratchpad_rate = std::min(1.0, accesses / (2.0 * deep_rate));
+  const double predicted_scratchpad_rate = predicted_rate > 0 ? std::min(1.0, accesses / (2.0 * predicted_rate)) : 1.0;
   // 3D with T time steps: the readers stream every plane (stage 1's z chain takes the column stream).
   const double nb = blocks, ny = double(plan.ny()), planes = double(plan.planes());
   const double streamed = double(first.streamed_planes());
   // A reader's address generator idles 1 cycle per row and 3 more per block (3D: per plane).
-  b.reader_cycles = nb * streamed * (ny * double(plan.reader_count(0) + 1) + 3) / b.scratchpad_rate;
+  const double reader_words = nb * streamed * (ny * double(plan.reader_count(0) + 1) + 3);
+  b.reader_cycles = reader_words / b.scratchpad_rate;
+  b.predicted_reader_cycles = reader_words / predicted_scratchpad_rate;
   const double out_points = double(plan.out_rows()) * double(b.blocks.out_width);
   double bytes = 8.0 * nb * (streamed * ny * double(plan.read_width()) + planes * out_points);
   // 3D: the z readers re-read the 2rz planes around the streamed one. Between a line's first load
