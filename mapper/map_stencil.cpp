@@ -157,9 +157,14 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
     const dfg::Op& to = sd.dfg.op(boost::target(*e, sd.dfg.graph()));
     const bool kept_planes = to.kind == dfg::OpKind::Mux && to.name.ends_with(".planes.mux");
     const bool kept_rows = to.kind == dfg::OpKind::Mux && !kept_planes;
-    const double kept = kept_planes ? 2.0 * plan.rz() / double(plan.nz()) : 2.0 * plan.ry() / double(plan.ny());
-    deep_rate += kept_planes || kept_rows ? kept : choice_share;
-    predicted_rate += kept_planes || kept_rows ? kept : chain_share;
+    if (kept_planes || kept_rows) {
+      const double kept = kept_planes ? 2.0 * plan.rz() / double(plan.nz()) : 2.0 * plan.ry() / double(plan.ny());
+      deep_rate += kept;
+      predicted_rate += kept;
+    } else {
+      deep_rate += choice_share;
+      predicted_rate += chain_share;
+    }
   }
   count_stages(sd.dfg, arch.fabric.pe, b);
   b.scratchpad_bytes = 8 * b.deep_words;
@@ -261,6 +266,21 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
 
 BufferEstimate choose_blocking(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
   return blocking_candidates(spec, workers, arch).front();
+}
+
+std::vector<std::pair<unsigned, BufferEstimate>> workers_by_cycles_3d(const StencilSpec& spec, unsigned most,
+                                                                     const ArchConfig& arch) {
+  std::vector<std::pair<unsigned, BufferEstimate>> out;
+  for (unsigned w = 1; w <= most; ++w) {
+    if (w * mem_pes_per_worker(spec) > arch.fabric.count(PeKind::Memory)) break;
+    try {
+      out.emplace_back(w, choose_blocking(spec, w, arch));
+    } catch (const MapError&) {
+    } catch (const SpecError&) {
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second.cycles() < b.second.cycles(); });
+  return out;
 }
 
 unsigned stream_interleave_for(unsigned cycles, const ArchConfig& arch) {
@@ -488,18 +508,10 @@ MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
     // workers than the roofline's useful: take the w with the fewest estimated cycles, up to the
     // most that fit the MAC-capable PEs. With T > 1 time steps the z chains hold planes in the
     // scratchpad instead, and more workers share its capacity and ports.
-    std::vector<std::pair<double, unsigned>> by_cycles;
     const unsigned most = std::max(w0, static_cast<unsigned>(std::min<std::uint64_t>(max_workers(spec, effective), columns)));
-    for (unsigned w = 1; w <= most; ++w) {
-      if (w * mem_pes_per_worker(spec) > arch.fabric.count(PeKind::Memory)) break;
-      try {
-        by_cycles.emplace_back(choose_blocking(spec, w, arch).cycles(), w);
-      } catch (const MapError&) {
-      } catch (const SpecError&) {
-      }
-    }
-    std::stable_sort(by_cycles.begin(), by_cycles.end());
-    for (const auto& [cycles, w] : by_cycles) {
+    const auto by_cycles = workers_by_cycles_3d(spec, most, arch);
+    for (const auto& [w, blocking] : by_cycles) {
+      const double cycles = blocking.cycles();
       try {
         MappedStencil m = map_with(spec, w, arch);
         m.summary.workers_reason = why + "; 3d: w=" + std::to_string(w) + " has the fewest estimated cycles (" +

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/arch_config.h"
@@ -70,6 +71,12 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
 
 /// The first of blocking_candidates().
 BufferEstimate choose_blocking(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
+
+/// 3D: the worker counts 1 .. `most` whose memory PEs fit and whose blocking fits, each with its
+/// blocking (choose_blocking), fewest estimated cycles first (docs/stencil.md, "3D", "Worker
+/// choice"). Empty when none fits.
+std::vector<std::pair<unsigned, BufferEstimate>> workers_by_cycles_3d(const StencilSpec& spec, unsigned most,
+                                                                     const ArchConfig& arch);
 
 /// 2D and 3D: the predicted cycles of `spec` with `workers` workers and the blocking `buf`: the
 /// longest of the readers, the DRAM and the MAC chains (worker 0 of the widest stage computing

@@ -85,23 +85,14 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
       }
       if (e.cycles == 0) break;
     } else if (spec.dims >= 3 && spec_in.workers == 0) {
-      // 3D: the fewest predicted cycles over every w that fits (map_steps' rule for one step: the
-      // workers share the memory PEs, and more of them re-read more halo).
-      for (unsigned v = 1; v <= std::min<std::uint64_t>(most, columns); ++v) {
-        try {
-          const BufferEstimate b = choose_blocking(spec, v, arch);
-          const CyclePrediction p = predict_blocks(spec, v, b, arch);
-          if (e.cycles == 0 || double(p.cycles) < e.cycles) {
-            e.cycles = double(p.cycles);
-            e.bound = p.bound;
-            e.workers = v;
-          }
-        } catch (const MapError&) {
-        } catch (const SpecError&) {
-        }
-      }
-      if (e.cycles == 0) break;
-      w = e.workers;
+      // 3D: the w with the fewest estimated cycles of all that fit (map_steps' rule: the workers
+      // share the memory PEs with their z readers, or with T > 1 the scratchpad with their planes).
+      const auto ranked = workers_by_cycles_3d(spec, static_cast<unsigned>(std::min<std::uint64_t>(most, columns)), arch);
+      if (ranked.empty()) break;
+      w = ranked.front().first;
+      const CyclePrediction p = predict_blocks(spec, w, ranked.front().second, arch);
+      e.cycles = double(p.cycles);
+      e.bound = p.bound;
     } else {
       // The most workers (from w down) with a blocking whose graph fits the fabric's PEs, and its
       // predicted cycles (the blocking estimate, as map_stencil reports it).
