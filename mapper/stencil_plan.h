@@ -19,8 +19,9 @@
 ///
 /// 3D: the interior planes rz .. nz-rz-1 are streamed one after the other, each as a 2D grid of ny
 /// rows (blocks, then planes, then rows, then columns), so every per-block pattern of 2D holds per
-/// plane (a stage of temporal pipelining streams every plane: z_in_stream). The z part of worker j's outputs comes from z readers, each loading the worker's output
-/// columns of the interior rows of the planes at its taps' offsets (re-read through the caches).
+/// plane (a stage of temporal pipelining streams every plane: z_in_stream). The z part of worker
+/// j's outputs comes from z readers, each loading the worker's output columns of the interior rows
+/// of the planes at its taps' offsets (re-read through the caches).
 /// With a reader per z tap no z chain link holds a skew; when the memory PEs are fewer, a reader
 /// serves a run of consecutive taps (z_run), and the chain link between two taps of a run holds
 /// the planes between their offsets: a deep channel.
@@ -240,7 +241,7 @@ class StencilPlan {
   /// stage t's worker k feeds stage t+1's reader k), re-read forward points only in stage 1; 3D:
   /// every plane streamed, the z taps on the column stream (z_in_stream, one z run).
   StencilPlan stage(unsigned t) const;
-  /// 2D temporal pipelining: the grid boundary columns in stage t's output (t < T), left first.
+  /// 2D/3D temporal pipelining: the grid boundary columns in stage t's output (t < T), left first.
   std::vector<ColumnWindow> column_windows(unsigned t) const;
   /// 2D temporal pipelining: the words the kept boundary rows of worker j's column stream wait
   /// before the stage's MUX takes them (a block's last ry rows until the computed rows before them
