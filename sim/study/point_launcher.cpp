@@ -390,35 +390,39 @@ PointLauncher::~PointLauncher() {
   wait_child(pid_, status);
 }
 
-Row PointLauncher::run(const Point& p, const std::string& tmpdir) {
-  Row row;
-  row.id = p.id;
-  row.values = p.values;
-  const std::string json = tmpdir + "/" + p.id + ".json";
+PointResult PointLauncher::exchange(const Point& p, const std::string& tmpdir) {
+  PointResult out;
+  out.row.id = p.id;
+  out.row.values = p.values;
+  out.json = tmpdir + "/" + p.id + ".json";
   std::string request;
-  for (const auto& a : point_args(p, json)) {
+  for (const auto& a : point_args(p, out.json)) {
     request += a;
     request += '\0';
   }
   const auto t0 = Clock::now();
   std::string reply;
   if (!send_message(sock_, request) || !recv_message(sock_, reply) || reply.size() < sizeof(std::int32_t)) {
-    row.status = "failed";
-    row.exit_code = -1;
-    row.error = "cannot run the point: its launcher process is gone";
-    return row;
+    out.row.status = "failed";
+    out.row.exit_code = -1;
+    out.row.error = "cannot run the point: its launcher process is gone";
+    return out;
   }
-  row.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  std::int32_t status = 0;
-  std::memcpy(&status, reply.data(), sizeof status);
-  const std::string err = reply.substr(sizeof status);
-  if (status < 0) {
-    row.status = "failed";
-    row.exit_code = -1;
-    row.error = error_line(err);
-    return row;
+  out.row.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::memcpy(&out.status, reply.data(), sizeof out.status);
+  out.err = reply.substr(sizeof out.status);
+  if (out.status < 0) {
+    out.row.status = "failed";
+    out.row.exit_code = -1;
+    out.row.error = error_line(out.err);
   }
-  finish_row(row, status, err, json);
-  return row;
+  return out;
 }
+
+Row PointResult::finish() && {
+  if (row.status.empty()) finish_row(row, status, err, json);
+  return std::move(row);
+}
+
+Row PointLauncher::run(const Point& p, const std::string& tmpdir) { return exchange(p, tmpdir).finish(); }
 }  // namespace cgra::study

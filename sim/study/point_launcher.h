@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <string>
 
 #include "sim/study/sweep_db.h"
@@ -13,6 +14,16 @@ namespace cgra::study {
 
 /// Points a worker process runs before a fresh one takes over (--worker-points).
 inline constexpr unsigned kWorkerPoints = 256;
+
+/// What a point's process gave back, before its JSON report is read (PointLauncher::exchange).
+struct PointResult {
+  Row row;             ///< id, axis values and wall time; status already set when the point failed to run
+  std::int32_t status = -1;  ///< the wait status
+  std::string err;     ///< the point's stderr
+  std::string json;    ///< where its JSON report is
+  /// The finished row: figures from the report (which is then removed), status, exit code, error.
+  Row finish() &&;
+};
 
 /// Runs points in processes of their own, without exec: a single-threaded launcher process,
 /// forked when this object is made (so make it while the caller has one thread, before MPI or any
@@ -36,6 +47,9 @@ class PointLauncher {
   /// Never throws for what the run does (a signal, an exit code, no report): that is the row,
   /// with the point's id and axis values.
   Row run(const Point& p, const std::string& tmpdir);
+  /// run() without reading the report: the caller finishes the row (PointResult::finish), so that
+  /// the launcher can take the next point meanwhile.
+  PointResult exchange(const Point& p, const std::string& tmpdir);
 
  private:
   int sock_ = -1;

@@ -8,9 +8,11 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -103,27 +105,46 @@ std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::ve
   std::vector<std::unique_ptr<PointLauncher>> launchers;
   for (unsigned w = 0; w < n; ++w) launchers.push_back(std::make_unique<PointLauncher>(o.worker_points));
   Tally tally(o, total, already);
+  // The jobs only run points; this thread reads their reports and writes their rows. A job hands
+  // its result over and sends its launcher the next point at once, so a worker never waits for
+  // the report's parsing or the database.
   std::atomic<std::size_t> next{0};
-  std::mutex db_mutex;
+  std::mutex m;
+  std::condition_variable ready;
+  std::deque<PointResult> rows;
+  unsigned running = n;
   std::exception_ptr error;
   {
     std::vector<std::jthread> workers;
     for (unsigned w = 0; w < n; ++w)
       workers.emplace_back([&, w] {
         for (std::size_t i; (i = next++) < todo.size();) {
-          Row r = launchers[w]->run(todo[i], tmp.path());
-          std::lock_guard lock(db_mutex);
-          if (error) return;
-          try {
-            db.insert(r, axes);
-          } catch (...) {
-            error = std::current_exception();
-            next = todo.size();
-            return;
-          }
-          tally.add(r);
+          PointResult r = launchers[w]->exchange(todo[i], tmp.path());
+          std::lock_guard lock(m);
+          rows.push_back(std::move(r));
+          ready.notify_one();
         }
+        std::lock_guard lock(m);
+        --running;
+        ready.notify_one();
       });
+    for (;;) {
+      std::unique_lock lock(m);
+      ready.wait(lock, [&] { return !rows.empty() || running == 0; });
+      if (rows.empty()) break;
+      PointResult result = std::move(rows.front());
+      rows.pop_front();
+      lock.unlock();
+      if (error) continue;  // the jobs stop after their points in flight; their rows are dropped
+      try {
+        const Row r = std::move(result).finish();
+        db.insert(r, axes);
+        tally.add(r);
+      } catch (...) {
+        error = std::current_exception();
+        next = todo.size();
+      }
+    }
   }
   if (error) std::rethrow_exception(error);
   return tally.failed();
