@@ -10,13 +10,16 @@ Vertex Dfg::add_op(Op op) {
   if (!is_valid_op_name(op.name))
     throw DfgError("invalid op name '" + op.name + "' (" + std::string(to_string(op.kind)) +
                    "): use identifiers joined by dots, e.g. w2.x.mac5");
-  if (index_.contains(op.name))
+  const auto [it, fresh] = index_.try_emplace(op.name, num_ops());  // vecS: the next vertex is num_ops()
+  if (!fresh)
     throw DfgError("duplicate op name '" + op.name + "' (" + std::string(to_string(op.kind)) +
-                   "; first defined as " + std::string(to_string(graph_[index_.find(op.name)->second].kind)) + ")");
-  std::string name = op.name;
-  Vertex v = boost::add_vertex(std::move(op), graph_);
-  index_.emplace(std::move(name), v);
-  return v;
+                   "; first defined as " + std::string(to_string((*graph_)[it->second].kind)) + ")");
+  try {
+    return boost::add_vertex(std::move(op), *graph_);
+  } catch (...) {
+    index_.erase(it);
+    throw;
+  }
 }
 
 Edge Dfg::add_channel(Vertex src, std::string src_port, Vertex dst, std::string dst_port) {
@@ -26,13 +29,13 @@ Edge Dfg::add_channel(Vertex src, std::string src_port, Vertex dst, std::string 
 Edge Dfg::add_channel(Vertex src, Vertex dst, Channel channel) {
   if (src >= num_ops() || dst >= num_ops())
     throw DfgError("channel " + channel.src_port + " -> " + channel.dst_port + " names a vertex that does not exist");
-  return boost::add_edge(src, dst, std::move(channel), graph_).first;
+  return boost::add_edge(src, dst, std::move(channel), *graph_).first;
 }
 
 void Dfg::set_name(std::string name) {
   if (!name.empty() && !is_valid_op_name(name))
     throw DfgError("invalid program name '" + name + "': use identifiers joined by dots");
-  graph_[boost::graph_bundle].name = std::move(name);
+  (*graph_)[boost::graph_bundle].name = std::move(name);
 }
 
 std::optional<Vertex> Dfg::find(std::string_view name) const {
@@ -47,9 +50,9 @@ Vertex Dfg::at(std::string_view name) const {
 }
 
 std::string Dfg::describe(Edge e) const {
-  const Channel& c = graph_[e];
-  return graph_[boost::source(e, graph_)].name + "." + c.src_port + " -> " +
-         graph_[boost::target(e, graph_)].name + "." + c.dst_port;
+  const Channel& c = (*graph_)[e];
+  return (*graph_)[boost::source(e, *graph_)].name + "." + c.src_port + " -> " +
+         (*graph_)[boost::target(e, *graph_)].name + "." + c.dst_port;
 }
 
 namespace {

@@ -7,10 +7,12 @@
 /// boost::edges() walks channels in creation order, boost::out_edges() per op in creation order.
 
 #include <cstdint>
-#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -53,6 +55,31 @@ using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
 /// A channel of a Graph.
 using Edge = boost::graph_traits<Graph>::edge_descriptor;
 
+/// A Graph on the heap, copied deeply and moved by pointer: Boost 1.74's adjacency_list declares
+/// a copy constructor and assignment but no move (and its swap() copies), so a Graph held by
+/// value is copied whenever its holder is moved. A moved-from box holds an empty graph.
+class GraphBox {
+ public:
+  GraphBox() : p_(std::make_unique<Graph>()) {}
+  GraphBox(const GraphBox& o) : p_(std::make_unique<Graph>(*o.p_)) {}
+  // noexcept (containers then move, not copy); the empty graph's allocation is a few words.
+  GraphBox(GraphBox&& o) noexcept : p_(std::exchange(o.p_, std::make_unique<Graph>())) {}
+  GraphBox& operator=(const GraphBox& o) {
+    if (this != &o) p_ = std::make_unique<Graph>(*o.p_);
+    return *this;
+  }
+  GraphBox& operator=(GraphBox&& o) noexcept {
+    p_.swap(o.p_);
+    return *this;
+  }
+  ~GraphBox() = default;
+  Graph& operator*() { return *p_; }
+  const Graph& operator*() const { return *p_; }
+
+ private:
+  std::unique_ptr<Graph> p_;
+};
+
 /// A dataflow graph with unique, indexed op names. Ops are never removed (descriptors stay
 /// valid). Port names on channels are not checked here: the Builder and the assembly parser
 /// check them as they are given, and validate() checks the whole graph.
@@ -71,27 +98,27 @@ class Dfg {
   Vertex at(std::string_view name) const;
 
   /// The op at `v`.
-  const Op& op(Vertex v) const { return graph_[v]; }
+  const Op& op(Vertex v) const { return (*graph_)[v]; }
   /// The op called `name` (throws if none).
-  const Op& op(std::string_view name) const { return graph_[at(name)]; }
+  const Op& op(std::string_view name) const { return (*graph_)[at(name)]; }
   /// Mutable access to `v`'s immediates, role, worker and placement. Contract: do not change
   /// `name` through it (the name index would go stale); names are fixed at add_op().
-  Op& mutable_op(Vertex v) { return graph_[v]; }
+  Op& mutable_op(Vertex v) { return (*graph_)[v]; }
   /// Pins the op at `v` to fabric position `c`.
-  void place(Vertex v, Coord c) { graph_[v].place = c; }
+  void place(Vertex v, Coord c) { (*graph_)[v].place = c; }
   /// The channel `e` (mutable: routes and initial tokens are set after construction).
-  Channel& channel(Edge e) { return graph_[e]; }
-  const Channel& channel(Edge e) const { return graph_[e]; }
+  Channel& channel(Edge e) { return (*graph_)[e]; }
+  const Channel& channel(Edge e) const { return (*graph_)[e]; }
 
   /// The underlying Boost graph (read-only: use the methods above to change it).
-  const Graph& graph() const { return graph_; }
+  const Graph& graph() const { return *graph_; }
   /// Number of ops (vertices).
-  std::size_t num_ops() const { return boost::num_vertices(graph_); }
+  std::size_t num_ops() const { return boost::num_vertices(*graph_); }
   /// Number of channels (edges).
-  std::size_t num_channels() const { return boost::num_edges(graph_); }
+  std::size_t num_channels() const { return boost::num_edges(*graph_); }
 
   /// Program name.
-  const std::string& name() const { return graph_[boost::graph_bundle].name; }
+  const std::string& name() const { return (*graph_)[boost::graph_bundle].name; }
   /// Sets the program name (written on the assembly `program` line; empty = none). Throws
   /// DfgError unless it is empty or a valid dotted name.
   void set_name(std::string name);
@@ -100,8 +127,14 @@ class Dfg {
   std::string describe(Edge e) const;
 
  private:
-  Graph graph_;
-  std::map<std::string, Vertex, std::less<>> index_;
+  GraphBox graph_;
+  // Op names hashed (names share long prefixes such as "w2.x.", which an ordered map compares
+  // again at every level), looked up by string_view.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, Vertex, NameHash, std::equal_to<>> index_;
 };
 
 /// True if both graphs hold equal ops in the same order and the same channels from each op in
