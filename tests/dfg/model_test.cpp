@@ -72,6 +72,53 @@ TEST(DfgBuilder, ThreePointComputeWorkerByPortNames) {
   EXPECT_EQ(problems[2].message, "MAC 'w2.x.mac2' input port 'in' (f64) is not connected");
 }
 
+// A Dfg holds its graph on the heap (GraphBox): a copy is deep and independent, a move takes the
+// graph and leaves an empty, usable Dfg; a refused duplicate name leaves the graph as it was.
+Op op_named(std::string name, OpKind kind) {
+  Op op;
+  op.name = std::move(name);
+  op.kind = kind;
+  return op;
+}
+
+TEST(DfgModel, CopiesAreDeepMovesLeaveAnEmptyUsableGraph) {
+  Dfg g;
+  g.set_name("p");
+  const Vertex a = g.add_op(op_named("a", OpKind::Copy));
+  const Vertex m = g.add_op(op_named("m", OpKind::Copy));
+  g.add_channel(a, "out", m, "in");
+
+  Dfg copy = g;
+  copy.add_op(op_named("extra", OpKind::Copy));
+  copy.mutable_op(a).worker = 7;
+  EXPECT_EQ(g.num_ops(), 2u);
+  EXPECT_EQ(g.op(a).worker, -1);
+  EXPECT_FALSE(g.find("extra"));
+  EXPECT_EQ(copy.num_ops(), 3u);
+  EXPECT_EQ(*copy.find("extra"), 2u);
+
+  Dfg moved = std::move(g);
+  EXPECT_EQ(moved.num_ops(), 2u);
+  EXPECT_EQ(moved.num_channels(), 1u);
+  EXPECT_EQ(moved.name(), "p");
+  EXPECT_EQ(*moved.find("m"), m);
+  EXPECT_EQ(moved.describe(*boost::edges(moved.graph()).first), "a.out -> m.in");
+  // NOLINTNEXTLINE(bugprone-use-after-move): the moved-from state is what is tested
+  EXPECT_EQ(g.num_ops(), 0u);
+  EXPECT_EQ(g.num_channels(), 0u);
+  EXPECT_EQ(g.add_op(op_named("a", OpKind::Copy)), 0u);  // usable again, its old names gone
+
+  copy = std::move(moved);
+  EXPECT_EQ(copy.num_ops(), 2u);
+  EXPECT_FALSE(copy.find("extra"));
+  moved = copy;
+  EXPECT_TRUE(same_graph(moved, copy));
+
+  EXPECT_THROW(copy.add_op(op_named("m", OpKind::Mul)), DfgError);
+  EXPECT_EQ(copy.num_ops(), 2u);
+  EXPECT_EQ(copy.op("m").kind, OpKind::Copy);
+}
+
 TEST(DfgBuilder, HelperBuildsTheSameWorkerAsHandWiring) {
   Dfg by_hand;
   {
