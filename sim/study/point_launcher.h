@@ -17,10 +17,10 @@ inline constexpr unsigned kWorkerPoints = 256;
 
 /// What a point's process gave back, before its JSON report is read (PointLauncher::exchange).
 struct PointResult {
-  Row row;             ///< id, axis values and wall time; status already set when the point failed to run
+  Row row;                   ///< id, axis values, wall time; status set if the point could not run
   std::int32_t status = -1;  ///< the wait status
-  std::string err;     ///< the point's stderr
-  std::string json;    ///< where its JSON report is
+  std::string err;           ///< the point's stderr
+  std::string json;          ///< where its JSON report is
   /// The finished row: figures from the report (which is then removed), status, exit code, error.
   Row finish() &&;
 };
