@@ -14,13 +14,17 @@ std::string port_list(const std::vector<PortInfo>& ports) {
 // Throws if `op` has no input (or output) `port` at all. A port that exists for the kind but is
 // disabled by the current immediates is accepted: immediates may still change, and validate()
 // reports an arity mismatch if they do not.
-void require_port(const Op& op, std::string_view port, bool input, std::string_view context) {
+// `context()` gives the message's "in ..." part; it is called only for the message (a builder makes
+// thousands of connections, and the text of each would cost more than the connection).
+template <class Context>
+void require_port(const Op& op, std::string_view port, bool input, const Context& context) {
   PortLookup found = input ? find_input_port(op, port) : find_output_port(op, port);
   if (found.status != PortStatus::Unknown) return;
+  const std::string where = context();
   throw DfgError(op_ref(op) + " has no " + (input ? "input" : "output") + " port '" + std::string(port) +
                  "' (" + (input ? "inputs: " : "outputs: ") +
                  port_list(input ? input_ports(op) : output_ports(op)) + ")" +
-                 (context.empty() ? "" : " in " + std::string(context)));
+                 (where.empty() ? "" : " in " + where));
 }
 
 }  // namespace
@@ -63,13 +67,13 @@ OpHandle& OpHandle::at(unsigned row, unsigned col) {
 }
 OpHandle& OpHandle::in(std::string_view port, std::string_view net) {
   const Op& op = builder_->dfg().op(v_);
-  require_port(op, port, true, "binding to net '" + std::string(net) + "'");
+  require_port(op, port, true, [&] { return "binding to net '" + std::string(net) + "'"; });
   builder_->net(net).consumers.push_back(PortRef{op.name, std::string(port)});
   return *this;
 }
 OpHandle& OpHandle::out(std::string_view port, std::string_view net) {
   const Op& op = builder_->dfg().op(v_);
-  require_port(op, port, false, "binding to net '" + std::string(net) + "'");
+  require_port(op, port, false, [&] { return "binding to net '" + std::string(net) + "'"; });
   builder_->net(net).producers.push_back(PortRef{op.name, std::string(port)});
   return *this;
 }
@@ -95,11 +99,11 @@ Edge Builder::connect(std::string_view from, std::string_view to) {
 }
 
 Edge Builder::connect(const PortRef& from, const PortRef& to) {
-  const std::string context = "connect " + from.str() + " -> " + to.str();
+  const auto context = [&] { return "connect " + from.str() + " -> " + to.str(); };
   auto src = dfg_->find(from.op);
-  if (!src) throw DfgError("no op named '" + from.op + "' in " + context);
+  if (!src) throw DfgError("no op named '" + from.op + "' in " + context());
   auto dst = dfg_->find(to.op);
-  if (!dst) throw DfgError("no op named '" + to.op + "' in " + context);
+  if (!dst) throw DfgError("no op named '" + to.op + "' in " + context());
   require_port(dfg_->op(*src), from.port, false, context);
   require_port(dfg_->op(*dst), to.port, true, context);
   return dfg_->add_channel(*src, from.port, *dst, to.port);
