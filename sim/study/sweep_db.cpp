@@ -119,6 +119,8 @@ SweepDb::SweepDb(const std::string& path, bool create) : path_(path) {
 
 SweepDb::~SweepDb() { sqlite3_close(db_); }
 
+void SweepDb::checkpoint() const { exec("PRAGMA wal_checkpoint(PASSIVE)"); }
+
 void SweepDb::fail(const std::string& what) const { throw SweepError(path_ + ": " + what); }
 
 void SweepDb::exec(const std::string& sql) const {

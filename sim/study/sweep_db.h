@@ -55,6 +55,9 @@ class SweepDb {
   /// Inserts one row in its own transaction (a row already there is left as it is).
   void insert(const Row& r, const std::vector<std::string>& axes);
   SweepMeta meta() const;
+  /// Copies the rows committed so far from the log into the database file (a PASSIVE WAL
+  /// checkpoint), so that closing it has little left to copy and sync.
+  void checkpoint() const;
   /// Rows of the given columns (column_expression), NULL as nullopt; for CSV and plots.
   struct Table {
     std::vector<std::string> columns;

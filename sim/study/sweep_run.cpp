@@ -113,6 +113,7 @@ std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::ve
   std::condition_variable ready;
   std::deque<PointResult> rows;
   unsigned running = n;
+  bool checkpointed = false;
   std::exception_ptr error;
   {
     std::vector<std::jthread> workers;
@@ -140,6 +141,12 @@ std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::ve
         const Row r = std::move(result).finish();
         db.insert(r, axes);
         tally.add(r);
+        // Every point handed out: the rows so far go into the file while the last points run, so
+        // that closing the database after them has only their rows to copy.
+        if (!checkpointed && next >= todo.size()) {
+          db.checkpoint();
+          checkpointed = true;
+        }
       } catch (...) {
         error = std::current_exception();
         next = todo.size();
