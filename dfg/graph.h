@@ -69,7 +69,7 @@ class GraphBox {
     return *this;
   }
   GraphBox& operator=(GraphBox&& o) noexcept {
-    p_.swap(o.p_);
+    if (this != &o) p_ = std::exchange(o.p_, std::make_unique<Graph>());
     return *this;
   }
   ~GraphBox() = default;
@@ -85,6 +85,21 @@ class GraphBox {
 /// check them as they are given, and validate() checks the whole graph.
 class Dfg {
  public:
+  Dfg() = default;
+  Dfg(const Dfg&) = default;
+  Dfg& operator=(const Dfg&) = default;
+  /// A moved-from Dfg is empty (no ops, no channels, no names) and usable.
+  Dfg(Dfg&& o) noexcept : graph_(std::move(o.graph_)), index_(std::move(o.index_)) { o.index_.clear(); }
+  Dfg& operator=(Dfg&& o) noexcept {
+    if (this != &o) {
+      graph_ = std::move(o.graph_);
+      index_ = std::move(o.index_);
+      o.index_.clear();
+    }
+    return *this;
+  }
+  ~Dfg() = default;
+
   /// Adds `op`; throws DfgError if its name is invalid or already used.
   Vertex add_op(Op op);
   /// Adds a channel from `src`.`src_port` to `dst`.`dst_port`.

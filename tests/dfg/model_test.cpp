@@ -108,9 +108,14 @@ TEST(DfgModel, CopiesAreDeepMovesLeaveAnEmptyUsableGraph) {
   EXPECT_EQ(g.num_channels(), 0u);
   EXPECT_EQ(g.add_op(op_named("a", OpKind::Copy)), 0u);  // usable again, its old names gone
 
-  copy = std::move(moved);
+  copy = std::move(moved);  // copy had 3 ops: the moved-from gets none of them, and no names
   EXPECT_EQ(copy.num_ops(), 2u);
   EXPECT_FALSE(copy.find("extra"));
+  // NOLINTNEXTLINE(bugprone-use-after-move): the moved-from state is what is tested
+  EXPECT_EQ(moved.num_ops(), 0u);
+  EXPECT_FALSE(moved.find("extra"));
+  EXPECT_FALSE(moved.find("a"));
+  EXPECT_EQ(moved.add_op(op_named("extra", OpKind::Copy)), 0u);
   moved = copy;
   EXPECT_TRUE(same_graph(moved, copy));
 
