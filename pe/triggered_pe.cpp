@@ -231,6 +231,7 @@ void TriggeredPe::decode(const Program& program) {
     }
   }
   stream_ = stream_ && !order_check_;
+  single_ = stream_ && decoded_.size() == 1 && decoded_[0].tag_count == 0;
 }
 
 void TriggeredPe::enter_cycle(std::uint64_t cycle) {

@@ -166,6 +166,20 @@ class alignas(64) TriggeredPe {
   /// results land in issue order), which the scheduler steps without the tests that cannot fail
   /// for it. Results are the same either way.
   bool stream_program() const { return stream_; }
+  /// True if the program is a single stream instruction with no tag test (the mapper's MAC, MUL,
+  /// ADD and forwarding PEs): the fabric then steps it with step_single(), one pass that does
+  /// what evaluate() and commit(touched masks) do for it. Results are the same either way.
+  bool single_program() const { return single_; }
+  /// What step_single() reports: whether the PE was quiescent() after its evaluate phase, and the
+  /// queues it pushed into and popped at its commit (outputs_pushed() / inputs_popped()).
+  struct SingleStep {
+    bool quiescent = false;
+    QueueMask pushed, popped;
+  };
+  /// evaluate(cycle) followed by commit(inputs_touched, outputs_touched), for a single_program()
+  /// PE only: the same state changes and statistics, with the PE's per-cycle masks kept in
+  /// registers instead of members between the two phases.
+  SingleStep step_single(std::uint64_t cycle, QueueMask inputs_touched, QueueMask outputs_touched);
   /// True if the last evaluated cycle issued an instruction.
   bool issued_last_cycle() const { return issued_; }
   /// Idle and nothing in flight: the last cycle issued nothing and no function-unit result is
@@ -307,6 +321,7 @@ class alignas(64) TriggeredPe {
   // mapper's MAC, MUL, ADD and data-filter PEs (most of a stencil's fabric) run one; the scheduler
   // then skips the tests that cannot fail for it (evaluate_as<true>).
   bool stream_ = false;
+  bool single_ = false;  // single_program()
   StallInfo last_stall_;
   std::uint32_t inflight_count_ = 0;  // results in all buckets of the wheel
   std::uint32_t n_instr_ = 0;         // decoded_.size()

@@ -376,4 +376,106 @@ inline void TriggeredPe::commit_queues(QueueMask cand_in, QueueMask cand_out, bo
   changed_ = changed;
 }
 
+// evaluate(cycle) then commit(inputs_touched, outputs_touched) of a single_program() PE, in one
+// pass: evaluate_as<true> with its one instruction and no tag test, issue<true>,
+// land_results<true> and commit_queues, step for step. What the phases hand each other through
+// members (the queues popped, pushed and reserved this cycle) stays in locals here, so the
+// compiler keeps it in registers across the queue stores, which may alias members.
+[[gnu::always_inline]] inline TriggeredPe::SingleStep TriggeredPe::step_single(std::uint64_t cycle,
+                                                                                QueueMask inputs_touched,
+                                                                                QueueMask outputs_touched) {
+  if (cycle != cycle_ + 1) [[unlikely]]
+    enter_cycle(cycle);
+  cycle_ = cycle;
+  const Decoded& d = dec_[0];
+  TwoPhaseQueue* const in = in_;
+  TwoPhaseQueue* const out = out_;
+  QueueMask popping, pushing, reserving;
+  bool issued = false;
+  // Evaluate.
+  if (!changed_ && !issued_) {
+    ++stats_.stalls[static_cast<unsigned>(last_stall_.reason)];
+  } else if (const QueueMask missing = d.inputs_needed.without(inputs_nonempty_); missing.any()) {
+    ++stats_.stalls[static_cast<unsigned>(StallReason::NoInput)];
+    last_stall_ = {StallReason::NoInput, 0, static_cast<int>(missing.lowest())};
+  } else if (const QueueMask full = d.outputs_needed.without(outputs_free_); full.any()) {
+    ++stats_.stalls[static_cast<unsigned>(StallReason::OutputFull)];
+    last_stall_ = {StallReason::OutputFull, 0, static_cast<int>(full.lowest())};
+  } else {
+    // Issue (issue<true>).
+    const Word a = fetch<true>(d.src[0]);
+    const Word b = fetch<true>(d.src[1]);
+    const Word c = fetch<true>(d.src[2]);
+    popping = d.dequeues;
+    if (d.writes) {
+      Word result = pe_detail::compute(d.op, a, b, c);
+      if (d.tag_mode == TagMode::Const) [[likely]] {
+        result.tag = d.tag;
+      } else {
+        switch (d.tag_mode) {
+          case TagMode::Const: break;
+          case TagMode::FromA: result.tag = a.tag; break;
+          case TagMode::FromB: result.tag = b.tag; break;
+          case TagMode::FromResult: result.tag = static_cast<std::uint8_t>(result.bits); break;
+        }
+      }
+      if (d.latency == 1) {
+        for (const unsigned o : d.outputs_needed) out[o].push_checked_by_caller(result);
+        pushing = d.outputs_needed;
+      } else {
+        const std::size_t bk = (cycle + d.latency - 1) & wheel_mask_;
+        InFlight& f = wheel_p_[bk];
+        wcount_[bk] = 1;
+        f.value = result;
+        f.outputs = d.outputs_needed;
+        for (const unsigned o : d.outputs_needed) out[o].reserve_checked_by_caller();
+        reserving = d.outputs_needed;
+        ++inflight_count_;
+      }
+    }
+    issued = true;
+    ++dec_[0].issued;
+    last_stall_ = {StallReason::None, 0, -1};
+  }
+  issued_ = issued;
+  const bool quiescent = !issued && inflight_count_ == 0;
+  // Commit: the results due now (land_results<true>) ...
+  // One latency, so a bucket holds one result at most (wheel_slots_ is 1).
+  if (inflight_count_ != 0) {
+    const std::size_t bk = cycle & wheel_mask_;
+    if (wcount_[bk] != 0) {
+      const InFlight& f = wheel_p_[bk];
+      pushing |= f.outputs;
+      for (const unsigned o : f.outputs) out[o].push_reserved_checked_by_caller(f.value);
+      wcount_[bk] = 0;
+      --inflight_count_;
+    }
+  }
+  // ... then the queues (commit(QueueMask, QueueMask) and commit_queues).
+  const QueueMask cand_in = (inputs_touched | popping) & all_inputs_;
+  const QueueMask cand_out = ((outputs_touched | pushing) & all_outputs_) | reserving;
+  bool changed = issued || (cand_in | (outputs_touched & all_outputs_)).any();
+  const std::uint64_t now = commits_;
+  QueueMask nonempty;
+  for (const unsigned i : cand_in) nonempty |= QueueMask::of_if(i, in[i].commit_at(now, popping.has(i)) != 0);
+  inputs_nonempty_ = inputs_nonempty_.without(cand_in) | nonempty;
+  QueueMask outfree;
+  for (const unsigned i : cand_out) {
+    TwoPhaseQueue& q = out[i];
+    q.commit_at(now);
+    outfree |= QueueMask::of_if(i, q.can_push());
+  }
+  outputs_free_ = outputs_free_.without(cand_out) | outfree;
+  if (memory_port_ && mem_requests_.dirty()) [[unlikely]] {
+    mem_requests_.commit_at(now);
+    changed = true;
+  }
+  commits_ = now + 1;
+  changed_ = changed;
+  outputs_pushed_ = pushing;
+  inputs_popped_ = popping;
+  return {quiescent, pushing, popping};
+}
+
+
 }  // namespace cgra

@@ -303,6 +303,10 @@ class Fabric {
   template <class Sink>
   [[gnu::always_inline]] inline void report_to_network(const TriggeredPe& pe, std::size_t i,
                                                        Sink& sink);
+  // The same, with the PE's outputs_pushed() and inputs_popped() at hand.
+  template <class Sink>
+  [[gnu::always_inline]] inline void report_to_network(QueueMask pushed, QueueMask popped, std::size_t i,
+                                                       Sink& sink);
   // What the PE steps of one member found: some PE was not quiescent after evaluating (active),
   // some PE is not idle after committing (busy).
   struct StepFlags {

@@ -81,7 +81,11 @@ struct Fabric::MemberSink {
 // every committed PE, most of which pushed into or popped only a queue or two.
 template <class Sink>
 inline void Fabric::report_to_network(const TriggeredPe& pe, std::size_t i, Sink& sink) {
-  const QueueMask pushed = pe.outputs_pushed(), popped = pe.inputs_popped();
+  report_to_network(pe.outputs_pushed(), pe.inputs_popped(), i, sink);
+}
+
+template <class Sink>
+inline void Fabric::report_to_network(QueueMask pushed, QueueMask popped, std::size_t i, Sink& sink) {
   if ((pushed | popped).none()) return;
   const std::int32_t* const routes = out_route_.data() + i * out_stride_;
   for (const unsigned q : pushed) {
@@ -138,10 +142,23 @@ inline void Fabric::step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sin
         !tr.request_popped)
       continue;
     TriggeredPe& pe = pes[b];
-    pe.evaluate(cycle);
     stepped |= bit;
-    active |= !pe.quiescent();
     tr = TouchRecord{};
+    if (skip_idle && pe.single_program()) {
+      // Both phases in one pass (TriggeredPe::step_single).
+      const TriggeredPe::SingleStep s = pe.step_single(cycle, tin, tout);
+      active |= !s.quiescent;
+      report_to_network(s.pushed, s.popped, base + b, sink);
+      const bool idle = pe.quiescent() && !pe.state_changed();
+      if (idle)
+        next_awake &= ~bit;
+      else
+        next_awake |= bit;
+      busy |= !idle;
+      continue;
+    }
+    pe.evaluate(cycle);
+    active |= !pe.quiescent();
     // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
     // two modes therefore also check that the touch records are complete.
     if (skip_idle) {

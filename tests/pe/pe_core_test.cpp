@@ -247,6 +247,106 @@ TEST(PeScheduler, StreamProgramsStepAsTheGeneralSchedulerDoes) {
   EXPECT_EQ(a.stuck_words[0].as_double(), 1.0);
 }
 
+// A PE whose program is one stream instruction without tag tests is stepped by the fabric with
+// step_single (both phases in one pass). A pipeline of such PEs (MUL of latency 3, MAC of 4, a
+// multicast MOV of 1, an ADD into a depth-2 output that fills up, a DROP that writes nothing) fed
+// through a filter (not single: two instructions) gives the same words in the same cycles and the
+// same statistics, stall records and queue statistics stepped either way.
+TEST(PeScheduler, SingleInstructionProgramsStepAsEvaluateAndCommitDo) {
+  struct Run {
+    std::vector<Word> words, fanned;
+    std::vector<std::uint64_t> cycles;
+    std::vector<PeStats> stats;
+    std::vector<StallInfo> last;
+    std::vector<QueueStats> queues;
+  };
+  auto run = [](bool fused) {
+    PeParams p = test_params(4);
+    PeParams shallow = test_params(2);
+    TriggeredPe filter("filter", p), mul("mul", p), mac("mac", p), fan("fan", p), add("add", shallow),
+        drop("drop", p);
+    filter.load_program(parse_listing("when i1.tag==1 do mov i0 -> o0 tag=a deq i0 i1\n"
+                                      "when i1.tag!=1 do drop deq i0 i1\n"));
+    mul.load_program(parse_listing("do fmul i0, #0.25 -> o0 deq i0\n"));
+    mac.load_program(parse_listing("do fmac #3.0, i0, i1 -> o0 deq i0 i1\n"));
+    fan.load_program(parse_listing("do mov i0 -> o0 o1 deq i0\n"));
+    add.load_program(parse_listing("do fadd i0, i1 -> o0 deq i0 i1\n"));
+    drop.load_program(parse_listing("do drop deq i0\n"));
+    EXPECT_FALSE(filter.single_program());
+    for (const TriggeredPe* pe : {&mul, &mac, &fan, &add, &drop}) EXPECT_TRUE(pe->single_program()) << pe->name();
+    Harness h;
+    h.fused = fused;
+    h.pes = {&filter, &mul, &mac, &fan, &add, &drop};
+    std::deque<Word> values, flags, addends, late;
+    for (int k = 0; k < 30; ++k) {
+      values.push_back(Word::from_double(1.0 + k));
+      flags.push_back(Word::from_int(0, static_cast<std::uint8_t>(k % 4 == 3 ? 2 : 1)));  // 2 is dropped
+      addends.push_back(Word::from_double(1000.0 * k));
+    }
+    for (int k = 0; k < 25; ++k) late.push_back(Word::from_double(-0.5 * k));
+    h.feeders = {{&filter, 0, values}, {&filter, 1, flags}, {&mac, 1, addends}, {&add, 1, late},
+                 {&drop, 0, std::deque<Word>(5, Word::from_int(7))}};
+    // filter -> mul -> mac -> fan, whose two outputs feed add and the sink.
+    h.links = {{&filter, 0, &mul, 0}, {&mul, 0, &mac, 0}, {&mac, 0, &fan, 0}, {&fan, 0, &add, 0}};
+    // The add's output is drained only from cycle 40 on: it fills up, its inputs fill up behind
+    // it, and then only the pops of its output tell it to look again.
+    h.sinks = {{&fan, 1, {}, {}}};
+    h.run(40);
+    h.sinks.push_back({&add, 0, {}, {}});
+    h.run(40);
+    Run r;
+    r.words = h.sinks[1].words;
+    r.cycles = h.sinks[1].cycles;
+    r.fanned = h.sinks[0].words;
+    for (TriggeredPe* pe : h.pes) {
+      pe->settle_statistics();
+      r.stats.push_back(pe->stats());
+      r.last.push_back(pe->last_stall());
+      for (unsigned q = 0; q < pe->input_count(); ++q) r.queues.push_back(pe->input(q).stats());
+      for (unsigned q = 0; q < pe->output_count(); ++q) r.queues.push_back(pe->output(q).stats());
+    }
+    return r;
+  };
+  const Run a = run(false), b = run(true);
+  EXPECT_EQ(a.words, b.words);
+  EXPECT_EQ(a.cycles, b.cycles);
+  EXPECT_EQ(a.fanned, b.fanned);
+  ASSERT_EQ(a.stats.size(), b.stats.size());
+  for (std::size_t i = 0; i < a.stats.size(); ++i) {
+    EXPECT_EQ(a.stats[i].cycles, b.stats[i].cycles) << i;
+    EXPECT_EQ(a.stats[i].issued, b.stats[i].issued) << i;
+    EXPECT_EQ(a.stats[i].issued_per_op, b.stats[i].issued_per_op) << i;
+    EXPECT_EQ(a.stats[i].stalls, b.stats[i].stalls) << i;
+    EXPECT_EQ(a.last[i].reason, b.last[i].reason) << i;
+    EXPECT_EQ(a.last[i].instruction, b.last[i].instruction) << i;
+    EXPECT_EQ(a.last[i].queue, b.last[i].queue) << i;
+  }
+  ASSERT_EQ(a.queues.size(), b.queues.size());
+  for (std::size_t i = 0; i < a.queues.size(); ++i) {
+    EXPECT_EQ(a.queues[i].pushes, b.queues[i].pushes) << i;
+    EXPECT_EQ(a.queues[i].pops, b.queues[i].pops) << i;
+    EXPECT_EQ(a.queues[i].max_occupancy, b.queues[i].max_occupancy) << i;
+    EXPECT_EQ(a.queues[i].occupancy_sum, b.queues[i].occupancy_sum) << i;
+    EXPECT_EQ(a.queues[i].cycles, b.queues[i].cycles) << i;
+  }
+  // The run has every case: waiting on input, on a full output, and the drop's 5 issues.
+  const PeStats& add = a.stats[4];
+  EXPECT_GT(add.stalls[static_cast<unsigned>(StallReason::OutputFull)], 0u);
+  EXPECT_GT(add.stalls[static_cast<unsigned>(StallReason::NoInput)], 0u);
+  EXPECT_EQ(a.stats[5].issued, 5u);
+  // Host reference: the k-th passed value v (tag 1: k % 4 != 3) becomes 3 * (v / 4) + 1000 j for
+  // the j-th passed one, fanned out; the add sums it with late[j].
+  std::vector<double> expected;
+  for (int k = 0; k < 30; ++k) {
+    if (k % 4 == 3) continue;
+    const double j = static_cast<double>(expected.size());
+    const double macd = std::fma(3.0, (1.0 + k) * 0.25, 1000.0 * j);
+    expected.push_back(macd + -0.5 * j);
+  }
+  ASSERT_EQ(a.words.size(), expected.size());
+  for (std::size_t j = 0; j < expected.size(); ++j) EXPECT_EQ(a.words[j].as_double(), expected[j]) << j;
+}
+
 // A register written by an op of latency 3 is read by the next iteration only once it has landed:
 // a free-running counter issues in cycles 0, 3, 6, 9 and stalls as "hazard" in between.
 TEST(PeScheduler, RegisterHazardWaitsForPendingWrite) {

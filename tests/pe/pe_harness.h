@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "pe/triggered_pe.h"
@@ -79,6 +80,11 @@ class Harness {
   std::vector<Sink> sinks;
   std::vector<TestMemory> mems;
   bool reverse = false;  // evaluate everything in reverse order (results must not change)
+  // After the fixtures, step each PE through both phases at once, as the fabric does: a
+  // single_program() PE by step_single, told exactly which queues the fixtures pushed into or
+  // popped this cycle (as the fabric's touch records do), the others by evaluate then commit.
+  // Results must not change.
+  bool fused = false;
   std::uint64_t cycle = 0;
 
   void step() {
@@ -91,15 +97,18 @@ class Harness {
         for (auto& x : v) fn(x);
       }
     };
-    if (!reverse) {
+    if (!reverse && !fused) {
       for (TriggeredPe* pe : order) pe->evaluate(cycle);
     }
+    std::map<const TriggeredPe*, std::pair<QueueMask, QueueMask>> touched;  // inputs, outputs
     each(links, [&](Link& l) {
       TwoPhaseQueue& from = l.src->output(l.out);
       TwoPhaseQueue& to = l.dst->input(l.in);
       if (!from.empty() && to.can_push()) {
         to.push(from.head());
         from.pop();
+        touched[l.dst].first |= QueueMask::of(l.in);
+        touched[l.src].second |= QueueMask::of(l.out);
       }
     });
     each(feeders, [&](Feeder& f) {
@@ -107,6 +116,7 @@ class Harness {
       if (!f.words.empty() && to.can_push()) {
         to.push(f.words.front());
         f.words.pop_front();
+        touched[f.dst].first |= QueueMask::of(f.in);
       }
     });
     each(sinks, [&](Sink& s) {
@@ -115,6 +125,7 @@ class Harness {
         s.words.push_back(from.head());
         s.cycles.push_back(cycle);
         from.pop();
+        touched[s.src].second |= QueueMask::of(s.out);
       }
     });
     each(mems, [&](TestMemory& m) {
@@ -135,9 +146,23 @@ class Harness {
         Word w = m.data[req.addr];
         w.tag = req.reply_tag;
         m.pe->input(req.reply_queue).push_reserved(w);
+        touched[m.pe].first |= QueueMask::of(req.reply_queue);
         m.pending.pop_front();
       }
     });
+    if (fused) {
+      for (TriggeredPe* pe : order) {
+        if (pe->single_program()) {
+          const auto& [tin, tout] = touched[pe];
+          pe->step_single(cycle, tin, tout);
+        } else {
+          pe->evaluate(cycle);
+          pe->commit();
+        }
+      }
+      ++cycle;
+      return;
+    }
     if (reverse) {
       for (TriggeredPe* pe : order) pe->evaluate(cycle);
     }
