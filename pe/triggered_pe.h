@@ -282,6 +282,7 @@ class alignas(64) TriggeredPe {
   [[gnu::always_inline]] inline void commit_queues(QueueMask cand_in, QueueMask cand_out, bool changed);
   template <bool kStream>
   [[gnu::always_inline]] inline Word fetch(const Operand& o) const;
+  [[gnu::always_inline]] static inline Word result_of(const Decoded& d, Word a, Word b, Word c);
   bool reply_owed(unsigned q) const;
   unsigned latency_of(OpClass c) const;
 

@@ -178,6 +178,22 @@ template <bool kStream>
   last_stall_ = {worst, worst_instr, worst_queue};
 }
 
+// The result of instruction `d` on operands a, b, c, with its tag.
+inline Word TriggeredPe::result_of(const Decoded& d, Word a, Word b, Word c) {
+  Word result = pe_detail::compute(d.op, a, b, c);
+  if (d.tag_mode == TagMode::Const) [[likely]] {  // the common case, without the switch's jump
+    result.tag = d.tag;
+  } else {
+    switch (d.tag_mode) {
+      case TagMode::Const: break;
+      case TagMode::FromA: result.tag = a.tag; break;
+      case TagMode::FromB: result.tag = b.tag; break;
+      case TagMode::FromResult: result.tag = static_cast<std::uint8_t>(result.bits); break;
+    }
+  }
+  return result;
+}
+
 template <bool kStream>
 inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
   const Word a = fetch<kStream>(d.src[0]);
@@ -210,17 +226,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
   }
 
   if (d.writes) {
-    Word result = pe_detail::compute(d.op, a, b, c);
-    if (d.tag_mode == TagMode::Const) [[likely]] {  // the common case, without the switch's jump
-      result.tag = d.tag;
-    } else {
-      switch (d.tag_mode) {
-        case TagMode::Const: break;
-        case TagMode::FromA: result.tag = a.tag; break;
-        case TagMode::FromB: result.tag = b.tag; break;
-        case TagMode::FromResult: result.tag = static_cast<std::uint8_t>(result.bits); break;
-      }
-    }
+    const Word result = result_of(d, a, b, c);
     if (kStream && d.latency == 1) {
       // Lands at this cycle's commit. A push is invisible to readers until its commit, and a
       // stream program's results land in issue order (every instruction feeding one output queue
@@ -408,17 +414,7 @@ inline void TriggeredPe::commit_queues(QueueMask cand_in, QueueMask cand_out, bo
     const Word c = fetch<true>(d.src[2]);
     popping = d.dequeues;
     if (d.writes) {
-      Word result = pe_detail::compute(d.op, a, b, c);
-      if (d.tag_mode == TagMode::Const) [[likely]] {
-        result.tag = d.tag;
-      } else {
-        switch (d.tag_mode) {
-          case TagMode::Const: break;
-          case TagMode::FromA: result.tag = a.tag; break;
-          case TagMode::FromB: result.tag = b.tag; break;
-          case TagMode::FromResult: result.tag = static_cast<std::uint8_t>(result.bits); break;
-        }
-      }
+      const Word result = result_of(d, a, b, c);
       if (d.latency == 1) {
         for (const unsigned o : d.outputs_needed) out[o].push_checked_by_caller(result);
         pushing = d.outputs_needed;
