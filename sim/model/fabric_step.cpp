@@ -149,23 +149,17 @@ inline void Fabric::step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sin
       const TriggeredPe::SingleStep s = pe.step_single(cycle, tin, tout);
       active |= !s.quiescent;
       report_to_network(s.pushed, s.popped, base + b, sink);
-      const bool idle = pe.quiescent() && !pe.state_changed();
-      if (idle)
-        next_awake &= ~bit;
-      else
-        next_awake |= bit;
-      busy |= !idle;
-      continue;
-    }
-    pe.evaluate(cycle);
-    active |= !pe.quiescent();
-    // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
-    // two modes therefore also check that the touch records are complete.
-    if (skip_idle) {
-      pe.commit(tin, tout);
-      report_to_network(pe, base + b, sink);
     } else {
-      pe.commit();
+      pe.evaluate(cycle);
+      active |= !pe.quiescent();
+      // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
+      // two modes therefore also check that the touch records are complete.
+      if (skip_idle) {
+        pe.commit(tin, tout);
+        report_to_network(pe, base + b, sink);
+      } else {
+        pe.commit();
+      }
     }
     const bool idle = pe.quiescent() && !pe.state_changed();
     if (skip_idle && idle)
