@@ -68,8 +68,8 @@ void TriggeredPe::load_program(const Program& program) {
   preds_ = program.pred_init;
   std::fill(regs_.begin(), regs_.end(), Word{});
   for (const RegInit& r : program.reg_init) regs_[r.reg] = Word{r.value.bits, 0};
-  staged_set_ = staged_clear_ = 0;
-  inputs_popping_ = outputs_pushing_ = outputs_pushed_ = inputs_popped_ = QueueMask{};
+  staged_ = Staged{};
+  outputs_pushed_ = inputs_popped_ = QueueMask{};
   pending_regs_ = pending_preds_ = 0;
   // In-flight wheel: a result issued in cycle t with latency L lands at the commit of t + L - 1, in
   // [t, t + max_latency - 1], so max_latency buckets (rounded up to a power of two: indexing is a

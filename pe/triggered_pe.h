@@ -167,19 +167,18 @@ class alignas(64) TriggeredPe {
   /// for it. Results are the same either way.
   bool stream_program() const { return stream_; }
   /// True if the program is a single stream instruction with no tag test (the mapper's MAC, MUL,
-  /// ADD and forwarding PEs): the fabric then steps it with step_single(), one pass that does
-  /// what evaluate() and commit(touched masks) do for it. Results are the same either way.
+  /// ADD and forwarding PEs), which step() runs without the loop over instructions.
   bool single_program() const { return single_; }
-  /// What step_single() reports: whether the PE was quiescent() after its evaluate phase, and the
-  /// queues it pushed into and popped at its commit (outputs_pushed() / inputs_popped()).
-  struct SingleStep {
+  /// What step() reports: whether the PE was quiescent() after its evaluate phase, and the queues
+  /// it pushed into and popped at its commit (outputs_pushed() / inputs_popped()).
+  struct StepResult {
     bool quiescent = false;
     QueueMask pushed, popped;
   };
-  /// evaluate(cycle) followed by commit(inputs_touched, outputs_touched), for a single_program()
-  /// PE only: the same state changes and statistics, with the PE's per-cycle masks kept in
-  /// registers instead of members between the two phases.
-  SingleStep step_single(std::uint64_t cycle, QueueMask inputs_touched, QueueMask outputs_touched);
+  /// evaluate(cycle) followed by commit(inputs_touched, outputs_touched) in one pass (the fabric's
+  /// stepping loop): the same state changes and statistics, with what the evaluate phase stages
+  /// for the commit kept in registers instead of members.
+  StepResult step(std::uint64_t cycle, QueueMask inputs_touched, QueueMask outputs_touched);
   /// True if the last evaluated cycle issued an instruction.
   bool issued_last_cycle() const { return issued_; }
   /// Idle and nothing in flight: the last cycle issued nothing and no function-unit result is
@@ -268,18 +267,30 @@ class alignas(64) TriggeredPe {
   [[gnu::cold, gnu::noinline]] void enter_cycle(std::uint64_t cycle);
   void bind_arrays();
   void refresh_masks();
-  // The per-cycle steps of evaluate() and commit(), defined in triggered_pe_step.h and always
-  // inlined into them: each runs for nearly every PE every cycle, and a call costs about as much
-  // as their common case (saving and restoring the registers they use). kStream: the program is
-  // a stream program (stream_).
-  template <bool kStream>
-  [[gnu::always_inline]] inline void evaluate_as(std::uint64_t cycle);
-  template <bool kStream>
-  [[gnu::always_inline]] inline void issue(const Decoded& d, unsigned index);
-  template <bool kStream>
-  [[gnu::always_inline]] inline bool land_results();
-  [[gnu::always_inline]] inline bool land();  // land_results<stream_>()
-  [[gnu::always_inline]] inline void commit_queues(QueueMask cand_in, QueueMask cand_out, bool changed);
+  // The per-cycle steps of evaluate(), commit() and step(), defined in triggered_pe_step.h and
+  // always inlined into them: each runs for nearly every PE every cycle, and a call costs about as
+  // much as their common case (saving and restoring the registers they use). The shape of the
+  // program picks the variant: General, Stream (stream_) or Single (single_, a stream program).
+  enum class Shape : std::uint8_t { General, Stream, Single };
+  // What the evaluate phase stages for the commit: the queues this PE pops, pushes into and
+  // reserves a slot in this cycle, and the predicates its issue sets and clears. evaluate() and
+  // commit() keep it in staged_; step() in a local.
+  struct Staged {
+    QueueMask popping, pushing, reserving;
+    std::uint64_t set = 0, clear = 0;
+  };
+  template <Shape S>
+  [[gnu::always_inline]] inline void evaluate_as(std::uint64_t cycle, Staged& s);
+  template <Shape S>
+  [[gnu::always_inline]] inline void issue(const Decoded& d, unsigned index, Staged& s);
+  template <Shape S>
+  [[gnu::always_inline]] inline bool land_results(Staged& s);
+  template <Shape S>
+  [[gnu::always_inline]] inline void commit_touched(QueueMask inputs_touched, QueueMask outputs_touched, Staged& s);
+  [[gnu::always_inline]] inline void commit_queues(QueueMask cand_in, QueueMask cand_out, bool changed, Staged& s);
+  template <Shape S>
+  [[gnu::always_inline]] inline StepResult step_as(std::uint64_t cycle, QueueMask inputs_touched,
+                                                   QueueMask outputs_touched);
   template <bool kStream>
   [[gnu::always_inline]] inline Word fetch(const Operand& o) const;
   [[gnu::always_inline]] static inline Word result_of(const Decoded& d, Word a, Word b, Word c);
@@ -291,21 +302,18 @@ class alignas(64) TriggeredPe {
   std::uint64_t cycle_ = kNotStarted;
   std::uint64_t commits_ = 0;        // cycles committed (incl. skipped); queue stats catch up to it
   std::uint64_t preds_ = 0;
-  std::uint64_t staged_set_ = 0;
-  std::uint64_t staged_clear_ = 0;
   std::uint64_t pending_regs_ = 0;   // registers with a result in flight
   std::uint64_t pending_preds_ = 0;  // predicates with a result in flight
   // Queue sets (common/queue_mask.h). The committed queue status, recomputed at commit so that
   // triggers are pure bit tests:
   QueueMask inputs_nonempty_;      // input queues holding a committed word
   QueueMask outputs_free_;         // output queues with a free slot
-  // What this PE does to its own queues in the cycle under way, applied at its commit:
-  QueueMask outputs_reserved_;     // output queues it reserved a slot in (free space changed)
-  QueueMask inputs_popping_;       // input queues it pops
-  QueueMask outputs_pushing_;      // output queues it pushes into
-  // ... and what it did at the last commit (for the fabric's reports to the network):
-  QueueMask outputs_pushed_;       // outputs_pushing_ of the last commit (outputs_pushed())
-  QueueMask inputs_popped_;        // inputs_popping_ of the last commit (inputs_popped())
+  // What evaluate() staged for commit() in the cycle under way (step() keeps it in a local) ...
+  Staged staged_;
+  // ... and what this PE did to its queues at the last commit (for the fabric's reports to the
+  // network):
+  QueueMask outputs_pushed_;       // Staged::pushing of the last commit (outputs_pushed())
+  QueueMask inputs_popped_;        // Staged::popping of the last commit (inputs_popped())
   // Fixed by the parameters or the program:
   QueueMask reply_inputs_;         // input queues some LOAD names as its reply queue
   QueueMask all_inputs_;           // every input queue

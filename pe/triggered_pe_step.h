@@ -89,17 +89,19 @@ inline Word TriggeredPe::fetch(const Operand& o) const {
 
 [[gnu::always_inline]] inline void TriggeredPe::evaluate(std::uint64_t cycle) {
   if (stream_)
-    evaluate_as<true>(cycle);
+    evaluate_as<Shape::Stream>(cycle, staged_);
   else
-    evaluate_as<false>(cycle);
+    evaluate_as<Shape::General>(cycle, staged_);
 }
 
-// The scheduler (see the file comment of triggered_pe.h). kStream: the program is a stream
-// program (stream_), so the tests that cannot fail for it are left out: every predicate pattern
-// holds, nothing is ever pending (no register or predicate is written), no input queue is a reply
-// queue, no instruction is a LOAD or STORE, and results land in issue order (no order_check_).
-template <bool kStream>
-[[gnu::always_inline]] inline void TriggeredPe::evaluate_as(std::uint64_t cycle) {
+// The scheduler (see the file comment of triggered_pe.h); what it stages for the commit goes into
+// `s`. Stream shapes (stream_) leave out the tests that cannot fail for them: every predicate
+// pattern holds, nothing is ever pending (no register or predicate is written), no input queue is
+// a reply queue, no instruction is a LOAD or STORE, and results land in issue order (no
+// order_check_). Shape::Single (single_) has its one instruction without a tag test besides.
+template <TriggeredPe::Shape S>
+[[gnu::always_inline]] inline void TriggeredPe::evaluate_as(std::uint64_t cycle, Staged& s) {
+  constexpr bool kStream = S != Shape::General;
   // One test for the common case, the cycle after the last (or cycle 0 first: kNotStarted + 1).
   if (cycle != cycle_ + 1) [[unlikely]]
     enter_cycle(cycle);
@@ -114,6 +116,25 @@ template <bool kStream>
     return;
   }
   issued_ = false;
+
+  if constexpr (S == Shape::Single) {
+    const Decoded& d = dec_[0];
+    StallReason r;
+    int q;
+    if (const QueueMask missing = d.inputs_needed.without(inputs_nonempty_); missing.any()) {
+      r = StallReason::NoInput;
+      q = static_cast<int>(missing.lowest());
+    } else if (const QueueMask full = d.outputs_needed.without(outputs_free_); full.any()) {
+      r = StallReason::OutputFull;
+      q = static_cast<int>(full.lowest());
+    } else {
+      issue<S>(d, 0, s);
+      return;
+    }
+    ++stats_.stalls[static_cast<unsigned>(r)];
+    last_stall_ = {r, 0, q};
+    return;
+  }
 
   StallReason worst = StallReason::NoTrigger;
   int worst_instr = -1, worst_queue = -1;
@@ -162,7 +183,7 @@ template <bool kStream>
           }
         }
         if (in_order) {
-          issue<kStream>(d, i);
+          issue<S>(d, i, s);
           return;
         }
         r = StallReason::Hazard;
@@ -194,18 +215,19 @@ inline Word TriggeredPe::result_of(const Decoded& d, Word a, Word b, Word c) {
   return result;
 }
 
-template <bool kStream>
-inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
+template <TriggeredPe::Shape S>
+inline void TriggeredPe::issue(const Decoded& d, unsigned index, Staged& s) {
+  constexpr bool kStream = S != Shape::General;
   const Word a = fetch<kStream>(d.src[0]);
   const Word b = fetch<kStream>(d.src[1]);
   const Word c = fetch<kStream>(d.src[2]);
   // Every dequeued queue is in inputs_needed (decode), so it holds a word, and only this PE pops it,
   // once per cycle at most. The pops are applied by this cycle's commit (commit_queues passes
   // them to commit_at), so nothing is written to the queues here.
-  inputs_popping_ |= d.dequeues;
+  s.popping |= d.dequeues;
   if constexpr (!kStream) {  // a stream program sets and clears no predicate and has no LOAD/STORE
-    staged_set_ = d.pred_set;
-    staged_clear_ = d.pred_clear;
+    s.set = d.pred_set;
+    s.clear = d.pred_clear;
     if (d.op == Opcode::Load) {
       MemRequest req;
       req.addr = a.bits;
@@ -234,21 +256,28 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
       // wheel entry. (The output was in outputs_free_ and only this PE pushes into it.)
       TwoPhaseQueue* const out = out_;
       for (const unsigned o : d.outputs_needed) out[o].push_checked_by_caller(result);
-      outputs_pushing_ |= d.outputs_needed;
+      s.pushing |= d.outputs_needed;
     } else {
       const std::uint64_t land = cycle_ + d.latency - 1;
       const std::size_t b = land & wheel_mask_;
-      // The bucket's slots were sized at load (see load_program). A stream program's results go
-      // only to output queues, and its landing reads nothing else (land_results<true>).
-      InFlight& f = wheel_p_[b * wheel_slots_ + wcount_[b]++];
-      f.value = result;
-      f.outputs = d.outputs_needed;
+      // The bucket's slots were sized at load (see load_program): one for a single instruction's
+      // one latency. A stream program's results go only to output queues, and its landing reads
+      // nothing else (land_results).
+      InFlight* f;
+      if constexpr (S == Shape::Single) {
+        f = &wheel_p_[b];
+        wcount_[b] = 1;
+      } else {
+        f = &wheel_p_[b * wheel_slots_ + wcount_[b]++];
+      }
+      f->value = result;
+      f->outputs = d.outputs_needed;
       if constexpr (!kStream) {
-        f.reg = d.reg;
-        f.pred = d.pred;
+        f->reg = d.reg;
+        f->pred = d.pred;
         if (d.pred >= 0) {
           const bool equal = result.bits == fetch<false>(d.pred_ref).bits;
-          f.pred_value = d.pred_cmp == PredCompare::Equal ? equal : !equal;
+          f->pred_value = d.pred_cmp == PredCompare::Equal ? equal : !equal;
           pending_preds_ |= std::uint64_t{1} << d.pred;
         }
         if (d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
@@ -259,7 +288,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
         out[o].reserve_checked_by_caller();
         if (!kStream && order_check_) out_last_land_[o] = land;
       }
-      outputs_reserved_ |= d.outputs_needed;
+      s.reserving |= d.outputs_needed;
       ++inflight_count_;
     }
   }
@@ -271,26 +300,31 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index) {
 
 // Applies predicate updates and the results whose latency ends this cycle; returns whether
 // anything in flight (hence state visible to triggers) changed. Records the output queues pushed
-// into in outputs_pushing_. A stream program's results go only into output-queue slots reserved at issue,
+// into in s.pushing. A stream program's results go only into output-queue slots reserved at issue,
 // which leaves every queue's free space as it was, and a stream program's triggers see nothing
 // else of its output queues: its landings change nothing it observes.
-template <bool kStream>
-inline bool TriggeredPe::land_results() {
+template <TriggeredPe::Shape S>
+inline bool TriggeredPe::land_results(Staged& s) {
+  constexpr bool kStream = S != Shape::General;
   bool changed = issued_;
   if constexpr (!kStream) {
-    preds_ = (preds_ | staged_set_) & ~staged_clear_;
-    staged_set_ = staged_clear_ = 0;
+    preds_ = (preds_ | s.set) & ~s.clear;
+    s.set = s.clear = 0;
   }
   if (inflight_count_ != 0) {
     if constexpr (!kStream) changed = true;
     // The results due now, in issue order (see load_program for the wheel's layout).
     const std::size_t b = cycle_ & wheel_mask_;
     const std::uint32_t n = wcount_[b];
+    if constexpr (S == Shape::Single) {
+      if (n == 0) return changed;  // one slot per bucket: its result is due now or not
+    }
+    const std::uint32_t due_count = S == Shape::Single ? 1u : n;
     const InFlight* const due = wheel_p_ + b * wheel_slots_;
     TwoPhaseQueue* const out = out_;
-    for (std::uint32_t k = 0; k < n; ++k) {
+    for (std::uint32_t k = 0; k < due_count; ++k) {
       const InFlight& f = due[k];
-      outputs_pushing_ |= f.outputs;
+      s.pushing |= f.outputs;
       for (const unsigned o : f.outputs) out[o].push_reserved_checked_by_caller(f.value);  // reserved at issue
       if constexpr (kStream) continue;
       if (f.reg >= 0) {
@@ -309,10 +343,8 @@ inline bool TriggeredPe::land_results() {
   return changed;
 }
 
-inline bool TriggeredPe::land() { return stream_ ? land_results<true>() : land_results<false>(); }
-
 inline void TriggeredPe::commit() {
-  const bool changed = land();
+  const bool changed = stream_ ? land_results<Shape::Stream>(staged_) : land_results<Shape::General>(staged_);
   // A tight first pass finds the dirty queues, so an idle PE costs a few loads per queue.
   TwoPhaseQueue* const in = in_;
   TwoPhaseQueue* const out = out_;
@@ -320,39 +352,47 @@ inline void TriggeredPe::commit() {
   const unsigned no = static_cast<unsigned>(outputs_.size());
   QueueMask dirty_in, dirty_out;
   for (unsigned i = 0; i < ni; ++i) dirty_in |= QueueMask::of_if(i, in[i].dirty());
-  dirty_in |= inputs_popping_;  // the pops of this cycle's issue (see issue)
+  dirty_in |= staged_.popping;  // the pops of this cycle's issue (see issue)
   for (unsigned i = 0; i < no; ++i) dirty_out |= QueueMask::of_if(i, out[i].dirty());
-  commit_queues(dirty_in, dirty_out, changed || (dirty_in | dirty_out).any());
+  commit_queues(dirty_in, dirty_out, changed || (dirty_in | dirty_out).any(), staged_);
 }
 
 [[gnu::always_inline]] inline void TriggeredPe::commit(QueueMask inputs_touched, QueueMask outputs_touched) {
-  const bool changed = land();
+  if (stream_)
+    commit_touched<Shape::Stream>(inputs_touched, outputs_touched, staged_);
+  else
+    commit_touched<Shape::General>(inputs_touched, outputs_touched, staged_);
+}
+
+template <TriggeredPe::Shape S>
+[[gnu::always_inline]] inline void TriggeredPe::commit_touched(QueueMask inputs_touched, QueueMask outputs_touched,
+                                                                Staged& s) {
+  const bool changed = land_results<S>(s);
   // Only queues someone touched can be dirty. They are committed without testing dirty() first:
   // committing a clean queue only brings its statistics up to date, which gives the same figures
   // as accounting its idle cycles later (so a superset of touched queues is fine; it costs at
   // most one full evaluation next cycle).
-  const QueueMask cand_in = (inputs_touched | inputs_popping_) & all_inputs_;
-  const QueueMask cand_out = (outputs_touched | outputs_pushing_) & all_outputs_;
+  const QueueMask cand_in = (inputs_touched | s.popping) & all_inputs_;
+  const QueueMask cand_out = (outputs_touched | s.pushing) & all_outputs_;
   // Every candidate was touched this cycle by a pop or a push (a reservation only comes with an
   // issue), so there is a change if there is a candidate: no need to ask each queue whether it
   // was dirty. Except, for a stream program, an output queue only its own landing pushed into:
   // that changes nothing it observes (see land_results). Its own issue pushes only when it issued.
-  const QueueMask seen_out = stream_ ? outputs_touched & all_outputs_ : cand_out;
-  commit_queues(cand_in, cand_out, changed || (cand_in | seen_out).any());
+  const QueueMask seen_out = S != Shape::General ? outputs_touched & all_outputs_ : cand_out;
+  commit_queues(cand_in, cand_out, changed || (cand_in | seen_out).any(), s);
 }
 
 // Commits the candidate queues (cand_in / cand_out: a superset of the input / output queues with
 // something to apply) and the request queue, and recomputes their part of inputs_nonempty_ /
-// outputs_free_.
+// outputs_free_; `s` is then empty again.
 // `changed`: whether something the scheduler observes changed (the caller knows from the
 // candidates; the request queue is added here).
 // The idle cycles of the other queues are accounted when they are next committed (or in
 // settle_statistics), which gives identical statistics.
-inline void TriggeredPe::commit_queues(QueueMask cand_in, QueueMask cand_out, bool changed) {
-  const QueueMask popped = inputs_popping_;  // a subset of cand_in
-  outputs_pushed_ = outputs_pushing_;
+inline void TriggeredPe::commit_queues(QueueMask cand_in, QueueMask cand_out, bool changed, Staged& s) {
+  const QueueMask popped = s.popping;  // a subset of cand_in
+  outputs_pushed_ = s.pushing;
   inputs_popped_ = popped;
-  inputs_popping_ = outputs_pushing_ = QueueMask{};
   TwoPhaseQueue* const in = in_;
   TwoPhaseQueue* const out = out_;
   const std::uint64_t now = commits_;
@@ -361,9 +401,9 @@ inline void TriggeredPe::commit_queues(QueueMask cand_in, QueueMask cand_out, bo
   QueueMask nonempty;
   for (const unsigned i : cand_in) nonempty |= QueueMask::of_if(i, in[i].commit_at(now, popped.has(i)) != 0);
   inputs_nonempty_ = inputs_nonempty_.without(cand_in) | nonempty;
-  // Output queues reserved this cycle (outputs_reserved_) changed their free space: they are
+  // Output queues reserved this cycle (s.reserving) changed their free space: they are
   // recomputed too (committing them as well costs nothing in statistics).
-  const QueueMask out_cand = cand_out | outputs_reserved_;
+  const QueueMask out_cand = cand_out | s.reserving;
   QueueMask outfree;
   for (const unsigned i : out_cand) {
     TwoPhaseQueue& q = out[i];
@@ -371,7 +411,7 @@ inline void TriggeredPe::commit_queues(QueueMask cand_in, QueueMask cand_out, bo
     outfree |= QueueMask::of_if(i, q.can_push());
   }
   outputs_free_ = outputs_free_.without(out_cand) | outfree;
-  outputs_reserved_ = QueueMask{};
+  s = Staged{};
   // Without a memory port no LOAD/STORE loads (decode rejects them), so nothing enters the request
   // queue and nobody pops it.
   if (memory_port_ && mem_requests_.dirty()) {
@@ -382,96 +422,24 @@ inline void TriggeredPe::commit_queues(QueueMask cand_in, QueueMask cand_out, bo
   changed_ = changed;
 }
 
-// evaluate(cycle) then commit(inputs_touched, outputs_touched) of a single_program() PE, in one
-// pass: evaluate_as<true> with its one instruction and no tag test, issue<true>,
-// land_results<true> and commit_queues, step for step. What the phases hand each other through
-// members (the queues popped, pushed and reserved this cycle) stays in locals here, so the
-// compiler keeps it in registers across the queue stores, which may alias members.
-[[gnu::always_inline]] inline TriggeredPe::SingleStep TriggeredPe::step_single(std::uint64_t cycle,
-                                                                                QueueMask inputs_touched,
-                                                                                QueueMask outputs_touched) {
-  if (cycle != cycle_ + 1) [[unlikely]]
-    enter_cycle(cycle);
-  cycle_ = cycle;
-  const Decoded& d = dec_[0];
-  TwoPhaseQueue* const in = in_;
-  TwoPhaseQueue* const out = out_;
-  QueueMask popping, pushing, reserving;
-  bool issued = false;
-  // Evaluate.
-  if (!changed_ && !issued_) {
-    ++stats_.stalls[static_cast<unsigned>(last_stall_.reason)];
-  } else if (const QueueMask missing = d.inputs_needed.without(inputs_nonempty_); missing.any()) {
-    ++stats_.stalls[static_cast<unsigned>(StallReason::NoInput)];
-    last_stall_ = {StallReason::NoInput, 0, static_cast<int>(missing.lowest())};
-  } else if (const QueueMask full = d.outputs_needed.without(outputs_free_); full.any()) {
-    ++stats_.stalls[static_cast<unsigned>(StallReason::OutputFull)];
-    last_stall_ = {StallReason::OutputFull, 0, static_cast<int>(full.lowest())};
-  } else {
-    // Issue (issue<true>).
-    const Word a = fetch<true>(d.src[0]);
-    const Word b = fetch<true>(d.src[1]);
-    const Word c = fetch<true>(d.src[2]);
-    popping = d.dequeues;
-    if (d.writes) {
-      const Word result = result_of(d, a, b, c);
-      if (d.latency == 1) {
-        for (const unsigned o : d.outputs_needed) out[o].push_checked_by_caller(result);
-        pushing = d.outputs_needed;
-      } else {
-        const std::size_t bk = (cycle + d.latency - 1) & wheel_mask_;
-        InFlight& f = wheel_p_[bk];
-        wcount_[bk] = 1;
-        f.value = result;
-        f.outputs = d.outputs_needed;
-        for (const unsigned o : d.outputs_needed) out[o].reserve_checked_by_caller();
-        reserving = d.outputs_needed;
-        ++inflight_count_;
-      }
-    }
-    issued = true;
-    ++dec_[0].issued;
-    last_stall_ = {StallReason::None, 0, -1};
-  }
-  issued_ = issued;
-  const bool quiescent = !issued && inflight_count_ == 0;
-  // Commit: the results due now (land_results<true>) ...
-  // One latency, so a bucket holds one result at most (wheel_slots_ is 1).
-  if (inflight_count_ != 0) {
-    const std::size_t bk = cycle & wheel_mask_;
-    if (wcount_[bk] != 0) {
-      const InFlight& f = wheel_p_[bk];
-      pushing |= f.outputs;
-      for (const unsigned o : f.outputs) out[o].push_reserved_checked_by_caller(f.value);
-      wcount_[bk] = 0;
-      --inflight_count_;
-    }
-  }
-  // ... then the queues (commit(QueueMask, QueueMask) and commit_queues).
-  const QueueMask cand_in = (inputs_touched | popping) & all_inputs_;
-  const QueueMask cand_out = ((outputs_touched | pushing) & all_outputs_) | reserving;
-  bool changed = issued || (cand_in | (outputs_touched & all_outputs_)).any();
-  const std::uint64_t now = commits_;
-  QueueMask nonempty;
-  for (const unsigned i : cand_in) nonempty |= QueueMask::of_if(i, in[i].commit_at(now, popping.has(i)) != 0);
-  inputs_nonempty_ = inputs_nonempty_.without(cand_in) | nonempty;
-  QueueMask outfree;
-  for (const unsigned i : cand_out) {
-    TwoPhaseQueue& q = out[i];
-    q.commit_at(now);
-    outfree |= QueueMask::of_if(i, q.can_push());
-  }
-  outputs_free_ = outputs_free_.without(cand_out) | outfree;
-  if (memory_port_ && mem_requests_.dirty()) [[unlikely]] {
-    mem_requests_.commit_at(now);
-    changed = true;
-  }
-  commits_ = now + 1;
-  changed_ = changed;
-  outputs_pushed_ = pushing;
-  inputs_popped_ = popping;
-  return {quiescent, pushing, popping};
+// evaluate(cycle) then commit(inputs_touched, outputs_touched) in one pass: what the evaluate
+// phase stages for the commit stays in a local, which the compiler keeps in registers across the
+// queue stores (a member could alias them, so it would be stored and loaded again).
+template <TriggeredPe::Shape S>
+[[gnu::always_inline]] inline TriggeredPe::StepResult TriggeredPe::step_as(std::uint64_t cycle, QueueMask inputs_touched,
+                                                                            QueueMask outputs_touched) {
+  Staged s;
+  evaluate_as<S>(cycle, s);
+  const bool was_quiescent = quiescent();
+  commit_touched<S>(inputs_touched, outputs_touched, s);
+  return {was_quiescent, outputs_pushed_, inputs_popped_};
 }
 
+[[gnu::always_inline]] inline TriggeredPe::StepResult TriggeredPe::step(std::uint64_t cycle, QueueMask inputs_touched,
+                                                                        QueueMask outputs_touched) {
+  if (single_) return step_as<Shape::Single>(cycle, inputs_touched, outputs_touched);
+  if (stream_) return step_as<Shape::Stream>(cycle, inputs_touched, outputs_touched);
+  return step_as<Shape::General>(cycle, inputs_touched, outputs_touched);
+}
 
 }  // namespace cgra

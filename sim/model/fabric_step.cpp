@@ -144,22 +144,17 @@ inline void Fabric::step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sin
     TriggeredPe& pe = pes[b];
     stepped |= bit;
     tr = TouchRecord{};
-    if (skip_idle && pe.single_program()) {
-      // Both phases in one pass (TriggeredPe::step_single).
-      const TriggeredPe::SingleStep s = pe.step_single(cycle, tin, tout);
+    if (skip_idle) {
+      // Both phases in one pass, committing the queues in the touch record and those it used.
+      const TriggeredPe::StepResult s = pe.step(cycle, tin, tout);
       active |= !s.quiescent;
       report_to_network(s.pushed, s.popped, base + b, sink);
     } else {
-      pe.evaluate(cycle);
-      active |= !pe.quiescent();
       // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
       // two modes therefore also check that the touch records are complete.
-      if (skip_idle) {
-        pe.commit(tin, tout);
-        report_to_network(pe, base + b, sink);
-      } else {
-        pe.commit();
-      }
+      pe.evaluate(cycle);
+      active |= !pe.quiescent();
+      pe.commit();
     }
     const bool idle = pe.quiescent() && !pe.state_changed();
     if (skip_idle && idle)

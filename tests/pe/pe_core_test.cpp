@@ -247,12 +247,13 @@ TEST(PeScheduler, StreamProgramsStepAsTheGeneralSchedulerDoes) {
   EXPECT_EQ(a.stuck_words[0].as_double(), 1.0);
 }
 
-// A PE whose program is one stream instruction without tag tests is stepped by the fabric with
-// step_single (both phases in one pass). A pipeline of such PEs (MUL of latency 3, MAC of 4, a
-// multicast MOV of 1, an ADD into a depth-2 output that fills up, a DROP that writes nothing) fed
-// through a filter (not single: two instructions) gives the same words in the same cycles and the
-// same statistics, stall records and queue statistics stepped either way.
-TEST(PeScheduler, SingleInstructionProgramsStepAsEvaluateAndCommitDo) {
+// The fabric steps each PE through both phases in one pass (TriggeredPe::step), with what the
+// evaluate phase stages for the commit kept in a local. A pipeline of single-instruction stream
+// PEs (MUL of latency 3, MAC of 4, a multicast MOV of 1, an ADD into a depth-2 output that fills
+// up, a DROP that writes nothing), a two-instruction stream filter with tag tests and a gate with
+// predicates (the general shape) gives the same words in the same cycles and the same statistics,
+// stall records and queue statistics stepped either way.
+TEST(PeScheduler, OnePassStepsAsEvaluateAndCommitDo) {
   struct Run {
     std::vector<Word> words, fanned;
     std::vector<std::uint64_t> cycles;
@@ -263,8 +264,8 @@ TEST(PeScheduler, SingleInstructionProgramsStepAsEvaluateAndCommitDo) {
   auto run = [](bool fused) {
     PeParams p = test_params(4);
     PeParams shallow = test_params(2);
-    TriggeredPe filter("filter", p), mul("mul", p), mac("mac", p), fan("fan", p), add("add", shallow),
-        drop("drop", p);
+    TriggeredPe filter("filter", p), mul("mul", p), mac("mac", p), fan("fan", p), gate("gate", p),
+        add("add", shallow), drop("drop", p);
     filter.load_program(parse_listing("when i1.tag==1 do mov i0 -> o0 tag=a deq i0 i1\n"
                                       "when i1.tag!=1 do drop deq i0 i1\n"));
     mul.load_program(parse_listing("do fmul i0, #0.25 -> o0 deq i0\n"));
@@ -272,11 +273,16 @@ TEST(PeScheduler, SingleInstructionProgramsStepAsEvaluateAndCommitDo) {
     fan.load_program(parse_listing("do mov i0 -> o0 o1 deq i0\n"));
     add.load_program(parse_listing("do fadd i0, i1 -> o0 deq i0 i1\n"));
     drop.load_program(parse_listing("do drop deq i0\n"));
+    // Passes every word, alternating between two instructions by a predicate.
+    gate.load_program(parse_listing("when !p0 do mov i0 -> o0 deq i0 set p0\n"
+                                    "when p0 do mov i0 -> o0 deq i0 clr p0\n"));
     EXPECT_FALSE(filter.single_program());
+    EXPECT_TRUE(filter.stream_program());
+    EXPECT_FALSE(gate.stream_program());
     for (const TriggeredPe* pe : {&mul, &mac, &fan, &add, &drop}) EXPECT_TRUE(pe->single_program()) << pe->name();
     Harness h;
     h.fused = fused;
-    h.pes = {&filter, &mul, &mac, &fan, &add, &drop};
+    h.pes = {&filter, &mul, &mac, &fan, &gate, &add, &drop};
     std::deque<Word> values, flags, addends, late;
     for (int k = 0; k < 30; ++k) {
       values.push_back(Word::from_double(1.0 + k));
@@ -286,8 +292,9 @@ TEST(PeScheduler, SingleInstructionProgramsStepAsEvaluateAndCommitDo) {
     for (int k = 0; k < 25; ++k) late.push_back(Word::from_double(-0.5 * k));
     h.feeders = {{&filter, 0, values}, {&filter, 1, flags}, {&mac, 1, addends}, {&add, 1, late},
                  {&drop, 0, std::deque<Word>(5, Word::from_int(7))}};
-    // filter -> mul -> mac -> fan, whose two outputs feed add and the sink.
-    h.links = {{&filter, 0, &mul, 0}, {&mul, 0, &mac, 0}, {&mac, 0, &fan, 0}, {&fan, 0, &add, 0}};
+    // filter -> mul -> mac -> fan, whose two outputs feed the gate (then add) and the sink.
+    h.links = {{&filter, 0, &mul, 0}, {&mul, 0, &mac, 0}, {&mac, 0, &fan, 0}, {&fan, 0, &gate, 0},
+               {&gate, 0, &add, 0}};
     // The add's output is drained only from cycle 40 on: it fills up, its inputs fill up behind
     // it, and then only the pops of its output tell it to look again.
     h.sinks = {{&fan, 1, {}, {}}};
@@ -329,11 +336,12 @@ TEST(PeScheduler, SingleInstructionProgramsStepAsEvaluateAndCommitDo) {
     EXPECT_EQ(a.queues[i].occupancy_sum, b.queues[i].occupancy_sum) << i;
     EXPECT_EQ(a.queues[i].cycles, b.queues[i].cycles) << i;
   }
-  // The run has every case: waiting on input, on a full output, and the drop's 5 issues.
-  const PeStats& add = a.stats[4];
+  // The run has every case: waiting on input, on a full output, the drop's 5 issues, the gate's.
+  const PeStats& add = a.stats[5];
   EXPECT_GT(add.stalls[static_cast<unsigned>(StallReason::OutputFull)], 0u);
   EXPECT_GT(add.stalls[static_cast<unsigned>(StallReason::NoInput)], 0u);
-  EXPECT_EQ(a.stats[5].issued, 5u);
+  EXPECT_EQ(a.stats[6].issued, 5u);
+  EXPECT_EQ(a.stats[4].issued_per_op[static_cast<unsigned>(Opcode::Mov)], a.words.size()) << "the gate";
   // Host reference: the k-th passed value v (tag 1: k % 4 != 3) becomes 3 * (v / 4) + 1000 j for
   // the j-th passed one, fanned out; the add sums it with late[j].
   std::vector<double> expected;

@@ -80,10 +80,9 @@ class Harness {
   std::vector<Sink> sinks;
   std::vector<TestMemory> mems;
   bool reverse = false;  // evaluate everything in reverse order (results must not change)
-  // After the fixtures, step each PE through both phases at once, as the fabric does: a
-  // single_program() PE by step_single, told exactly which queues the fixtures pushed into or
-  // popped this cycle (as the fabric's touch records do), the others by evaluate then commit.
-  // Results must not change.
+  // After the fixtures, step each PE through both phases at once with step(), as the fabric does,
+  // told exactly which queues the fixtures pushed into or popped this cycle (as the fabric's touch
+  // records do). Results must not change.
   bool fused = false;
   std::uint64_t cycle = 0;
 
@@ -152,13 +151,8 @@ class Harness {
     });
     if (fused) {
       for (TriggeredPe* pe : order) {
-        if (pe->single_program()) {
-          const auto& [tin, tout] = touched[pe];
-          pe->step_single(cycle, tin, tout);
-        } else {
-          pe->evaluate(cycle);
-          pe->commit();
-        }
+        const auto& [tin, tout] = touched[pe];
+        pe->step(cycle, tin, tout);
       }
       ++cycle;
       return;
