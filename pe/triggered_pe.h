@@ -328,7 +328,7 @@ class alignas(64) TriggeredPe {
   // A stream program: no instruction tests, sets, clears or writes a predicate, reads or writes a
   // register, or is a LOAD or STORE, and results land in issue order (not order_check_). The
   // mapper's MAC, MUL, ADD and data-filter PEs (most of a stencil's fabric) run one; the scheduler
-  // then skips the tests that cannot fail for it (evaluate_as<true>).
+  // then skips the tests that cannot fail for it (Shape::Stream).
   bool stream_ = false;
   bool single_ = false;  // single_program()
   StallInfo last_stall_;
