@@ -133,13 +133,6 @@ class alignas(64) TriggeredPe {
   void evaluate(std::uint64_t cycle);
   /// Commit phase: applies predicate updates and landing results, then commits the PE's queues.
   void commit();
-  /// Same as commit(), for a caller that knows which queues others touched this cycle:
-  /// `inputs_touched` / `outputs_touched` must include every input queue others
-  /// pushed into and every output queue others popped since the last commit (a superset is fine).
-  /// The PE adds the queues it touched itself, so only those are looked at instead of every
-  /// queue; the effect is identical to commit() whenever the masks are complete. The memory-request
-  /// queue is always checked.
-  void commit(QueueMask inputs_touched, QueueMask outputs_touched);
 
   /// Input queue i: routes and the memory system push into it in their evaluate phase; keep the
   /// reference (stable for the PE's lifetime) rather than looking it up per cycle.
@@ -175,9 +168,13 @@ class alignas(64) TriggeredPe {
     bool quiescent = false;
     QueueMask pushed, popped;
   };
-  /// evaluate(cycle) followed by commit(inputs_touched, outputs_touched) in one pass (the fabric's
-  /// stepping loop): the same state changes and statistics, with what the evaluate phase stages
-  /// for the commit kept in registers instead of members.
+  /// evaluate(cycle) followed by commit() in one pass, for a caller that knows which queues others
+  /// touched this cycle (the fabric's stepping loop): `inputs_touched` / `outputs_touched` must
+  /// include every input queue others pushed into and every output queue others popped since the
+  /// last commit (a superset is fine). The PE adds the queues it touched itself, so only those are
+  /// committed instead of every queue scanned, and what the evaluate phase stages for the commit
+  /// stays in registers instead of members. The effect is identical to evaluate() then commit()
+  /// whenever the masks are complete. The memory-request queue is always checked.
   StepResult step(std::uint64_t cycle, QueueMask inputs_touched, QueueMask outputs_touched);
   /// True if the last evaluated cycle issued an instruction.
   bool issued_last_cycle() const { return issued_; }

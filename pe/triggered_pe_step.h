@@ -357,13 +357,6 @@ inline void TriggeredPe::commit() {
   commit_queues(dirty_in, dirty_out, changed || (dirty_in | dirty_out).any(), staged_);
 }
 
-[[gnu::always_inline]] inline void TriggeredPe::commit(QueueMask inputs_touched, QueueMask outputs_touched) {
-  if (stream_)
-    commit_touched<Shape::Stream>(inputs_touched, outputs_touched, staged_);
-  else
-    commit_touched<Shape::General>(inputs_touched, outputs_touched, staged_);
-}
-
 template <TriggeredPe::Shape S>
 [[gnu::always_inline]] inline void TriggeredPe::commit_touched(QueueMask inputs_touched, QueueMask outputs_touched,
                                                                 Staged& s) {
@@ -422,7 +415,7 @@ inline void TriggeredPe::commit_queues(QueueMask cand_in, QueueMask cand_out, bo
   changed_ = changed;
 }
 
-// evaluate(cycle) then commit(inputs_touched, outputs_touched) in one pass: what the evaluate
+// evaluate(cycle) then the commit of the touched queues in one pass: what the evaluate
 // phase stages for the commit stays in a local, which the compiler keeps in registers across the
 // queue stores (a member could alias them, so it would be stored and loaded again).
 template <TriggeredPe::Shape S>

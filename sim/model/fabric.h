@@ -257,7 +257,7 @@ class Fabric {
   // input queue and pop of an output queue by a route, the memory side, a deep channel or the
   // done sink is recorded here (touch()), as is every pop of a memory-request queue
   // (TouchRecord::request_popped). A PE commits only the queues named here and those it touched
-  // itself (TriggeredPe::commit(inputs, outputs)).
+  // itself (TriggeredPe::step).
   // PE i's records are at tslot(i) (Block::tbase + bit in the stepping loop): each member's PEs
   // take a range starting on a page of its own (common/page_allocator.h says why).
   // One record per PE, so that the stepping loop reads and clears one place.
