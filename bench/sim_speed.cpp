@@ -15,7 +15,9 @@
 // --repeat N runs the simulation N times and adds the minimum, median and maximum (a shared
 // machine's neighbours move single runs by tens of percent; the minimum is the machine's own
 // speed). With run.threads > 1 it also prints the round trip of a word handed between two
-// threads, measured before and after the run: the two-thread figures move with it.
+// threads, measured before and after the run: the two-thread figures move with it. --profile adds
+// where the host's time went (SimOptions::profile): per thread, its sends, deliveries and PE
+// steps, and the calling thread's time between the fabric's cycles.
 
 #include <algorithm>
 #include <atomic>
@@ -40,16 +42,38 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: sim_speed [PASSES [ROWS [STATS.json]]] [KEY=VALUE ...] [--repeat N]\n"
+    "usage: sim_speed [PASSES [ROWS [STATS.json]]] [KEY=VALUE ...] [--repeat N] [--profile]\n"
     "       sim_speed stencil [1d|2d|3d [R [NX[xNY[xNZ]] [W [STATS.json]]]]] [KEY=VALUE ...] [--repeat N]\n"
+    "                [--profile]\n"
     "  synthetic workload: ROWS (4, 8, 12 or 16) rows of reader + 16 MULs + writer streaming a\n"
     "  64-double window PASSES times (defaults 1000, 16); stencil: the mapped stencil (defaults\n"
     "  2d 12 960x449 5; the 3d grid 256x128x64). KEY=VALUE overrides the architecture as cgrasim --set does, e.g.\n"
     "  run.threads=2. Prints cycles, wall and CPU seconds and ns per placed-PE-cycle.\n"
     "  --repeat N: simulate N times (identical cycles checked) and print the minimum, median and\n"
-    "  maximum ns per placed-PE-cycle (wall).\n";
+    "  maximum ns per placed-PE-cycle (wall).\n"
+    "  --profile: also print where the host's time went: per thread its sends, deliveries and PE\n"
+    "  steps, and the calling thread's time between the fabric's cycles (memory module, kernel).\n";
 
 unsigned repeats = 1;  // --repeat
+bool profile = false;  // --profile
+
+// With --profile: where the host's time went in the run `res` (SimResult::profile).
+void print_profile(const cgra::SimResult& res) {
+  if (!profile) return;
+  const cgra::HostProfile& p = res.profile;
+  const double run = p.run_s > 0 ? p.run_s : 1;
+  auto pct = [&](double s) { return 100.0 * s / run; };
+  std::printf("profile: run %.3f s; calling thread in the fabric's cycles %.3f s (%.0f%%), between them "
+              "(memory module, SystemC kernel, fabric module moves) %.3f s (%.0f%%)\n",
+              p.run_s, p.fabric.step_cycle_s, pct(p.fabric.step_cycle_s), p.run_s - p.fabric.step_cycle_s,
+              pct(p.run_s - p.fabric.step_cycle_s));
+  for (std::size_t m = 0; m < p.fabric.members.size(); ++m) {
+    const cgra::Fabric::Profile::Member& x = p.fabric.members[m];
+    const double busy = x.sends_s + x.deliveries_s + x.steps_s;
+    std::printf("  thread %zu%s: sends %.3f s, deliveries %.3f s, PE steps %.3f s; busy %.3f s (%.0f%% of the run)\n",
+                m, m == 0 ? " (calling)" : "", x.sends_s, x.deliveries_s, x.steps_s, busy, pct(busy));
+  }
+}
 
 // Prints the spread of `ns` (one figure per run) when there was more than one run.
 void print_spread(std::vector<double> ns) {
@@ -202,7 +226,9 @@ int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
   for (unsigned k = 0; k < repeats; ++k) {
     const double handoff = arch.run.threads > 1 ? handoff_round_trip_ns() : 0;
     const std::clock_t c0 = std::clock();
-    const StencilRun run = run_mapped_stencil(MappedStencil(m), arch, std::vector<double>(in), {});
+    SimOptions options;
+    options.profile = profile;
+    const StencilRun run = run_mapped_stencil(MappedStencil(m), arch, std::vector<double>(in), options);
     const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
     const SimResult& res = run.result;
     if (k == 0 && argc > 6) std::ofstream(argv[6]) << res.stats.dump(1) << "\n";
@@ -236,6 +262,7 @@ int run_stencil(int argc, char** argv, const std::vector<std::string>& sets) {
                 cpu * 1e9 / pe_cycles, res.threads, res.threads == 1 ? "" : "s");
     print_handoff(handoff, "run");
     if (k == 0) print_cross_thread(res);
+    print_profile(res);
     ns.push_back(wall * 1e9 / pe_cycles);
   }
   print_spread(ns);
@@ -275,6 +302,7 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
   for (bool skip : modes) {
     SimOptions o;
     o.skip_ahead = skip;
+    o.profile = profile;
     const auto t0 = std::chrono::steady_clock::now();
     const std::clock_t c0 = std::clock();
     const SimResult res = simulate(prog, arch, in, out, o);
@@ -311,6 +339,7 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
                 static_cast<unsigned long long>(res.evaluated_cycles), wall, cpu,
                 static_cast<double>(res.cycles) / wall, wall * 1e9 / pe_cycles,
                 cpu * 1e9 / pe_cycles, res.threads);
+    print_profile(res);
     last.threads = res.threads;
     last.cross_thread_destinations = res.cross_thread_destinations;
     last.route_destinations = res.route_destinations;
@@ -335,6 +364,8 @@ int main(int argc_all, char** argv_all) {
       if (a == "--repeat") {
         if (i + 1 >= argc_all) throw std::invalid_argument("--repeat needs a count");
         repeats = static_cast<unsigned>(number(argv_all[++i], "--repeat", 1));
+      } else if (a == "--profile") {
+        profile = true;
       } else if (i > 0 && a.find('=') != std::string::npos) {
         sets.push_back(a);
       } else {

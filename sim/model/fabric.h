@@ -170,6 +170,24 @@ class Fabric {
   /// Cycles whose helpers' parts started at the end of the cycle before.
   std::uint64_t cycles_run_ahead() const { return cycles_run_ahead_; }
 
+  /// Where the host's time goes inside the fabric's cycles (enable_profile()), in seconds of host
+  /// wall time: host information, like threads_used(); the simulated results do not change.
+  struct Profile {
+    struct Member {
+      double sends_s = 0;       ///< its sends, with the load replies and credit reports it takes first
+      double deliveries_s = 0;  ///< the words delivered into its PEs' queues
+      double steps_s = 0;       ///< its PE steps (evaluate and commit)
+    };
+    std::vector<Member> members;  ///< by member (0: the thread that calls step_cycle())
+    /// The calling thread's time inside step_cycle(): member 0's part, its waits for the helpers'
+    /// parts, and the deep channels' commits.
+    double step_cycle_s = 0;
+  };
+  /// Times the parts of every following cycle with the host's steady clock (a few readings per
+  /// member per cycle).
+  void enable_profile();
+  Profile profile() const;
+
   /// True once the done token has been taken from the done sink.
   bool done() const { return done_; }
   /// Cycle in which the done token was taken (valid when done()).
@@ -317,8 +335,18 @@ class Fabric {
   template <class Sink>
   void step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sink, StepFlags& flags);
   void take_replies_and_send(unsigned member, std::uint64_t cycle, std::span<const MemCompletion> replies);
+  // Host time per member, in ns of the steady clock (enable_profile): one page each, as members
+  // write their own at once.
+  struct alignas(kPageBytes) MemberClock {
+    std::uint64_t sends = 0, deliveries = 0, steps = 0;
+  };
+  std::vector<MemberClock> clock_;
+  std::uint64_t step_cycle_ns_ = 0;
+  bool profile_ = false;
+  // `clock`: where to add the times of the deliveries and the PE steps (nullptr: not timed).
   template <class Sink>
-  void deliver_and_step_pes(unsigned member, std::uint64_t cycle, Sink& sink, StepFlags& flags);
+  void deliver_and_step_pes(unsigned member, std::uint64_t cycle, Sink& sink, StepFlags& flags,
+                            MemberClock* clock);
   // The team's job for one cycle (see step_cycle()): a member's sends, its steps, or both. Only
   // member 0 reads `replies` (the memory ports are its PEs; when the helpers run ahead, the
   // replies of their cycle are not known yet).

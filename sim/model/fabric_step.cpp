@@ -5,9 +5,19 @@
 
 #include <bit>
 #include <cassert>
+#include <chrono>
 #include <stdexcept>
 
 namespace cgra {
+
+namespace {
+// The steady clock in ns (profiling only).
+std::uint64_t now_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+}  // namespace
 
 void Fabric::begin_cycle(std::uint64_t cycle) {
   if (ahead() && cycle != cycle_ + 1)
@@ -173,15 +183,21 @@ inline void Fabric::step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sin
 // memory ports), then its deliveries and PE steps; or, without one_job_, one of the two halves.
 void Fabric::CycleJob::operator()(unsigned member) const {
   Fabric& f = *fabric;
-  if (part != Part::Steps) f.take_replies_and_send(member, cycle, replies);
+  MemberClock* const clock = f.profile_ ? &f.clock_[member] : nullptr;
+  if (part != Part::Steps) {
+    const std::uint64_t t0 = clock ? now_ns() : 0;
+    f.take_replies_and_send(member, cycle, replies);
+    if (clock) clock->sends += now_ns() - t0;
+  }
   if (part != Part::Sends) {
     MemberSink sink{*f.network_, f.report_row(cycle, member), member, cycle};
     f.member_flag_[member].value = {};
-    f.deliver_and_step_pes(member, cycle, sink, f.member_flag_[member].value);
+    f.deliver_and_step_pes(member, cycle, sink, f.member_flag_[member].value, clock);
   }
 }
 
 void Fabric::step_cycle(std::span<const MemCompletion> replies) {
+  const std::uint64_t entered = profile_ ? now_ns() : 0;
   StepFlags flags;
   if (team_) {
     job_.replies = replies;  // read by member 0 only (the helpers own no memory port)
@@ -208,9 +224,11 @@ void Fabric::step_cycle(std::span<const MemCompletion> replies) {
       flags.active |= f.value.active;
     }
   } else {
+    MemberClock* const clock = profile_ ? &clock_[0] : nullptr;
     take_replies_and_send(0, cycle_, replies);
+    if (clock) clock->sends += now_ns() - entered;
     NetworkSink sink{*network_};
-    deliver_and_step_pes(0, cycle_, sink, flags);
+    deliver_and_step_pes(0, cycle_, sink, flags, clock);
   }
   for (Deep& d : deep_) {
     if (!d.ingress.dirty()) continue;
@@ -238,6 +256,21 @@ void Fabric::step_cycle(std::span<const MemCompletion> replies) {
     ++cycles_run_ahead_;
     team_->start(job_);
   }
+  if (profile_) step_cycle_ns_ += now_ns() - entered;
+}
+
+void Fabric::enable_profile() {
+  profile_ = true;
+  clock_.resize(member_flag_.empty() ? 1 : member_flag_.size());
+}
+
+Fabric::Profile Fabric::profile() const {
+  Profile p;
+  for (const MemberClock& c : clock_)
+    p.members.push_back({1e-9 * static_cast<double>(c.sends), 1e-9 * static_cast<double>(c.deliveries),
+                         1e-9 * static_cast<double>(c.steps)});
+  p.step_cycle_s = 1e-9 * static_cast<double>(step_cycle_ns_);
+  return p;
 }
 
 void Fabric::enable_run_ahead(std::uint64_t limit) {
@@ -256,9 +289,17 @@ void Fabric::disable_run_ahead() {
 // The second part of member `member`'s cycle (all of it without a team): the words due into its
 // queues, then its PEs' cycles.
 template <class Sink>
-void Fabric::deliver_and_step_pes(unsigned member, std::uint64_t cycle, Sink& sink, StepFlags& flags) {
+void Fabric::deliver_and_step_pes(unsigned member, std::uint64_t cycle, Sink& sink, StepFlags& flags,
+                                  MemberClock* clock) {
+  std::uint64_t t0 = clock ? now_ns() : 0;
   network_->deliver(cycle, member);
+  if (clock) {
+    const std::uint64_t t1 = now_ns();
+    clock->deliveries += t1 - t0;
+    t0 = t1;
+  }
   for (std::size_t w = block_first_[member]; w < block_end_[member]; ++w) step_block_pes(w, cycle, sink, flags);
+  if (clock) clock->steps += now_ns() - t0;
 }
 
 Fabric::~Fabric() {

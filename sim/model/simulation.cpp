@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -199,7 +200,10 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
       tf = open_vcd(options.vcd_path, arch.clock.freq_ghz);
       m.fabric.trace(tf);
     }
+    if (options.profile) m.fabric.fabric().enable_profile();
+    const auto started = std::chrono::steady_clock::now();
     sc_core::sc_start();
+    const std::chrono::duration<double> ran = std::chrono::steady_clock::now() - started;
     if (tf != nullptr) sc_core::sc_close_vcd_trace_file(tf);
     error = m.sched.error();
     if (!error) {
@@ -214,6 +218,7 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
       res.cycles_run_ahead = f.cycles_run_ahead();
       res.cross_thread_destinations = f.cross_member_destinations();
       res.route_destinations = f.route_destinations();
+      if (options.profile) res.profile = {ran.count(), f.profile()};
       res.outputs = m.host.results();
       if (res.status != RunStatus::Done) {
         res.report = f.blocked_report();

@@ -37,6 +37,17 @@ struct SimOptions {
   /// PEs stays). For tests: more threads than cores gives the same results, only slower, so the
   /// thread-count tests run 3 and 4 threads on a 2-core machine too.
   bool threads_beyond_cpus = false;
+  /// Time where the host's time goes (SimResult::profile): a few clock readings per thread per
+  /// cycle; the simulated results do not change.
+  bool profile = false;
+};
+
+/// Where the host's wall time went in a run (SimOptions::profile): host information.
+struct HostProfile {
+  double run_s = 0;  ///< the whole run (the SystemC kernel's sc_start)
+  /// Inside the fabric's cycles (Fabric::Profile); the rest of run_s is the calling thread's work
+  /// between them: the memory module, the SystemC kernel, the fabric module's moves.
+  Fabric::Profile fabric;
 };
 
 /// What a run produced.
@@ -55,6 +66,7 @@ struct SimResult {
   /// cross_member_destinations; 0 with one thread). Host information, like `threads`.
   std::size_t cross_thread_destinations = 0;
   std::size_t route_destinations = 0;
+  HostProfile profile;  ///< with SimOptions::profile (else all zero)
   /// Status Done: the lines still dirty (or write-combining) in the caches when the run ended,
   /// their bytes, and `end_cycle`, the cycle by which they are in DRAM: `cycles` plus the DRAM bus
   /// time of writing them back (MemorySystem::writeback_drain; the run itself does not write

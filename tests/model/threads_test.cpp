@@ -255,6 +255,43 @@ TEST(ModelThreads, StencilRunsAreIdenticalForAnyThreadCount) {
   }
 }
 
+// SimOptions::profile times where the host's time goes without changing the results: per member
+// its sends, deliveries and PE steps, all inside the run, member 0's inside the calling thread's
+// step_cycle time; nothing is timed without it.
+TEST(ModelThreads, ProfileTimesThePartsWithoutChangingTheRun) {
+  StencilSpec spec;
+  spec.dims = 2;
+  spec.radius = {2, 2, 0};
+  spec.grid = {64, 24, 1};
+  spec.workers = 2;
+  const std::vector<std::string> sets = {"fabric.pe.input_queue_depth=8"};  // with deep channels
+  const Mapped m = map(spec, with_threads(sets, 1));
+  for (unsigned t : {1u, 2u}) {
+    SCOPED_TRACE(std::to_string(t) + " threads");
+    SimOptions plain = beyond_cpus(), timed = beyond_cpus();
+    timed.profile = true;
+    const SimResult a = simulate(m.program, with_threads(sets, t), m.inputs, m.outputs, plain);
+    const SimResult b = simulate(m.program, with_threads(sets, t), m.inputs, m.outputs, timed);
+    ASSERT_NO_FATAL_FAILURE(expect_reference(b, m.reference));
+    expect_identical(a, b);
+    EXPECT_EQ(a.profile.run_s, 0.0);
+    EXPECT_TRUE(a.profile.fabric.members.empty());
+    const HostProfile& p = b.profile;
+    ASSERT_EQ(p.fabric.members.size(), t);
+    EXPECT_GT(p.run_s, 0.0);
+    EXPECT_GT(p.fabric.step_cycle_s, 0.0);
+    EXPECT_LE(p.fabric.step_cycle_s, p.run_s);
+    for (unsigned k = 0; k < t; ++k) {
+      const Fabric::Profile::Member& x = p.fabric.members[k];
+      EXPECT_GT(x.sends_s, 0.0) << "member " << k;
+      EXPECT_GT(x.deliveries_s, 0.0) << "member " << k;
+      EXPECT_GT(x.steps_s, 0.0) << "member " << k;
+      const double busy = x.sends_s + x.deliveries_s + x.steps_s;
+      EXPECT_LE(busy, (k == 0 ? p.fabric.step_cycle_s : p.run_s)) << "member " << k;
+    }
+  }
+}
+
 // Without the test option, run.threads is capped at the CPUs the process may use.
 TEST(ModelThreads, ThreadsAreCappedAtTheCpus) {
   StencilSpec spec;
