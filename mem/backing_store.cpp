@@ -16,12 +16,20 @@ void check_aligned(std::uint64_t addr, const char* what) {
 
 std::uint64_t* BackingStore::page(std::uint64_t addr, bool create) const {
   const std::uint64_t key = addr / kPageBytes;
+  // A page not there yet is remembered too (words == nullptr): the page's only entry is this one,
+  // which its creation overwrites.
+  Recent& r = recent_[recent_slot(key)];
+  if (r.key == key && (r.words != nullptr || !create)) return r.words;
   auto it = pages_.find(key);
-  if (it != pages_.end()) return it->second.get();
-  if (!create) return nullptr;
-  auto& p = pages_[key];
-  p = std::make_unique<std::uint64_t[]>(kPageBytes / 8);  // value-initialised: zeros
-  return p.get();
+  if (it == pages_.end()) {
+    if (!create) {
+      r = {key, nullptr};
+      return nullptr;
+    }
+    it = pages_.emplace(key, std::make_unique<std::uint64_t[]>(kPageBytes / 8)).first;  // zeros
+  }
+  r = {key, it->second.get()};
+  return r.words;
 }
 
 std::uint64_t BackingStore::read(std::uint64_t addr) const {

@@ -2,6 +2,7 @@
 /// \file backing_store.h
 /// The simulated memory contents: sparse 4 KiB pages of 64-bit words.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -34,6 +35,22 @@ class BackingStore {
  private:
   std::uint64_t* page(std::uint64_t addr, bool create) const;
   mutable std::unordered_map<std::uint64_t, std::unique_ptr<std::uint64_t[]>> pages_;
+  // Recently used pages, direct-mapped by a hash of the page number (arrays often lie a power of
+  // two apart, so the page number's low bits alone would map their pages to the same entries): the
+  // memory ports stream through a few arrays at once, so most accesses find their page (or that it
+  // is not there, words == nullptr) here without a look-up in pages_ (pages never move or go
+  // away, so an entry stays valid). No page number reaches kNoPage.
+  static constexpr std::uint64_t kNoPage = ~std::uint64_t{0};
+  static constexpr unsigned kRecentBits = 9;
+  static constexpr std::size_t kRecent = std::size_t{1} << kRecentBits;
+  static std::size_t recent_slot(std::uint64_t key) {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kRecentBits));
+  }
+  struct Recent {
+    std::uint64_t key = kNoPage;
+    std::uint64_t* words = nullptr;
+  };
+  mutable std::array<Recent, kRecent> recent_{};
 };
 
 }  // namespace cgra

@@ -8,8 +8,6 @@
 namespace cgra {
 
 namespace {
-bool later(const auto& a, const auto& b) { return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq; }
-
 std::vector<SetAssocCache> make_l1s(const MemoryParams& p, unsigned num_ports) {
   if (num_ports == 0) throw std::invalid_argument("memory system: at least one memory port is needed");
   if (p.l1_ports_per_cache == 0) throw std::invalid_argument("memory.l1_ports_per_cache must be at least 1");
@@ -39,7 +37,6 @@ MemorySystem::MemorySystem(const MemoryParams& params, unsigned num_ports, doubl
     if (scratchpad_base % 8 != 0) throw std::invalid_argument("memory: scratchpad base must be 8-byte aligned");
     spm_ = std::make_unique<Scratchpad>(params.scratchpad);
   }
-  events_.reserve(1024);
   deferred_stores_.reserve(num_ports);
   completions_.reserve(2 * num_ports + 16);
 }
@@ -87,25 +84,18 @@ ScratchpadFifo& MemorySystem::make_fifo(std::uint64_t depth, const std::string& 
 
 void MemorySystem::schedule(EventKind kind, std::uint64_t cycle, std::uint64_t line, std::uint32_t who) {
   if (cycle <= now_) throw std::logic_error(fmt::format("memory: event scheduled for cycle {} in cycle {}", cycle, now_));
-  events_.push_back({cycle, event_seq_++, line, who, kind});
-  std::push_heap(events_.begin(), events_.end(), [](const Event& a, const Event& b) { return later(a, b); });
+  events_.push({cycle, event_seq_++, line, who, kind}, now_);
 }
 
 void MemorySystem::tick(std::uint64_t t) {
   if (last_tick_ != kNever && t <= last_tick_)
     throw std::logic_error(fmt::format("memory: tick({}) after tick({})", t, last_tick_));
-  if (!events_.empty() && events_.front().cycle < t)
-    throw std::logic_error(fmt::format("memory: tick({}) skipped an event due in cycle {}", t, events_.front().cycle));
+  if (const std::uint64_t due = events_.first_cycle(); due < t)
+    throw std::logic_error(fmt::format("memory: tick({}) skipped an event due in cycle {}", t, due));
   now_ = t;
   completions_.clear();
   // 1. events due now, in schedule order.
-  auto cmp = [](const Event& a, const Event& b) { return later(a, b); };
-  while (!events_.empty() && events_.front().cycle == t) {
-    std::pop_heap(events_.begin(), events_.end(), cmp);
-    const Event e = events_.back();
-    events_.pop_back();
-    process(e);
-  }
+  events_.drain(t, [this](const Event& e) { process(e); });
   // 2. port registers, in port order; stores become visible at the end of the cycle.
   for (unsigned p = 0; p < ports_.size(); ++p) {
     Port& P = ports_[p];
@@ -425,7 +415,7 @@ bool MemorySystem::idle() const {
 
 std::uint64_t MemorySystem::next_event_cycle() const {
   const std::uint64_t soon = last_tick_ == kNever ? 0 : last_tick_ + 1;
-  std::uint64_t next = events_.empty() ? kNever : events_.front().cycle;
+  std::uint64_t next = events_.first_cycle();
   for (const Port& P : ports_) {
     if (P.has_req && (!P.waits_for_event || events_.empty())) return soon;
     if (!P.rob.empty() && P.rob.front().ready != kNever) next = std::min(next, std::max(P.rob.front().ready, soon));

@@ -15,6 +15,7 @@
 #include "config/mem_params.h"
 #include "mem/backing_store.h"
 #include "mem/dram.h"
+#include "mem/event_calendar.h"
 #include "mem/ring.h"
 #include "mem/scratchpad.h"
 #include "mem/set_assoc_cache.h"
@@ -196,7 +197,7 @@ class MemorySystem {
   std::unique_ptr<Scratchpad> spm_;
   std::vector<std::unique_ptr<ScratchpadFifo>> fifos_;
   BackingStore store_;
-  std::vector<Event> events_;  // min-heap on (cycle, seq)
+  EventCalendar<Event> events_;  // taken in (cycle, seq) order
   std::uint64_t event_seq_ = 0;
   Ring<BlockedRead> l2_blocked_{16};
   std::vector<DeferredStore> deferred_stores_;
