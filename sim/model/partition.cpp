@@ -97,11 +97,11 @@ std::size_t refine_partition(const PartitionGraph& g, unsigned members, const st
 // more), member 0's PEs above included; that split is then refined to cut fewer routes (below).
 // Member 0's thread also runs the rest of each cycle alone (the SystemC kernel, the memory module,
 // the fabric module's moves) while the helpers run ahead: that work is charged to member 0 as
-// kSerialCostPerPort units per memory port of the fabric (the memory system steps all of them,
-// used or not), so member 0 takes fewer PEs.
-// The weight was measured (the split: docs/model.md, "Refining the split"): on two threads in the
-// host's fast phase, against no charge, it ran the 2D paper case 4% faster, the 1D paper case 9%
-// and the synthetic workload 11%; 6 units per port did as well, 14 and 18 worse.
+// kSerialCostPerUsedPort units per memory port a PE uses, so member 0 takes fewer PEs. Measured
+// with `sim_speed --profile` (docs/model.md, "Refining the split"), that work per cycle grows with
+// the ports in use, about 0.15 us each on this host's stencils (whose loads stream from DRAM), and
+// is worth 20 to 30 units each; the weight is the lower end, which the interleaved runs there
+// favour for the 1D case.
 std::vector<std::uint8_t> split_pes(const FabricProgram& program, const FabricGeometry& geometry, unsigned members,
                                     const std::vector<int>& index_of) {
   const std::size_t n = program.pes.size();
@@ -137,7 +137,9 @@ std::vector<std::uint8_t> split_pes(const FabricProgram& program, const FabricGe
     if (const int i = at(d.consumer); i >= 0) serial[static_cast<std::size_t>(i)] = true;
   // The simulation thread's own work per cycle, in the units of `cost`, counted in member 0's.
   std::vector<double> base(members, 0.0);
-  base[0] = kSerialCostPerPort * program.memory_ports;
+  std::size_t ports_used = 0;
+  for (std::size_t j = 0; j < n; ++j) ports_used += program.pes[j].mem_port >= 0;
+  base[0] = kSerialCostPerUsedPort * static_cast<double>(ports_used);
   double total = base[0], sum = total;
   for (std::size_t j = 0; j < n; ++j) {
     total += cost[j];

@@ -33,8 +33,9 @@ std::size_t cut_edges(const PartitionGraph& g, const std::vector<std::uint8_t>& 
 std::size_t refine_partition(const PartitionGraph& g, unsigned members, const std::vector<double>& base_load,
                              double limit, std::vector<std::uint8_t>& owner, int max_passes = 16);
 
-/// What the simulation thread's own work per cycle weighs in split_pes, per memory port.
-inline constexpr double kSerialCostPerPort = 10.0;
+/// What the simulation thread's own work per cycle weighs in split_pes, per memory port in use
+/// (a PE with a memory port).
+inline constexpr double kSerialCostPerUsedPort = 20.0;
 /// How far above an even share of the work the refinement of split_pes may load a member.
 inline constexpr double kSplitTolerance = 0.02;
 

@@ -31,7 +31,7 @@ FabricProgram stencil_2d(const ArchConfig& arch, unsigned radius, unsigned nx, u
 FabricProgram small_2d(const ArchConfig& arch) { return stencil_2d(arch, 2, 64, 32, 2); }
 
 // Big enough that member 0, besides the PEs its thread touches between cycles and the charge for
-// that thread's own work (kSerialCostPerPort in sim/model/partition.h), still takes a band of rows.
+// that thread's own work (kSerialCostPerUsedPort in sim/model/partition.h), still takes a band of rows.
 FabricProgram medium_2d(const ArchConfig& arch) { return stencil_2d(arch, 6, 96, 48, 4); }
 
 std::string text(PePos p) { return "(" + std::to_string(p.row) + "," + std::to_string(p.col) + ")"; }
@@ -124,8 +124,8 @@ TEST(FabricOrder, EachMemberGroupsTheShapesOfItsOwnPes) {
   EXPECT_LT(cross * 100, dests * 12) << "fewer than 12% of the destinations between members";
   EXPECT_GT(first, n / 4) << "members of about equal work";
   // Member 0's thread also runs the memory module and the kernel each cycle, charged as
-  // kSerialCostPerPort (sim/model/partition.h) per memory port: it takes fewer PEs than an even split of the PEs'
-  // work would give it (here 119 of 291 PEs; 143 without the charge).
+  // kSerialCostPerUsedPort (sim/model/partition.h) per memory port in use: it takes fewer PEs than an even split of the PEs'
+  // work would give it (here 107 of 265 PEs).
   EXPECT_LT(first, n * 45 / 100) << "member 0 is charged for its thread's own work";
   // Member 0's PEs are stepped first; within each member, one run per shape.
   for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(f.member(i), i < first ? 0u : 1u) << i;
