@@ -67,8 +67,16 @@ void SetAssocCache::hit(std::uint64_t line, bool make_dirty) {
 void SetAssocCache::record_miss(std::uint64_t line) {
   ++stats_.misses;
   const bool in_shadow = shadow_.access(line);
-  if (!seen_.contains(line)) {
-    seen_.insert_or_assign(line, 0);
+  // seen_ keeps a bit per line, 32 neighbouring lines per entry: a stream's misses find the entry
+  // its previous line used.
+  const std::uint64_t group = line >> 5;
+  const std::uint32_t bit = std::uint32_t{1} << (line & 31);
+  std::uint32_t* const seen = seen_.find(group);
+  if (seen == nullptr || (*seen & bit) == 0) {
+    if (seen != nullptr)
+      *seen |= bit;
+    else
+      seen_.insert_or_assign(group, bit);
     ++stats_.compulsory_misses;
   } else if (in_shadow) {
     ++stats_.conflict_misses;

@@ -142,7 +142,7 @@ class SetAssocCache {
   unsigned fetch_mshrs_ = 0;
   std::uint64_t mshr_order_ = 0;
   FullyAssocLru shadow_;               // same number of lines, fully associative
-  LineTable seen_;                     // every line ever accessed (compulsory test)
+  LineTable seen_;                     // lines that ever missed (a first access does): line / 32 -> a bit per line
   CacheStats stats_;
 };
 
