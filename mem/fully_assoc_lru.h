@@ -2,6 +2,7 @@
 /// \file fully_assoc_lru.h
 /// Tag-only fully-associative LRU cache, the reference of the 3C miss classification (internal).
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -31,7 +32,17 @@ class FullyAssocLru {
     // The most recent line again (a stream's next word in the same line): nothing changes. Saves
     // the table look-up, a cache miss in a large table, for most accesses of streaming ports.
     if (head_ != kNil && line_[head_] == line) return true;
+    // A line used a short while ago (another port's stream into the same cache came in between):
+    // its node from a small direct-mapped memo, checked against the node's line (a node taken
+    // for another line no longer matches), without the table look-up.
+    std::uint32_t& memo = memo_[line % kMemo];
+    if (memo < size_ && line_[memo] == line) {
+      unlink(memo);
+      push_front(memo);
+      return true;
+    }
     if (const std::uint32_t* n = map_.find(line)) {
+      memo = *n;
       unlink(*n);
       push_front(*n);
       return true;
@@ -47,6 +58,7 @@ class FullyAssocLru {
     line_[node] = line;
     push_front(node);
     map_.insert_or_assign(line, node);
+    memo = node;
     return false;
   }
 
@@ -67,6 +79,13 @@ class FullyAssocLru {
   std::uint32_t head_ = kNil;  // most recent
   std::uint32_t tail_ = kNil;  // least recent
   LineTable map_;
+  static constexpr std::uint32_t kMemo = 64;
+  std::array<std::uint32_t, kMemo> memo_ = filled_memo();  // line % kMemo -> a node (kNil: none)
+  static constexpr std::array<std::uint32_t, kMemo> filled_memo() {
+    std::array<std::uint32_t, kMemo> a{};
+    a.fill(kNil);
+    return a;
+  }
   std::vector<std::uint64_t> line_;
   std::vector<std::uint32_t> prev_, next_;
 };
