@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/fma.h"
+
 namespace cgra {
 
 namespace {
@@ -28,7 +30,7 @@ void one_step(const StencilSpec& spec, const std::vector<double>& in, std::vecto
     std::size_t k = 1;
     for (long o = -r + 1; o <= r; ++o) {
       if (o == 0) continue;
-      acc = std::fma(c[k++], at[o * step], acc);
+      acc = fused_multiply_add(c[k++], at[o * step], acc);
     }
     return acc;
   };
@@ -37,7 +39,7 @@ void one_step(const StencilSpec& spec, const std::vector<double>& in, std::vecto
       const double* row = in.data() + p * plane + j * nx;
       for (long i = rx; i < nx - rx; ++i) {
         double acc = cx[0] * row[i - rx];
-        for (long o = -rx + 1; o <= rx; ++o) acc = std::fma(cx[o + rx], row[i + o], acc);
+        for (long o = -rx + 1; o <= rx; ++o) acc = fused_multiply_add(cx[o + rx], row[i + o], acc);
         if (ry > 0) acc = acc + part(cy.data(), ry, row + i, nx);
         if (rz > 0) acc = acc + part(cz.data(), rz, row + i, plane);
         out[p * plane + j * nx + i] = acc;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/fma.h"
 #include "pe/triggered_pe.h"
 
 namespace cgra {
@@ -15,29 +16,6 @@ namespace pe_detail {
 
 // Wrapping int64 arithmetic without undefined behaviour.
 inline std::uint64_t u(Word w) { return w.bits; }
-
-#if !defined(__FMA__) && defined(__x86_64__) && defined(__GNUC__)
-// Whether the host has the FMA instructions (read once, before main; a PE stepped during static
-// initialisation, before this is set, takes the std::fma path, which gives the same result).
-inline const bool host_has_fma = [] {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("fma") != 0;
-}();
-#endif
-
-// std::fma(a, b, c): a * b + c rounded once. A build for baseline x86-64 (no FMA instructions
-// assumed) compiles std::fma to a call into libm, and a call in the fabric's stepping loop costs
-// far more than the instruction: everything the loop keeps in registers is saved around it. So
-// where the host has FMA the instruction is issued inline (same single rounding, same result).
-[[gnu::always_inline]] inline double fused_multiply_add(double a, double b, double c) {
-#if !defined(__FMA__) && defined(__x86_64__) && defined(__GNUC__)
-  if (host_has_fma) [[likely]] {
-    asm("vfmadd231sd %2, %1, %0" : "+x"(c) : "x"(a), "x"(b));
-    return c;
-  }
-#endif
-  return std::fma(a, b, c);
-}
 
 [[gnu::always_inline]] inline Word compute(Opcode op, Word a, Word b, Word c) {
   const std::int64_t ia = a.as_int(), ib = b.as_int();

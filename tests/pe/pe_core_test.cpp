@@ -524,13 +524,13 @@ TEST(PeOps, FusedMultiplyAddEqualsStdFma) {
   auto draw = [&] { return std::ldexp(mant(rng), expo(rng)); };
   for (int k = 0; k < 100000; ++k) {
     const double a = draw(), b = draw(), c = draw();
-    ASSERT_EQ(Word::from_double(pe_detail::fused_multiply_add(a, b, c)).bits, Word::from_double(std::fma(a, b, c)).bits)
+    ASSERT_EQ(Word::from_double(fused_multiply_add(a, b, c)).bits, Word::from_double(std::fma(a, b, c)).bits)
         << a << " * " << b << " + " << c;
   }
   const double inf = std::numeric_limits<double>::infinity();
-  EXPECT_TRUE(std::isnan(pe_detail::fused_multiply_add(inf, 0.0, 1.0)));
-  EXPECT_EQ(pe_detail::fused_multiply_add(1e308, 10.0, -inf), -inf);
-  EXPECT_EQ(pe_detail::fused_multiply_add(0x1p-1074, 0.5, 0.0), 0.0);  // rounds to even: 0
+  EXPECT_TRUE(std::isnan(fused_multiply_add(inf, 0.0, 1.0)));
+  EXPECT_EQ(fused_multiply_add(1e308, 10.0, -inf), -inf);
+  EXPECT_EQ(fused_multiply_add(0x1p-1074, 0.5, 0.0), 0.0);  // rounds to even: 0
 }
 
 // Integer and FP ops against independently computed values.
