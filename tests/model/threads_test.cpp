@@ -186,6 +186,16 @@ Mapped map(const StencilSpec& spec, const ArchConfig& arch) {
           reference_stencil(m.spec, in)};
 }
 
+// A star stencil: `dims` 1 or 2, radius r along each dimension, an nx x ny grid.
+StencilSpec star(unsigned dims, unsigned r, std::uint64_t nx, std::uint64_t ny, unsigned workers) {
+  StencilSpec spec;
+  spec.dims = dims;
+  spec.radius = {r, dims == 2 ? r : 0, 0};
+  spec.grid = {nx, ny, 1};
+  spec.workers = workers;
+  return spec;
+}
+
 ArchConfig with_threads(std::vector<std::string> sets, unsigned threads) {
   sets.push_back("run.threads=" + std::to_string(threads));
   return load_default_arch(sets);
@@ -230,11 +240,7 @@ TEST(ModelThreads, StencilRunsAreIdenticalForAnyThreadCount) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::to_string(c.dims) + "D r=" + std::to_string(c.r));
-    StencilSpec spec;
-    spec.dims = c.dims;
-    spec.radius = {c.r, c.dims == 2 ? c.r : 0, 0};
-    spec.grid = {c.x, c.y, 1};
-    spec.workers = c.workers;
+    const StencilSpec spec = star(c.dims, c.r, c.x, c.y, c.workers);
     const Mapped m = map(spec, with_threads(c.sets, 1));
     ASSERT_GE(m.program.pes.size(), 48u);  // enough PEs for four members (one per 16 PEs)
     const SimResult one = simulate(m.program, with_threads(c.sets, 1), m.inputs, m.outputs);
@@ -259,11 +265,7 @@ TEST(ModelThreads, StencilRunsAreIdenticalForAnyThreadCount) {
 // its sends, deliveries and PE steps, all inside the run, member 0's inside the calling thread's
 // step_cycle time; nothing is timed without it.
 TEST(ModelThreads, ProfileTimesThePartsWithoutChangingTheRun) {
-  StencilSpec spec;
-  spec.dims = 2;
-  spec.radius = {2, 2, 0};
-  spec.grid = {64, 24, 1};
-  spec.workers = 2;
+  const StencilSpec spec = star(2, 2, 64, 24, 2);
   const std::vector<std::string> sets = {"fabric.pe.input_queue_depth=8"};  // with deep channels
   const Mapped m = map(spec, with_threads(sets, 1));
   for (unsigned t : {1u, 2u}) {
@@ -294,11 +296,7 @@ TEST(ModelThreads, ProfileTimesThePartsWithoutChangingTheRun) {
 
 // Without the test option, run.threads is capped at the CPUs the process may use.
 TEST(ModelThreads, ThreadsAreCappedAtTheCpus) {
-  StencilSpec spec;
-  spec.dims = 1;
-  spec.radius = {4, 0, 0};
-  spec.grid = {600, 1, 1};
-  spec.workers = 3;
+  const StencilSpec spec = star(1, 4, 600, 1, 3);
   const Mapped m = map(spec, with_threads({}, 1));
   const unsigned cpus = WorkerTeam::available_cpus();
   const unsigned by_pes = static_cast<unsigned>(m.program.pes.size() / 16 + 1);
@@ -312,11 +310,7 @@ TEST(ModelThreads, ThreadsAreCappedAtTheCpus) {
 // Skip-ahead and sleeping PEs with threads: the reference mode (every PE, every cycle) runs on one
 // thread; all three give the same figures.
 TEST(ModelThreads, SkipAheadWithThreadsMatchesTheReferenceMode) {
-  StencilSpec spec;
-  spec.dims = 2;
-  spec.radius = {1, 1, 0};
-  spec.grid = {40, 16, 1};
-  spec.workers = 2;
+  const StencilSpec spec = star(2, 1, 40, 16, 2);
   // 128-entry input queues and reply queues of the same depth: a run with no cycle to skip, so
   // skip-ahead on and off evaluate the same cycles.
   const std::vector<std::string> q = {"fabric.pe.input_queue_depth=128", "fabric.pe.memory_queue_depth=0"};
@@ -423,11 +417,7 @@ TEST(ModelThreads, DeadlockEndsAtTheSameCycleWithTheSameReport) {
   // Without stage buffers: a route's stages would hold the words the shrunk channels lack.
   const std::vector<std::string> sets = {"fabric.pe.input_queue_depth=8", "network.stage_buffer_words=0",
                                          "run.deadlock_cycles=100"};
-  StencilSpec spec;
-  spec.dims = 2;
-  spec.radius = {2, 2, 0};
-  spec.grid = {192, 32, 1};  // 94 columns per worker: the x sums wait 2 rows, 188 words
-  spec.workers = 2;
+  const StencilSpec spec = star(2, 2, 192, 32, 2);  // 94 columns per worker: the x sums wait 2 rows, 188 words
   Mapped m = map(spec, with_threads(sets, 1));
   ASSERT_FALSE(m.program.deep.empty());
   for (DeepChannel& d : m.program.deep) {
