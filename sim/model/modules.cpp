@@ -113,8 +113,10 @@ void FabricModule::step() {
     CycleScheduler::Report r;
     r.active = fabric_.active() || moved;
     r.next_event = (pushed || moved || deep_.busy()) ? t + 1 : fabric_.next_event_cycle(t + 1);
+    // Drained only after the done token: until then the ports' request queues need no look.
     bool requests_left = false;
-    for (unsigned p : fabric_.used_ports()) requests_left |= fabric_.has_request(p);
+    if (fabric_.done())
+      for (unsigned p : fabric_.used_ports()) requests_left |= fabric_.has_request(p);
     r.drained = fabric_.done() && !requests_left && !pushed;
     sched_.report(CycleScheduler::kFabric, r);
   } catch (...) {
