@@ -24,6 +24,20 @@ using test::test_params;
 
 std::uint64_t stalls(const TriggeredPe& pe, StallReason r) { return pe.stats().stalls[static_cast<unsigned>(r)]; }
 
+// Field by field, so that a failure names the field (`what`: which queue or PE).
+void expect_same_queue_stats(const QueueStats& x, const QueueStats& y, const std::string& what) {
+  EXPECT_EQ(x.pushes, y.pushes) << what;
+  EXPECT_EQ(x.pops, y.pops) << what;
+  EXPECT_EQ(x.max_occupancy, y.max_occupancy) << what;
+  EXPECT_EQ(x.occupancy_sum, y.occupancy_sum) << what;
+  EXPECT_EQ(x.cycles, y.cycles) << what;
+}
+void expect_same_stall(const StallInfo& x, const StallInfo& y, const std::string& what) {
+  EXPECT_EQ(x.reason, y.reason) << what;
+  EXPECT_EQ(x.instruction, y.instruction) << what;
+  EXPECT_EQ(x.queue, y.queue) << what;
+}
+
 // An op of latency L issued at t is invisible at t+L-1 and visible at t+L, for several L.
 TEST(PeTiming, ResultVisibleExactlyLatencyCyclesAfterIssue) {
   for (unsigned L = 1; L <= 6; ++L) {
@@ -221,19 +235,11 @@ TEST(PeScheduler, StreamProgramsStepAsTheGeneralSchedulerDoes) {
   EXPECT_EQ(a.mac.issued, b.mac.issued);
   EXPECT_GT(a.mac.stalls[static_cast<unsigned>(StallReason::NoInput)], 0u);
   EXPECT_GT(a.filter.stalls[static_cast<unsigned>(StallReason::OutputFull)], 0u);
-  for (const auto& [x, y] : {std::pair{a.filter_last, b.filter_last}, std::pair{a.mac_last, b.mac_last},
-                             std::pair{a.stuck_last, b.stuck_last}}) {
-    EXPECT_EQ(x.reason, y.reason);
-    EXPECT_EQ(x.instruction, y.instruction);
-    EXPECT_EQ(x.queue, y.queue);
-  }
-  for (const auto& [x, y] : {std::pair{a.filter_out, b.filter_out}, std::pair{a.mac_out, b.mac_out}}) {
-    EXPECT_EQ(x.pushes, y.pushes);
-    EXPECT_EQ(x.pops, y.pops);
-    EXPECT_EQ(x.max_occupancy, y.max_occupancy);
-    EXPECT_EQ(x.occupancy_sum, y.occupancy_sum);
-    EXPECT_EQ(x.cycles, y.cycles);
-  }
+  expect_same_stall(a.filter_last, b.filter_last, "filter");
+  expect_same_stall(a.mac_last, b.mac_last, "mac");
+  expect_same_stall(a.stuck_last, b.stuck_last, "stuck");
+  expect_same_queue_stats(a.filter_out, b.filter_out, "filter output");
+  expect_same_queue_stats(a.mac_out, b.mac_out, "mac output");
   EXPECT_EQ(a.filter_out.max_occupancy, 2u) << "the filter's output fills up (depth 2)";
   EXPECT_EQ(a.stuck_last.reason, StallReason::NoInput);
   EXPECT_EQ(a.stuck_last.queue, 1);
@@ -324,18 +330,11 @@ TEST(PeScheduler, OnePassStepsAsEvaluateAndCommitDo) {
     EXPECT_EQ(a.stats[i].issued, b.stats[i].issued) << i;
     EXPECT_EQ(a.stats[i].issued_per_op, b.stats[i].issued_per_op) << i;
     EXPECT_EQ(a.stats[i].stalls, b.stats[i].stalls) << i;
-    EXPECT_EQ(a.last[i].reason, b.last[i].reason) << i;
-    EXPECT_EQ(a.last[i].instruction, b.last[i].instruction) << i;
-    EXPECT_EQ(a.last[i].queue, b.last[i].queue) << i;
+    expect_same_stall(a.last[i], b.last[i], "PE " + std::to_string(i));
   }
   ASSERT_EQ(a.queues.size(), b.queues.size());
-  for (std::size_t i = 0; i < a.queues.size(); ++i) {
-    EXPECT_EQ(a.queues[i].pushes, b.queues[i].pushes) << i;
-    EXPECT_EQ(a.queues[i].pops, b.queues[i].pops) << i;
-    EXPECT_EQ(a.queues[i].max_occupancy, b.queues[i].max_occupancy) << i;
-    EXPECT_EQ(a.queues[i].occupancy_sum, b.queues[i].occupancy_sum) << i;
-    EXPECT_EQ(a.queues[i].cycles, b.queues[i].cycles) << i;
-  }
+  for (std::size_t i = 0; i < a.queues.size(); ++i)
+    expect_same_queue_stats(a.queues[i], b.queues[i], "queue " + std::to_string(i));
   // The run has every case: waiting on input, on a full output, the drop's 5 issues, the gate's.
   const PeStats& add = a.stats[5];
   EXPECT_GT(add.stalls[static_cast<unsigned>(StallReason::OutputFull)], 0u);
