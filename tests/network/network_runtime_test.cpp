@@ -11,32 +11,16 @@
 #include <vector>
 
 #include "network/route_allocator.h"
+#include "tests/network/network_params.h"
 
 namespace cgra {
 namespace {
 
 constexpr unsigned kQueues = 4;
 
-FabricParams fabric(unsigned rows, unsigned cols) {
-  FabricParams p;
-  p.rows = rows;
-  p.cols = cols;
-  p.layout = {"F"};
-  p.pe.input_queues = kQueues;
-  p.pe.output_queues = kQueues;
-  p.pe.input_queue_depth = 8;
-  p.pe.output_queue_depth = 8;
-  return p;
-}
+FabricParams fabric(unsigned rows, unsigned cols) { return test::f_fabric(rows, cols, kQueues, kQueues, 8); }
 
-NetworkParams net(unsigned hop, unsigned inj, unsigned ej) {
-  NetworkParams n;
-  n.hop_latency = hop;
-  n.injection_latency = inj;
-  n.ejection_latency = ej;
-  n.routes_per_link = 2;
-  return n;
-}
+NetworkParams net(unsigned hop, unsigned inj, unsigned ej) { return test::network_params(hop, inj, ej, 2); }
 
 // The PE queues of a fabric (the part the PEs own in the real model): the test plays producer and
 // consumer and commits every queue at the end of each cycle, as the fabric will.

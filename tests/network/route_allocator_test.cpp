@@ -7,29 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/network/network_params.h"
+
 namespace cgra {
 namespace {
 
-FabricParams fabric(unsigned rows, unsigned cols) {
-  FabricParams p;
-  p.rows = rows;
-  p.cols = cols;
-  p.layout = {"F"};
-  p.pe.input_queues = 4;
-  p.pe.output_queues = 5;
-  p.pe.input_queue_depth = 4;
-  p.pe.output_queue_depth = 4;
-  return p;
-}
+FabricParams fabric(unsigned rows, unsigned cols) { return test::f_fabric(rows, cols, 4, 5, 4); }
 
-NetworkParams net(unsigned routes_per_link) {
-  NetworkParams n;
-  n.hop_latency = 1;
-  n.injection_latency = 1;
-  n.ejection_latency = 1;
-  n.routes_per_link = routes_per_link;
-  return n;
-}
+NetworkParams net(unsigned routes_per_link) { return test::network_params(1, 1, 1, routes_per_link); }
 
 RouteRequest req(std::string name, PePos src, unsigned out_q,
                  std::vector<std::pair<PePos, unsigned>> dests) {

@@ -3,7 +3,7 @@
 // cycle by cycle. Random producers and consumers (pushing and popping whenever their view allows,
 // with random pauses), both ends asked in a random order within each cycle; every cycle the two
 // ends must see the same queues, and at the end every statistic must be equal.
-#include "route_model.h"
+#include "tests/network/route_model.h"
 
 #include <gtest/gtest.h>
 
@@ -15,28 +15,16 @@
 
 #include "network/network.h"
 #include "network/route_allocator.h"
+#include "tests/common/expect_queue_stats.h"
+#include "tests/network/network_params.h"
 
 namespace cgra {
 namespace {
 
-FabricParams fabric(unsigned rows, unsigned cols) {
-  FabricParams p;
-  p.rows = rows;
-  p.cols = cols;
-  p.layout = {"F"};
-  p.pe.input_queues = 4;
-  p.pe.output_queues = 4;
-  return p;
-}
+// The queues' capacities are the test's own (Case); the fabric's depths are not used.
+FabricParams fabric(unsigned rows, unsigned cols) { return test::f_fabric(rows, cols, 4, 4, 8); }
 
-NetworkParams net(unsigned hop, unsigned inj, unsigned ej) {
-  NetworkParams n;
-  n.hop_latency = hop;
-  n.injection_latency = inj;
-  n.ejection_latency = ej;
-  n.routes_per_link = 2;
-  return n;
-}
+NetworkParams net(unsigned hop, unsigned inj, unsigned ej) { return test::network_params(hop, inj, ej, 2); }
 
 struct Case {
   std::vector<PePos> dests;           // on a 4 x 4 fabric, source (0,0)
@@ -58,14 +46,6 @@ std::string describe(const Case& c) {
          ") cap " + std::to_string(c.in_cap[d]) + " tokens " + std::to_string(c.tokens[d]) +
          " pop " + std::to_string(c.pop_rate[d]);
   return s;
-}
-
-void expect_same(const QueueStats& a, const QueueStats& b, const std::string& what) {
-  EXPECT_EQ(a.pushes, b.pushes) << what;
-  EXPECT_EQ(a.pops, b.pops) << what;
-  EXPECT_EQ(a.max_occupancy, b.max_occupancy) << what;
-  EXPECT_EQ(a.occupancy_sum, b.occupancy_sum) << what;
-  EXPECT_EQ(a.cycles, b.cycles) << what;
 }
 
 // The stepped model of one route: its queues and a Network, stepped as the fabric steps them
@@ -182,9 +162,9 @@ void run(const Case& c, RouteStats* stats = nullptr) {
   }
   for (auto& m : stepped) {
     SCOPED_TRACE(m->sparse ? "sparse route stepping" : "dense route stepping");
-    expect_same(model.out_stats(c.cycles), m->out.stats(), "output queue");
+    test::expect_same_queue_stats(model.out_stats(c.cycles), m->out.stats(), "output queue");
     for (std::size_t d = 0; d < c.dests.size(); ++d) {
-      expect_same(model.in_stats(static_cast<unsigned>(d), c.cycles), m->in[d].stats(),
+      test::expect_same_queue_stats(model.in_stats(static_cast<unsigned>(d), c.cycles), m->in[d].stats(),
                   "input queue " + std::to_string(d));
       EXPECT_EQ(model.blocked(static_cast<unsigned>(d), c.cycles), m->n->blocked_cycles(0, d))
           << "destination " << d;

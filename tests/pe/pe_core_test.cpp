@@ -14,6 +14,7 @@
 
 #include "pe/listing.h"
 #include "pe/triggered_pe.h"
+#include "tests/common/expect_queue_stats.h"
 #include "tests/pe/pe_harness.h"
 
 namespace cgra {
@@ -24,14 +25,9 @@ using test::test_params;
 
 std::uint64_t stalls(const TriggeredPe& pe, StallReason r) { return pe.stats().stalls[static_cast<unsigned>(r)]; }
 
-// Field by field, so that a failure names the field (`what`: which queue or PE).
-void expect_same_queue_stats(const QueueStats& x, const QueueStats& y, const std::string& what) {
-  EXPECT_EQ(x.pushes, y.pushes) << what;
-  EXPECT_EQ(x.pops, y.pops) << what;
-  EXPECT_EQ(x.max_occupancy, y.max_occupancy) << what;
-  EXPECT_EQ(x.occupancy_sum, y.occupancy_sum) << what;
-  EXPECT_EQ(x.cycles, y.cycles) << what;
-}
+using test::expect_same_queue_stats;
+
+// Field by field, so that a failure names the field (`what`: which PE).
 void expect_same_stall(const StallInfo& x, const StallInfo& y, const std::string& what) {
   EXPECT_EQ(x.reason, y.reason) << what;
   EXPECT_EQ(x.instruction, y.instruction) << what;
