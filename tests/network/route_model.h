@@ -88,8 +88,6 @@ class RouteModel {
     mask_ = slots - 1;
   }
 
-  std::size_t destination_count() const { return dests_.size(); }
-
   // --- producer: the output queue ---
   /// Free slots of the output queue for a producer evaluating cycle t: its capacity less the
   /// words pushed (this cycle's included) and not sent by cycle t - 1.
@@ -119,9 +117,8 @@ class RouteModel {
   // --- consumer d: its input queue ---
   /// True if input queue d holds a word for a consumer evaluating cycle t.
   bool ready(unsigned d, std::uint64_t t) {
-    Dest& x = dests_[d];
-    if (x.head_arrival == kUnknown) x.head_arrival = arrival(x, x.popped);
-    return x.head_arrival < t;  // kUnknown: not yet
+    const Dest& x = dests_[d];
+    return arrival(x, x.popped) < t;  // kUnknown: not yet
   }
   /// Entries of input queue d at the commit of t - 1 (what its consumer evaluating t sees).
   std::uint32_t in_held(unsigned d, std::uint64_t t) {
@@ -148,7 +145,6 @@ class RouteModel {
     x.occupancy += t - a;
     x.pop_cycle[e & x.pop_mask] = t;
     ++x.popped;
-    x.head_arrival = kUnknown;
   }
 
   // --- statistics over cycles 0 .. n - 1 (every commit up to n - 1 recorded; n >= 1) ---
@@ -232,7 +228,6 @@ class RouteModel {
     std::uint64_t occupancy = 0;  // sum over popped elements of c - a
     std::uint32_t max = 0;
     std::uint64_t blocked = 0;              // for the words with a known send cycle
-    std::uint64_t head_arrival = kUnknown;  // arrival(popped), once known
   };
 
   // The oldest word some destination has not popped (or the output queue still holds).
