@@ -152,12 +152,8 @@ class RouteModel {
   QueueStats out_stats(std::uint64_t n) {
     const std::uint64_t sent = sent_through(n - 1);
     std::uint64_t occupancy = out_occupancy_;
-    // A word not sent by n - 1 is held to the end: n - p, not s - p as counted when it resolved.
-    for (std::uint64_t k = sent; k < pushed_; ++k) {
-      const Slot& w = words_[k & mask_];
-      occupancy += n - w.p;
-      if (k < known_) occupancy -= w.s - w.p;
-    }
+    for (std::uint64_t k = sent; k < pushed_; ++k)
+      occupancy += n - words_[k & mask_].p;  // held to the end
     return {pushed_, sent, out_max_, occupancy, n};
   }
   /// As TwoPhaseQueue::stats() of input queue d.
@@ -175,37 +171,21 @@ class RouteModel {
   /// As Network::stats() of the route.
   RouteStats route_stats(std::uint64_t n) {
     RouteStats r{sent_through(n - 1), stalls_};
-    // Words whose send cycle is known but not before n counted s - start stall cycles; only
-    // those before n count. The first word with no known send cycle stalls from its start.
-    for (std::uint64_t k = r.words; k < pushed_; ++k) {
-      const std::uint64_t start = head_start(k);
-      if (k < known_)
-        r.stall_cycles -= words_[k & mask_].s - std::max(start, std::min(n, words_[k & mask_].s));
-      else if (start < n)
-        r.stall_cycles += n - start;
-      if (k >= known_) break;
-    }
+    // The word waiting at the head at the end stalls from its start to n (a later word cannot
+    // reach the head before the one before it is sent, at n or later).
+    if (const std::uint64_t k = r.words; k < pushed_ && head_start(k) < n)
+      r.stall_cycles += n - head_start(k);
     return r;
   }
   /// As Network::blocked_cycles() of destination d: cycles in which it had no credit while the
   /// route held a word.
   std::uint64_t blocked(unsigned d, std::uint64_t n) {
-    const std::uint64_t sent = sent_through(n - 1);
+    const std::uint64_t k = sent_through(n - 1);
     const Dest& x = dests_[d];
     std::uint64_t b = x.blocked;
-    for (std::uint64_t k = sent; k < pushed_; ++k) {
-      const std::uint64_t start = head_start(k);
-      const std::uint64_t credit = credit_cycle(x, k);
-      if (k < known_) {  // counted up to its send cycle s >= n: keep the part before n
-        const std::uint64_t s = words_[k & mask_].s;
-        const std::uint64_t all = std::min(s, credit) > start ? std::min(s, credit) - start : 0;
-        const std::uint64_t kept =
-            std::min({s, credit, n}) > start ? std::min({s, credit, n}) - start : 0;
-        b -= all - kept;
-      } else {
-        if (const std::uint64_t until = std::min(n, credit); until > start) b += until - start;
-        break;
-      }
+    if (k < pushed_) {  // the word waiting at the head at the end (see route_stats)
+      const std::uint64_t start = head_start(k), until = std::min(n, credit_cycle(x, k));
+      if (until > start) b += until - start;
     }
     return b;
   }
@@ -227,7 +207,7 @@ class RouteModel {
     std::uint64_t max_walk = 0;   // elements popped by the last arrival examined
     std::uint64_t occupancy = 0;  // sum over popped elements of c - a
     std::uint32_t max = 0;
-    std::uint64_t blocked = 0;              // for the words with a known send cycle
+    std::uint64_t blocked = 0;  // of the words counted as sent
   };
 
   // The oldest word some destination has not popped (or the output queue still holds).
@@ -256,8 +236,7 @@ class RouteModel {
   }
 
   // Works out, in order, the send cycles that follow from the facts recorded; returns whether
-  // word k's is known. Each word's statistics are added as its send cycle becomes known (the
-  // statistics functions take back what falls after the cycles they report).
+  // word k's is known.
   bool resolve(std::uint64_t k) {
     while (known_ <= k) {
       if (known_ >= pushed_) return false;
@@ -268,27 +247,27 @@ class RouteModel {
         if (c == kUnknown) return false;  // its credit comes with a pop not recorded yet
         s = std::max(s, c);
       }
-      Slot& w = words_[known_ & mask_];
-      w.s = s;
-      out_occupancy_ += s - w.p;
-      stalls_ += s - start;
-      for (Dest& x : dests_) {
-        const std::uint64_t until = std::min(s, credit_cycle(x, known_));
-        if (until > start) x.blocked += until - start;
-      }
+      words_[known_ & mask_].s = s;
       ++known_;
     }
     return true;
   }
 
   // Words sent by cycle t (send cycle <= t; t == kUnknown stands for cycle -1). sent_ keeps the
-  // count for the latest cycle asked; an earlier cycle (the producer asks about t - 1 after its
-  // push asked about t) takes back the words sent after it, at most one per cycle.
+  // count for the latest cycle asked, each word's statistics added as it is counted; an earlier
+  // cycle (the producer asks about t - 1 after its push asked about t) takes back the words sent
+  // after it, at most one per cycle.
   std::uint64_t sent_through(std::uint64_t t) {
     if (t == kUnknown) return 0;  // nothing is sent before cycle 0
-    for (;;) {
-      while (sent_ < known_ && words_[sent_ & mask_].s <= t) ++sent_;
-      if (sent_ < known_ || !resolve(known_)) break;
+    while (sent_ < pushed_ && resolve(sent_) && words_[sent_ & mask_].s <= t) {
+      const Slot& w = words_[sent_ & mask_];
+      const std::uint64_t start = head_start(sent_);
+      out_occupancy_ += w.s - w.p;
+      stalls_ += w.s - start;
+      for (Dest& x : dests_)
+        if (const std::uint64_t until = std::min(w.s, credit_cycle(x, sent_)); until > start)
+          x.blocked += until - start;
+      ++sent_;
     }
     std::uint64_t k = sent_;
     while (k > 0 && words_[(k - 1) & mask_].s > t) --k;
@@ -319,7 +298,7 @@ class RouteModel {
   std::uint64_t pushed_ = 0;         // words pushed into the output queue
   std::uint64_t known_ = 0;          // words whose send cycle is known (a prefix)
   std::uint64_t sent_ = 0;           // words sent by the last cycle asked (a prefix of known_)
-  std::uint64_t out_occupancy_ = 0;  // sum over words with a known send cycle of s - p
+  std::uint64_t out_occupancy_ = 0;  // sum over the words counted as sent of s - p
   std::uint32_t out_max_ = 0;
   std::uint64_t stalls_ = 0;  // route stall cycles of the words counted as sent
 };
