@@ -3,7 +3,7 @@
 # strip-mined by the mapper. Prints, per grid: simulated cycles, % of the roofline, output check,
 # wall seconds and peak resident memory (GNU time), and bytes of peak memory per grid point.
 # Usage: bench/scale.sh [build-dir [grid ...]]   (default: build; 1024x1024 2048x2048 4096x4096)
-# The 4096x4096 run takes about 5 minutes on the 2-core build machine.
+# The 4096x4096 run takes about 2 minutes on the 2-core build machine (one thread).
 set -e
 dir=${1:-build}
 [ $# -gt 0 ] && shift

@@ -1,0 +1,53 @@
+#!/bin/sh
+# The simulator's speed figures (docs/model.md, "Performance"), measured and printed next to
+# their targets; not a test:
+#   1. ns per placed-PE-cycle of the paper's 2D case, on one and on two threads
+#      (bench/sim_speed.cpp, --repeat N: minimum and median; simulated cycles per second at the
+#      median), target <= 15 ns on one thread;
+#   2. the whole process (`cgrasim`: mapping, simulation, output check, report) on two threads,
+#      wall time (GNU time) and simulated cycles per second, for the paper's 2D case, 1024x1024
+#      and 4096x4096 (targets 1.5 s, 2 s and 60 s), with the floor of bench/core_floor.cpp beside.
+# Usage: bench/speed_targets.sh [build-dir [repeats [grid ...]]]
+#        (defaults: build, 3, 960x449 1024x1024 4096x4096; the 4096x4096 run takes over a minute)
+# Compare figures only with figures taken in the same minutes: the host's speed drifts.
+set -e
+dir=${1:-build}
+repeats=${2:-3}
+[ $# -gt 0 ] && shift
+[ $# -gt 0 ] && shift
+grids=${*:-960x449 1024x1024 4096x4096}
+case $repeats in '' | *[!0-9]* | 0) echo "speed_targets: repeats must be a whole number >= 1, got '$repeats'" >&2; exit 2 ;; esac
+here=$(cd "$(dirname "$0")/.." && pwd)
+[ -x /usr/bin/time ] || { echo "speed_targets: needs GNU time (/usr/bin/time, Debian package 'time')" >&2; exit 1; }
+cmake -S "$here" -B "$dir" >/dev/null
+cmake --build "$dir" --target cgrasim sim_speed core_floor -j2 >/dev/null
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "1. paper 2D case (2d 12 960x449 5), simulation only, $repeats runs each"
+printf '   %-8s %14s %14s %16s %s\n' threads "ns min" "ns median" "cycles/s median" target
+for t in 1 2; do
+  "$dir/sim/sim_speed" stencil run.threads="$t" --repeat "$repeats" > "$tmp/speed" 2>&1 || { cat "$tmp/speed"; exit 1; }
+  target=""
+  [ "$t" = 1 ] && target="<= 15 ns"
+  awk -v t="$t" -v target="$target" '
+    $2 == "placed" && $3 == "PEs;" { pes = $1 }
+    /^ns\/PE-cycle over/ { mn = $(NF - 4); md = $(NF - 2); sub(/,/, "", mn); sub(/,/, "", md) }
+    END { printf "   %-8s %14s %14s %16.0f %s\n", t, mn, md, 1e9 / (md * pes), target }' "$tmp/speed"
+done
+"$dir/core_floor" 480 100000 32 "$repeats" > "$tmp/floor" || { cat "$tmp/floor"; exit 1; }
+awk '/lockstep|local clocks/ { sub(/^ +/, ""); print "   floor (bench/core_floor.cpp), " $0 }' "$tmp/floor"
+
+echo "2. whole process, cgrasim --stencil 2d --radius 12 --workers 5 --set run.threads=2 --grid G"
+printf '   %-10s %10s %8s %8s %16s %s\n' grid cycles check wall_s cycles/s target
+for g in $grids; do
+  /usr/bin/time -f '%e' -o "$tmp/time" "$dir/sim/cgrasim" --stencil 2d --radius 12 --workers 5 \
+    --set run.threads=2 --grid "$g" > "$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
+  wall=$(cat "$tmp/time")
+  case $g in 960x449) target="<= 1.5 s" ;; 1024x1024) target="<= 2 s" ;; 4096x4096) target="<= 60 s" ;; *) target="" ;; esac
+  awk -v g="$g" -v wall="$wall" -v target="$target" '
+    $1 == "cycles" && $2 ~ /^[0-9]+$/ { cyc = $2 }
+    $1 == "output" && $2 == "check:" { chk = $3 }
+    $1 == "simulator:" { for (i = 1; i <= NF; ++i) if ($(i + 1) == "simulated") cps = $i }
+    END { printf "   %-10s %10s %8s %8.2f %16s %s\n", g, cyc, chk, wall, cps, target }' "$tmp/out"
+done
