@@ -1,4 +1,5 @@
-// core_floor: the floor of an exact cycle-by-cycle core on this host (not a test, not the model).
+// core_floor: the floor of an exact cycle-by-cycle core on this host (a benchmark, not the model;
+// a short run is also a test: the two ways of stepping below must agree).
 //
 // What one placed-PE-cycle costs at least, measured on the leanest core that still keeps the
 // timing contract of docs/architecture.md: a chain of N MAC PEs (out = a * coef + psum, latency
