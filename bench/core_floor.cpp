@@ -1,5 +1,5 @@
 // core_floor: the floor of an exact cycle-by-cycle core on this host (a benchmark, not the model;
-// a short run is also a test: the two ways of stepping below must agree).
+// a short run is also a test: the three ways of stepping below must agree).
 //
 // What one placed-PE-cycle costs at least, measured on the leanest core that still keeps the
 // timing contract of docs/architecture.md: a chain of N MAC PEs (out = a * coef + psum, latency
@@ -9,14 +9,19 @@
 // predicates, no multicast, no memory system, no sleeping PEs, and of the statistics only each
 // PE's issue and stall counts and each route's queue occupancy and stall cycles.
 //
-// A route is kept in the closed form of tests/network/route_model.h (docs/network.md, section
-// 6): word k, committed into the output queue at p_k, is sent at
+// Stepped in lockstep or with local clocks (below), a route is kept in the closed form of
+// tests/network/route_model.h (docs/network.md, section 6): word k, committed into the output
+// queue at p_k, is sent at
 //   s_k = max(p_k + 1, s_(k-1) + 1, c(k - C) + 1)
 // where c(e) is the cycle the consumer popped word e and C the input queue's capacity, and the
 // consumer can read it from cycle s_k + L. One struct per word (its value, p, s and c).
 //
-// The chain is stepped two ways, and every counter must come out the same (else exit 1):
-//  - lockstep: cycle by cycle, every PE once per cycle (the model's order of work);
+// The chain is stepped three ways, and the counters must come out the same (else exit 1):
+//  - queued: the model's structure, lean: every route ends in two-phase queues (the producer's
+//    output queue, the consumer's input queue), a send pass pops sources with credit into a
+//    timing wheel, a delivery pass pushes the words due, then each PE evaluates and commits in
+//    one visit; its PEs' counters and the sink must equal lockstep's;
+//  - lockstep: the same order of work on the closed-form routes;
 //  - local clocks: each PE keeps its own cycle and is stepped for up to K cycles per visit, PE
 //    after PE in chain order, as far as what it reads is known: an input word that its producer
 //    has not committed yet can be ready only from the producer's cycle + 1 + L on, a credit pop
@@ -25,7 +30,7 @@
 //    the lowest cycle can always go on, so a sweep always makes progress).
 //
 // Usage: core_floor [PES [CYCLES [K [REPEATS]]]] (defaults 480 100000 32 3). Prints ns per
-// PE-cycle of each (minimum and median over the repeats) and whether they agree.
+// PE-cycle of each (minimum and median over the repeats); exits with 1 if they disagree.
 
 #include <algorithm>
 #include <chrono>
@@ -259,6 +264,148 @@ struct Chain {
   }
 };
 
+
+// --- queued: the model's structure (see the file comment), with the same timing contract ---
+
+template <unsigned C>  // capacity, a power of two
+struct TwoPhase {
+  double ring[C];
+  u64 pushes = 0, pops = 0;  // pushes counts this cycle's too
+  unsigned held = 0;         // entries at the last commit: what the reader sees
+  bool pop_pending = false;
+  unsigned free_slots(unsigned reserved) const { return C - static_cast<unsigned>(pushes - pops) - reserved; }
+  double head() const { return ring[pops & (C - 1)]; }
+  void push(double v) { ring[pushes++ & (C - 1)] = v; }
+  void commit() {
+    pops += pop_pending;
+    pop_pending = false;
+    held = static_cast<unsigned>(pushes - pops);
+  }
+};
+using OutQueue = TwoPhase<Route::kOut>;
+using InQueue = TwoPhase<Route::kIn>;
+
+struct QueuedRoute {
+  OutQueue* source = nullptr;
+  InQueue* dest = nullptr;
+  unsigned credit = Route::kIn;  // the destination's free slots less the words in flight to it
+  u64 words = 0, stall_cycles = 0;
+};
+
+struct QueuedPe {
+  OutQueue out;
+  InQueue* a = nullptr;
+  InQueue* psum = nullptr;
+  QueuedRoute* a_route = nullptr;  // the routes into a and psum, whose credit a pop returns
+  QueuedRoute* psum_route = nullptr;
+  double coef = 0;
+  u64 issued = 0, no_input = 0, output_full = 0;
+  double pipe[4] = {};
+  u64 land[4] = {};
+  unsigned inflight = 0, head = 0;
+};
+
+struct QueuedChain {
+  unsigned n;
+  std::vector<OutQueue> sources;  // data sources 0..n-1, then the zero source
+  std::vector<InQueue> a_in, psum_in;  // psum_in[n] is the sink's
+  std::vector<QueuedPe> pes;
+  std::vector<QueuedRoute> routes;  // data routes 0..n-1, then the psum routes into PE 0..n-1 and the sink
+  struct Delivery {
+    InQueue* dest;
+    double value;
+  };
+  static constexpr unsigned kWheel = 4;  // > the latency less one: buckets by due cycle
+  std::vector<Delivery> wheel[kWheel];
+  double sink = 0;
+
+  explicit QueuedChain(unsigned pes_)
+      : n(pes_), sources(pes_ + 1), a_in(pes_), psum_in(pes_ + 1), pes(pes_), routes(2 * pes_ + 1) {
+    for (unsigned i = 0; i < n; ++i) {
+      routes[i] = {&sources[i], &a_in[i]};
+      routes[n + i] = {i == 0 ? &sources[n] : &pes[i - 1].out, &psum_in[i]};
+      pes[i].a = &a_in[i];
+      pes[i].psum = &psum_in[i];
+      pes[i].a_route = &routes[i];
+      pes[i].psum_route = &routes[n + i];
+      pes[i].coef = 0.5 + i;
+    }
+    routes[2 * n] = {&pes[n - 1].out, &psum_in[n]};
+    for (std::vector<Delivery>& b : wheel) b.reserve(routes.size());
+  }
+
+  void run(u64 cycles) {
+    for (u64 t = 0; t < cycles; ++t) {
+      // Sends read committed state: a word committed into the source, credit for the destination.
+      for (QueuedRoute& r : routes) {
+        if (r.source->held == 0) continue;
+        if (r.credit == 0) {
+          ++r.stall_cycles;
+          continue;
+        }
+        r.source->pop_pending = true;
+        --r.credit;
+        wheel[(t + Route::kLatency - 1) % kWheel].push_back({r.dest, r.source->head()});
+        ++r.words;
+      }
+      std::vector<Delivery>& due = wheel[t % kWheel];  // pushed now, readable from t + 1
+      for (const Delivery& d : due) d.dest->push(d.value);
+      due.clear();
+      for (unsigned i = 0; i <= n; ++i) {
+        OutQueue& q = sources[i];
+        if (q.free_slots(0) > 0) q.push(i < n ? Chain::data_value(i, t) : 0.0);
+        q.commit();
+      }
+      for (QueuedPe& pe : pes) {
+        const bool issue = pe.a->held != 0 && pe.psum->held != 0 && pe.out.free_slots(pe.inflight) != 0;
+        if (pe.a->held == 0 || pe.psum->held == 0) {
+          ++pe.no_input;
+        } else if (!issue) {
+          ++pe.output_full;
+        } else {
+          const unsigned slot = (pe.head + pe.inflight) & 3;
+          pe.pipe[slot] = std::fma(pe.a->head(), pe.coef, pe.psum->head());
+          pe.land[slot] = t + 3;
+          ++pe.inflight;
+          ++pe.issued;
+        }
+        if (pe.inflight != 0 && pe.land[pe.head] == t) {
+          pe.out.push(pe.pipe[pe.head]);
+          pe.head = (pe.head + 1) & 3;
+          --pe.inflight;
+        }
+        pe.a->pop_pending = pe.psum->pop_pending = issue;
+        pe.a->commit();
+        pe.psum->commit();
+        pe.out.commit();
+        if (issue) {  // the pops' slots are free for the routes from t + 1
+          ++pe.a_route->credit;
+          ++pe.psum_route->credit;
+        }
+      }
+      InQueue& s = psum_in[n];
+      const bool take = s.held != 0;
+      if (take) sink += s.head();
+      s.pop_pending = take;
+      s.commit();
+      if (take) ++routes[2 * n].credit;
+    }
+  }
+};
+
+// The PEs' counters and the sink of a queued run against a closed-form one; the first
+// difference, or "".
+std::string differ(const QueuedChain& q, const Chain& c) {
+  if (q.sink != c.sink) return "sink sum";
+  for (unsigned i = 0; i < c.n; ++i) {
+    const QueuedPe& a = q.pes[i];
+    const Pe& b = c.pes[i];
+    if (a.issued != b.issued || a.no_input != b.no_input || a.output_full != b.output_full)
+      return "PE " + std::to_string(i);
+  }
+  return "";
+}
+
 // Every counter of `x` and `y`; the first difference, or "".
 std::string differ(const Chain& x, const Chain& y) {
   if (x.sink != y.sink) return "sink sum";
@@ -296,11 +443,14 @@ int main(int argc, char** argv) {
   const auto n = static_cast<unsigned>(arg(argc, argv, 1, 480));
   const u64 cycles = arg(argc, argv, 2, 100000), k = arg(argc, argv, 3, 32);
   const u64 repeats = arg(argc, argv, 4, 3);
-  std::vector<double> lock_ns, local_ns;
+  std::vector<double> queued_ns, lock_ns, local_ns;
   double issue_rate = 0;
   u64 sweeps = 0;
   for (u64 r = 0; r < repeats; ++r) {
+    QueuedChain q(n);
     Chain a(n), b(n);
+    const auto tq = std::chrono::steady_clock::now();
+    q.run(cycles);
     const auto t0 = std::chrono::steady_clock::now();
     a.lockstep(cycles);
     const auto t1 = std::chrono::steady_clock::now();
@@ -312,7 +462,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "core_floor: lockstep and local clocks differ (%s)\n", d.c_str());
       return 1;
     }
+    if (const std::string d = differ(q, a); !d.empty()) {
+      std::fprintf(stderr, "core_floor: queued and lockstep differ (%s)\n", d.c_str());
+      return 1;
+    }
     const double pe_cycles = static_cast<double>(n) * static_cast<double>(cycles);
+    queued_ns.push_back(1e9 * std::chrono::duration<double>(t0 - tq).count() / pe_cycles);
     lock_ns.push_back(1e9 * std::chrono::duration<double>(t1 - t0).count() / pe_cycles);
     local_ns.push_back(1e9 * std::chrono::duration<double>(t2 - t1).count() / pe_cycles);
     u64 issued = 0;
@@ -324,10 +479,12 @@ int main(int argc, char** argv) {
     std::sort(v.begin(), v.end());
     return std::make_pair(v.front(), v[v.size() / 2]);
   };
+  const auto [queued_min, queued_med] = min_median(queued_ns);
   const auto [lock_min, lock_med] = min_median(lock_ns);
   const auto [local_min, local_med] = min_median(local_ns);
-  std::printf("core_floor: %u MAC PEs x %llu cycles, issue rate %.3f, %llu runs; every counter equal both ways\n", n,
+  std::printf("core_floor: %u MAC PEs x %llu cycles, issue rate %.3f, %llu runs; the three ways agree\n", n,
               static_cast<unsigned long long>(cycles), issue_rate, static_cast<unsigned long long>(repeats));
+  std::printf("  queued                   %6.2f ns/PE-cycle min, %6.2f median\n", queued_min, queued_med);
   std::printf("  lockstep                 %6.2f ns/PE-cycle min, %6.2f median\n", lock_min, lock_med);
   std::printf("  local clocks (K = %3llu)   %6.2f ns/PE-cycle min, %6.2f median (%llu sweeps)\n",
               static_cast<unsigned long long>(k), local_min, local_med, static_cast<unsigned long long>(sweeps));
