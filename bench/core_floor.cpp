@@ -130,33 +130,45 @@ struct alignas(64) Route {
   }
 };
 
-struct Pe {
-  Route* a = nullptr;
-  Route* psum = nullptr;
-  Route* out = nullptr;
+// A PE's MAC unit (x * coef + y, latency 4) and counters, whatever its queues are.
+struct Mac {
   double coef = 0;
   u64 issued = 0, no_input = 0, output_full = 0;
   double pipe[4] = {};
   u64 land[4] = {};
   unsigned inflight = 0, head = 0;
+
+  // The result landing at the commit of t, into `v`, if one does.
+  bool land_due(u64 t, double& v) {
+    if (inflight == 0 || land[head] != t) return false;
+    v = pipe[head];
+    head = (head + 1) & 3;
+    --inflight;
+    return true;
+  }
+  void issue(u64 t, double x, double y) {
+    const unsigned slot = (head + inflight) & 3;
+    pipe[slot] = std::fma(x, coef, y);
+    land[slot] = t + 3;  // lands at the commit of t + 3
+    ++inflight;
+    ++issued;
+  }
+};
+
+struct Pe : Mac {
+  Route* a = nullptr;
+  Route* psum = nullptr;
+  Route* out = nullptr;
   u64 next = 0;  // local clocks: the first cycle not stepped
 
   void land_due(u64 t) {
-    if (inflight != 0 && land[head] == t) {
-      out->push(t, pipe[head]);
-      head = (head + 1) & 3;
-      --inflight;
-    }
+    if (double v; Mac::land_due(t, v)) out->push(t, v);
   }
   void issue(u64 t) {
     const double x = a->head().value, y = psum->head().value;
     a->pop(t);
     psum->pop(t);
-    const unsigned slot = (head + inflight) & 3;
-    pipe[slot] = std::fma(x, coef, y);
-    land[slot] = t + 3;  // latency 4: lands at the commit of t + 3
-    ++inflight;
-    ++issued;
+    Mac::issue(t, x, y);
   }
 };
 
@@ -292,17 +304,12 @@ struct QueuedRoute {
   u64 words = 0, stall_cycles = 0;
 };
 
-struct QueuedPe {
+struct QueuedPe : Mac {
   OutQueue out;
   InQueue* a = nullptr;
   InQueue* psum = nullptr;
   QueuedRoute* a_route = nullptr;  // the routes into a and psum, whose credit a pop returns
   QueuedRoute* psum_route = nullptr;
-  double coef = 0;
-  u64 issued = 0, no_input = 0, output_full = 0;
-  double pipe[4] = {};
-  u64 land[4] = {};
-  unsigned inflight = 0, head = 0;
 };
 
 struct QueuedChain {
@@ -363,17 +370,9 @@ struct QueuedChain {
         } else if (!issue) {
           ++pe.output_full;
         } else {
-          const unsigned slot = (pe.head + pe.inflight) & 3;
-          pe.pipe[slot] = std::fma(pe.a->head(), pe.coef, pe.psum->head());
-          pe.land[slot] = t + 3;
-          ++pe.inflight;
-          ++pe.issued;
+          pe.issue(t, pe.a->head(), pe.psum->head());
         }
-        if (pe.inflight != 0 && pe.land[pe.head] == t) {
-          pe.out.push(pe.pipe[pe.head]);
-          pe.head = (pe.head + 1) & 3;
-          --pe.inflight;
-        }
+        if (double v; pe.land_due(t, v)) pe.out.push(v);
         pe.a->pop_pending = pe.psum->pop_pending = issue;
         pe.a->commit();
         pe.psum->commit();
