@@ -364,8 +364,9 @@ struct QueuedChain {
         q.commit();
       }
       for (QueuedPe& pe : pes) {
-        const bool issue = pe.a->held != 0 && pe.psum->held != 0 && pe.out.free_slots(pe.inflight) != 0;
-        if (pe.a->held == 0 || pe.psum->held == 0) {
+        const bool inputs = pe.a->held != 0 && pe.psum->held != 0;
+        const bool issue = inputs && pe.out.free_slots(pe.inflight) != 0;
+        if (!inputs) {
           ++pe.no_input;
         } else if (!issue) {
           ++pe.output_full;
