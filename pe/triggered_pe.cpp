@@ -51,6 +51,22 @@ TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions opt
   refresh_masks();
 }
 
+void TriggeredPe::compile_single() {
+  kernel_ = 0;
+  if (!single_) return;
+  const Decoded& d = decoded_[0];
+  const unsigned n = d.inputs_needed.count();
+  if (!d.writes || d.outputs_needed.count() != 1 || n == 0 || n > k_in_.size()) return;
+  unsigned k = 0;
+  for (const unsigned q : d.inputs_needed) k_in_[k++] = static_cast<std::uint8_t>(q);
+  k_out_ = static_cast<std::uint8_t>(d.outputs_needed.lowest());
+  k_used_in_ = d.inputs_needed;
+  k_used_out_ = d.outputs_needed;
+  // step_compiled files a result by its value only: every bucket names the output queue already.
+  for (InFlight& f : wheel_) f.outputs = d.outputs_needed;
+  kernel_ = static_cast<std::uint8_t>(n);
+}
+
 unsigned TriggeredPe::latency_of(OpClass c) const {
   switch (c) {
     case OpClass::FpMul: return params_.latency.fp_mul;
@@ -101,6 +117,7 @@ void TriggeredPe::load_program(const Program& program) {
   changed_ = true;
   bind_arrays();
   refresh_masks();
+  compile_single();
 }
 
 void TriggeredPe::decode(const Program& program) {

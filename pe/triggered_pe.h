@@ -162,6 +162,11 @@ class alignas(64) TriggeredPe {
   /// True if the program is a single stream instruction with no tag test (the mapper's MAC, MUL,
   /// ADD and forwarding PEs), which step() runs without the loop over instructions.
   bool single_program() const { return single_; }
+  /// True if the program is a single program compiled at load for its queues: its one
+  /// instruction reads one to three input queues and writes one output queue (the mapper's MAC,
+  /// MUL, ADD and forwarding PEs). step() then runs it without walking queue sets. Results are
+  /// the same either way.
+  bool compiled_program() const { return kernel_ != 0; }
   /// What step() reports: whether the PE was quiescent() after its evaluate phase, and the queues
   /// it pushed into and popped at its commit (outputs_pushed() / inputs_popped()).
   struct StepResult {
@@ -288,6 +293,10 @@ class alignas(64) TriggeredPe {
   template <Shape S>
   [[gnu::always_inline]] inline StepResult step_as(std::uint64_t cycle, QueueMask inputs_touched,
                                                    QueueMask outputs_touched);
+  template <unsigned N>
+  [[gnu::always_inline]] inline StepResult step_compiled(std::uint64_t cycle, QueueMask inputs_touched,
+                                                         QueueMask outputs_touched);
+  void compile_single();  // sets kernel_ and the k_ fields (load_program)
   template <bool kStream>
   [[gnu::always_inline]] inline Word fetch(const Operand& o) const;
   [[gnu::always_inline]] static inline Word result_of(const Decoded& d, Word a, Word b, Word c);
@@ -328,6 +337,14 @@ class alignas(64) TriggeredPe {
   // then skips the tests that cannot fail for it (Shape::Stream).
   bool stream_ = false;
   bool single_ = false;  // single_program()
+  // A single program compiled at load into step_compiled<N> (see there): N = kernel_, the number
+  // of input queues its instruction reads (1..3); 0 = not compiled (it writes no output queue, or
+  // more than one). k_in_ lists those queues, k_out_ is its output queue, k_used_in_ / k_used_out_
+  // the same as sets.
+  std::uint8_t kernel_ = 0;
+  std::uint8_t k_out_ = 0;
+  std::array<std::uint8_t, 3> k_in_{};
+  QueueMask k_used_in_, k_used_out_;
   StallInfo last_stall_;
   std::uint32_t inflight_count_ = 0;  // results in all buckets of the wheel
   std::uint32_t n_instr_ = 0;         // decoded_.size()

@@ -406,9 +406,100 @@ template <TriggeredPe::Shape S>
   return {was_quiescent, outputs_pushed_, inputs_popped_};
 }
 
+// A single program's whole cycle, compiled for its queues (compile_single): the N input queues its
+// instruction reads and its one output queue are committed every cycle, touched or not (committing
+// a clean queue only brings its statistics up to date, see commit_touched), so no queue set is
+// gathered or walked, and its report to the network is that of step_as<Shape::Single>. A queue
+// outside those that others touched (not one of the program's) sends the cycle through
+// step_as<Shape::Single>, which commits it.
+template <unsigned N>
+[[gnu::always_inline]] inline TriggeredPe::StepResult TriggeredPe::step_compiled(std::uint64_t cycle,
+                                                                               QueueMask inputs_touched,
+                                                                               QueueMask outputs_touched) {
+  if ((inputs_touched.without(k_used_in_) | outputs_touched.without(k_used_out_)).any()) [[unlikely]]
+    return step_as<Shape::Single>(cycle, inputs_touched, outputs_touched);
+  if (cycle != cycle_ + 1) [[unlikely]]
+    enter_cycle(cycle);
+  cycle_ = cycle;
+  const Decoded& d = dec_[0];
+  TwoPhaseQueue* const in = in_;
+  TwoPhaseQueue& out = out_[k_out_];
+  // Evaluate: as evaluate_as<Shape::Single>.
+  bool issue = false;
+  if (!changed_ && !issued_) {
+    ++stats_.stalls[static_cast<unsigned>(last_stall_.reason)];
+  } else if (const QueueMask missing = d.inputs_needed.without(inputs_nonempty_); missing.any()) {
+    ++stats_.stalls[static_cast<unsigned>(StallReason::NoInput)];
+    last_stall_ = {StallReason::NoInput, 0, static_cast<int>(missing.lowest())};
+  } else if (!outputs_free_.has(k_out_)) {
+    ++stats_.stalls[static_cast<unsigned>(StallReason::OutputFull)];
+    last_stall_ = {StallReason::OutputFull, 0, k_out_};
+  } else {
+    issue = true;
+  }
+  const bool was_quiescent = !issue && inflight_count_ == 0;
+  bool pushed = false;
+  if (issue) {  // as issue<Shape::Single>
+    const Word result = result_of(d, fetch<true>(d.src[0]), fetch<true>(d.src[1]), fetch<true>(d.src[2]));
+    if (d.latency == 1) {
+      out.push_checked_by_caller(result);
+      pushed = true;
+    } else {
+      // Every bucket's InFlight::outputs is the output queue already (compile_single).
+      const std::size_t b = (cycle + d.latency - 1) & wheel_mask_;
+      wheel_p_[b].value = result;
+      wcount_[b] = 1;
+      out.reserve_checked_by_caller();
+      ++inflight_count_;
+    }
+    ++dec_[0].issued;
+    last_stall_ = {StallReason::None, 0, -1};
+  }
+  issued_ = issue;
+  // Commit: the result due now (land_results), then the queues.
+  if (inflight_count_ != 0) {
+    const std::size_t b = cycle & wheel_mask_;
+    if (wcount_[b] != 0) {
+      out.push_reserved_checked_by_caller(wheel_p_[b].value);
+      wcount_[b] = 0;
+      --inflight_count_;
+      pushed = true;
+    }
+  }
+  const std::uint64_t now = commits_;
+  const QueueMask popped = issue ? d.dequeues : QueueMask{};
+  QueueMask nonempty;
+  for (unsigned k = 0; k < N; ++k) {
+    const unsigned i = k_in_[k];
+    nonempty |= QueueMask::of_if(i, in[i].commit_at(now, popped.has(i)) != 0);
+  }
+  inputs_nonempty_ = inputs_nonempty_.without(k_used_in_) | nonempty;
+  out.commit_at(now);
+  outputs_free_ = outputs_free_.without(k_used_out_) | QueueMask::of_if(k_out_, out.can_push());
+  outputs_pushed_ = pushed ? k_used_out_ : QueueMask{};
+  inputs_popped_ = popped;
+  // As commit_touched: a change if it issued or others touched one of its queues (all of them the
+  // program's here); a single program pushes no memory request, but the queue is checked as there.
+  bool changed = issue || (inputs_touched | outputs_touched).any();
+  if (memory_port_ && mem_requests_.dirty()) [[unlikely]] {
+    mem_requests_.commit_at(now);
+    changed = true;
+  }
+  commits_ = now + 1;
+  changed_ = changed;
+  return {was_quiescent, outputs_pushed_, inputs_popped_};
+}
+
 [[gnu::always_inline]] inline TriggeredPe::StepResult TriggeredPe::step(std::uint64_t cycle, QueueMask inputs_touched,
                                                                         QueueMask outputs_touched) {
-  if (single_) return step_as<Shape::Single>(cycle, inputs_touched, outputs_touched);
+  if (single_) {
+    switch (kernel_) {
+      case 1: return step_compiled<1>(cycle, inputs_touched, outputs_touched);
+      case 2: return step_compiled<2>(cycle, inputs_touched, outputs_touched);
+      case 3: return step_compiled<3>(cycle, inputs_touched, outputs_touched);
+      default: return step_as<Shape::Single>(cycle, inputs_touched, outputs_touched);
+    }
+  }
   if (stream_) return step_as<Shape::Stream>(cycle, inputs_touched, outputs_touched);
   return step_as<Shape::General>(cycle, inputs_touched, outputs_touched);
 }

@@ -350,6 +350,107 @@ TEST(PeScheduler, OnePassStepsAsEvaluateAndCommitDo) {
   for (std::size_t j = 0; j < expected.size(); ++j) EXPECT_EQ(a.words[j].as_double(), expected[j]) << j;
 }
 
+// Single programs compiled at load (TriggeredPe::compiled_program) step through step_compiled,
+// which commits the queues of their instruction every cycle instead of walking queue sets: an
+// FMAC on three input queues (latency 4), an INRANGE on one (latency 1, pushed at issue, tag from
+// the result), an FMUL whose unused input queue i3 is fed as well (others touch a queue outside
+// its instruction's, so those cycles go through the general single step), and an FADD into a
+// depth-2 output o2 drained late, give the same words in the same cycles, statistics, stall records
+// and queue statistics stepped in one pass as by evaluate() and commit(), and the values of a host
+// reference.
+TEST(PeScheduler, CompiledSingleProgramsStepAsEvaluateAndCommitDo) {
+  struct Run {
+    std::vector<Word> words, ranged;
+    std::vector<std::uint64_t> cycles, ranged_cycles;
+    std::vector<PeStats> stats;
+    std::vector<StallInfo> last, before_drain;
+    std::vector<QueueStats> queues;
+  };
+  auto run = [](bool fused) {
+    const PeParams p = test_params(4);
+    TriggeredPe mac3("mac3", p), range("range", p), mul("mul", p), add("add", test_params(2));
+    mac3.load_program(parse_listing("do fmac i0, i1, i2 -> o0 deq i0 i1 i2\n"));
+    range.load_program(parse_listing("do inrange i0, #3, #9 -> o0 tag=r deq i0\n"));
+    mul.load_program(parse_listing("do fmul i0, #0.5 -> o0 deq i0\n"));
+    add.load_program(parse_listing("do fadd i0, i1 -> o2 deq i0 i1\n"));
+    for (const TriggeredPe* pe : {&mac3, &range, &mul, &add}) EXPECT_TRUE(pe->compiled_program()) << pe->name();
+    Harness h;
+    h.fused = fused;
+    h.pes = {&mac3, &range, &mul, &add};
+    std::deque<Word> xs, ys, zs, ids, side, late;
+    for (int k = 0; k < 24; ++k) {
+      xs.push_back(Word::from_double(1.0 + k));
+      ys.push_back(Word::from_double(0.25 * k));
+      zs.push_back(Word::from_double(100.0 * k));
+      ids.push_back(Word::from_int(k % 13));
+      late.push_back(Word::from_double(-2.0 * k));
+    }
+    for (int k = 0; k < 6; ++k) side.push_back(Word::from_int(k));
+    // mac3 -> mul -> add (+ late) -> sink drained from cycle 40; the range PE to a sink of its own.
+    h.feeders = {{&mac3, 0, xs}, {&mac3, 1, ys}, {&mac3, 2, zs}, {&range, 0, ids}, {&mul, 3, side},
+                 {&add, 1, late}};
+    h.links = {{&mac3, 0, &mul, 0}, {&mul, 0, &add, 0}};
+    h.sinks = {{&range, 0, {}, {}}};
+    h.run(40);
+    Run r;
+    for (const TriggeredPe* pe : h.pes) r.before_drain.push_back(pe->last_stall());
+    h.sinks.push_back({&add, 2, {}, {}});
+    h.run(40);
+    r.words = h.sinks[1].words;
+    r.cycles = h.sinks[1].cycles;
+    r.ranged = h.sinks[0].words;
+    r.ranged_cycles = h.sinks[0].cycles;
+    for (TriggeredPe* pe : h.pes) {
+      pe->settle_statistics();
+      r.stats.push_back(pe->stats());
+      r.last.push_back(pe->last_stall());
+      for (unsigned q = 0; q < pe->input_count(); ++q) r.queues.push_back(pe->input(q).stats());
+      for (unsigned q = 0; q < pe->output_count(); ++q) r.queues.push_back(pe->output(q).stats());
+    }
+    return r;
+  };
+  const Run a = run(false), b = run(true);
+  EXPECT_EQ(a.words, b.words);
+  EXPECT_EQ(a.cycles, b.cycles);
+  EXPECT_EQ(a.ranged, b.ranged);
+  EXPECT_EQ(a.ranged_cycles, b.ranged_cycles);
+  ASSERT_EQ(a.stats.size(), b.stats.size());
+  for (std::size_t i = 0; i < a.stats.size(); ++i) {
+    EXPECT_EQ(a.stats[i].cycles, b.stats[i].cycles) << i;
+    EXPECT_EQ(a.stats[i].issued, b.stats[i].issued) << i;
+    EXPECT_EQ(a.stats[i].issued_per_op, b.stats[i].issued_per_op) << i;
+    EXPECT_EQ(a.stats[i].stalls, b.stats[i].stalls) << i;
+    expect_same_stall(a.last[i], b.last[i], "PE " + std::to_string(i));
+  }
+  ASSERT_EQ(a.before_drain.size(), b.before_drain.size());
+  for (std::size_t i = 0; i < a.before_drain.size(); ++i)
+    expect_same_stall(a.before_drain[i], b.before_drain[i], "PE " + std::to_string(i) + " before the drain");
+  ASSERT_EQ(a.queues.size(), b.queues.size());
+  for (std::size_t i = 0; i < a.queues.size(); ++i)
+    expect_same_queue_stats(a.queues[i], b.queues[i], "queue " + std::to_string(i));
+  // Every case ran: the add waited on input and on its full output (o2, where it was blocked
+  // before the drain); the side words filled the
+  // MUL's unused queue (4 of them fit).
+  EXPECT_GT(a.stats[3].stalls[static_cast<unsigned>(StallReason::OutputFull)], 0u);
+  EXPECT_GT(a.stats[3].stalls[static_cast<unsigned>(StallReason::NoInput)], 0u);
+  EXPECT_EQ(a.before_drain[3].reason, StallReason::OutputFull);
+  EXPECT_EQ(a.before_drain[3].queue, 2);
+  EXPECT_EQ(a.queues[2 * 8 + 3].pushes, 4u) << "the MUL's unused input queue";
+  // Host reference: word k is (x_k * y_k + z_k) * 0.5 + late_k; the range PE gives 3 <= id <= 9
+  // with that result as the tag, one cycle after each id arrives.
+  ASSERT_EQ(a.words.size(), 24u);
+  for (int k = 0; k < 24; ++k) {
+    const double m = std::fma(1.0 + k, 0.25 * k, 100.0 * k);
+    EXPECT_EQ(a.words[static_cast<std::size_t>(k)].as_double(), m * 0.5 + -2.0 * k) << k;
+  }
+  ASSERT_EQ(a.ranged.size(), 24u);
+  for (int k = 0; k < 24; ++k) {
+    const std::int64_t inside = (k % 13 >= 3 && k % 13 <= 9) ? 1 : 0;
+    EXPECT_EQ(a.ranged[static_cast<std::size_t>(k)].as_int(), inside) << k;
+    EXPECT_EQ(a.ranged[static_cast<std::size_t>(k)].tag, inside) << k;
+  }
+}
+
 // A register written by an op of latency 3 is read by the next iteration only once it has landed:
 // a free-running counter issues in cycles 0, 3, 6, 9 and stalls as "hazard" in between.
 TEST(PeScheduler, RegisterHazardWaitsForPendingWrite) {
