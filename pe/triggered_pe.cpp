@@ -249,6 +249,9 @@ void TriggeredPe::decode(const Program& program) {
   }
   stream_ = stream_ && !order_check_;
   single_ = stream_ && decoded_.size() == 1 && decoded_[0].tag_count == 0;
+  direct_ = !stream_ && !order_check_;
+  for (const Decoded& d : decoded_)
+    direct_ = direct_ && !is_mem_op(d.op) && d.reply < 0 && (!d.writes || d.latency == 1);
 }
 
 void TriggeredPe::enter_cycle(std::uint64_t cycle) {

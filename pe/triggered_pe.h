@@ -162,6 +162,12 @@ class alignas(64) TriggeredPe {
   /// True if the program is a single stream instruction with no tag test (the mapper's MAC, MUL,
   /// ADD and forwarding PEs), which step() runs without the loop over instructions.
   bool single_program() const { return single_; }
+  /// True if the program is not a stream program but every result it writes has latency 1 and
+  /// it has no LOAD or STORE (the mapper's address and bit generators, its sync and join PEs on
+  /// the default latencies): step() lands each result at its issue, without the in-flight wheel,
+  /// and leaves out the hazard, memory and order tests, which cannot fail for it. Results are the
+  /// same either way.
+  bool direct_program() const { return direct_; }
   /// True if the program is a single program compiled at load for its queues: its one
   /// instruction reads one to three input queues and writes one output queue (the mapper's MAC,
   /// MUL, ADD and forwarding PEs). step() then runs it without walking queue sets. Results are
@@ -273,7 +279,9 @@ class alignas(64) TriggeredPe {
   // always inlined into them: each runs for nearly every PE every cycle, and a call costs about as
   // much as their common case (saving and restoring the registers they use). The shape of the
   // program picks the variant: General, Stream (stream_) or Single (single_, a stream program).
-  enum class Shape : std::uint8_t { General, Stream, Single };
+  // Direct (direct_): a general program whose results all have latency 1 and that has no LOAD or
+  // STORE; step() lands its result at the issue (see issue()).
+  enum class Shape : std::uint8_t { General, Stream, Single, Direct };
   // What the evaluate phase stages for the commit: the queues this PE pops, pushes into and
   // reserves a slot in this cycle, and the predicates its issue sets and clears. evaluate() and
   // commit() keep it in staged_; step() in a local.
@@ -337,6 +345,10 @@ class alignas(64) TriggeredPe {
   // then skips the tests that cannot fail for it (Shape::Stream).
   bool stream_ = false;
   bool single_ = false;  // single_program()
+  // Not a stream program, but every result has latency 1, no instruction is a LOAD or STORE and
+  // results land in issue order: step() runs it as Shape::Direct. Its results land at the commit
+  // of their issue cycle, so nothing is pending or in flight when it evaluates.
+  bool direct_ = false;
   // A single program compiled at load into step_compiled<N> (see there): N = kernel_, the number
   // of input queues its instruction reads (1..3); 0 = not compiled (it writes no output queue, or
   // more than one). k_in_ lists those queues, k_out_ is its output queue, k_used_in_ / k_used_out_

@@ -79,7 +79,10 @@ inline Word TriggeredPe::fetch(const Operand& o) const {
 // order_check_). Shape::Single (single_) has its one instruction without a tag test besides.
 template <TriggeredPe::Shape S>
 [[gnu::always_inline]] inline void TriggeredPe::evaluate_as(std::uint64_t cycle, Staged& s) {
-  constexpr bool kStream = S != Shape::General;
+  constexpr bool kStream = S == Shape::Stream || S == Shape::Single;
+  // A direct program (direct_) has nothing pending when it evaluates, no LOAD/STORE and lands in
+  // issue order: the hazard, memory and order tests cannot fail for it.
+  constexpr bool kFull = S == Shape::General;
   // One test for the common case, the cycle after the last (or cycle 0 first: kNotStarted + 1).
   if (cycle != cycle_ + 1) [[unlikely]]
     enter_cycle(cycle);
@@ -125,12 +128,12 @@ template <TriggeredPe::Shape S>
     const Decoded& d = dec_[i];
     StallReason r;
     int q = -1;
-    if (!kStream && ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_))) {
+    if (kFull && ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_))) {
       r = StallReason::Hazard;
     } else if (const QueueMask missing = d.inputs_needed.without(inputs_nonempty_); missing.any()) {
       q = static_cast<int>(missing.lowest());
       // Only a LOAD's reply queue can be owed a word (loads_to_ is 0 elsewhere).
-      r = !kStream && reply_inputs_.has(static_cast<unsigned>(q)) && reply_owed(static_cast<unsigned>(q))
+      r = kFull && reply_inputs_.has(static_cast<unsigned>(q)) && reply_owed(static_cast<unsigned>(q))
               ? StallReason::Memory
               : StallReason::NoInput;
     } else {
@@ -145,7 +148,7 @@ template <TriggeredPe::Shape S>
       }
       if (!tags_ok) {
         r = StallReason::NoInput;
-      } else if (!kStream && (d.reply >= 0 ? !(mem_requests_.can_push() && in_[d.reply].can_push())
+      } else if (kFull && (d.reply >= 0 ? !(mem_requests_.can_push() && in_[d.reply].can_push())
                                            : (d.op == Opcode::Store && !mem_requests_.can_push()))) {
         r = StallReason::Memory;
         q = d.reply;
@@ -154,7 +157,7 @@ template <TriggeredPe::Shape S>
         q = static_cast<int>(full.lowest());
       } else {
         bool in_order = true;
-        if (!kStream && order_check_ && d.outputs_needed.any() && inflight_count_ != 0) {
+        if (kFull && order_check_ && d.outputs_needed.any() && inflight_count_ != 0) {
           const std::uint64_t land = cycle_ + d.latency - 1;
           for (const unsigned o : d.outputs_needed) {
             if (land < out_last_land_[o]) in_order = false;
@@ -195,7 +198,7 @@ inline Word TriggeredPe::result_of(const Decoded& d, Word a, Word b, Word c) {
 
 template <TriggeredPe::Shape S>
 inline void TriggeredPe::issue(const Decoded& d, unsigned index, Staged& s) {
-  constexpr bool kStream = S != Shape::General;
+  constexpr bool kStream = S == Shape::Stream || S == Shape::Single;
   const Word a = fetch<kStream>(d.src[0]);
   const Word b = fetch<kStream>(d.src[1]);
   const Word c = fetch<kStream>(d.src[2]);
@@ -227,7 +230,21 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index, Staged& s) {
 
   if (d.writes) {
     const Word result = result_of(d, a, b, c);
-    if (kStream && d.latency == 1) {
+    if constexpr (S == Shape::Direct) {
+      // Lands at this cycle's commit, which step() runs next: into the output queues now (as a
+      // stream program's latency-1 result, below), into the register and predicate now too, since
+      // nothing reads them before that commit, and the commit's predicate set and clear touch other
+      // predicates than the result's (decode). The compare reads the register before the write.
+      TwoPhaseQueue* const out = out_;
+      for (const unsigned o : d.outputs_needed) out[o].push_checked_by_caller(result);
+      s.pushing |= d.outputs_needed;
+      if (d.pred >= 0) {
+        const bool equal = result.bits == fetch<false>(d.pred_ref).bits;
+        const std::uint64_t bit = std::uint64_t{1} << d.pred;
+        preds_ = (d.pred_cmp == PredCompare::Equal ? equal : !equal) ? (preds_ | bit) : (preds_ & ~bit);
+      }
+      if (d.reg >= 0) regs_p_[d.reg] = result;
+    } else if (kStream && d.latency == 1) {
       // Lands at this cycle's commit. A push is invisible to readers until its commit, and a
       // stream program's results land in issue order (every instruction feeding one output queue
       // has the same latency), so pushing now equals landing at the commit: no reservation, no
@@ -283,7 +300,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index, Staged& s) {
 // else of its output queues: its landings change nothing it observes.
 template <TriggeredPe::Shape S>
 inline bool TriggeredPe::land_results(Staged& s) {
-  constexpr bool kStream = S != Shape::General;
+  constexpr bool kStream = S == Shape::Stream || S == Shape::Single;
   bool changed = issued_;
   if constexpr (!kStream) {
     preds_ = (preds_ | s.set) & ~s.clear;
@@ -349,7 +366,8 @@ template <TriggeredPe::Shape S>
   // issue), so there is a change if there is a candidate: no need to ask each queue whether it
   // was dirty. Except, for a stream program, an output queue only its own landing pushed into:
   // that changes nothing it observes (see land_results). Its own issue pushes only when it issued.
-  const QueueMask seen_out = S != Shape::General ? outputs_touched & all_outputs_ : cand_out;
+  const QueueMask seen_out =
+      S == Shape::Stream || S == Shape::Single ? outputs_touched & all_outputs_ : cand_out;
   commit_queues(cand_in, cand_out, changed || (cand_in | seen_out).any(), s);
 }
 
@@ -501,6 +519,7 @@ template <unsigned N>
     }
   }
   if (stream_) return step_as<Shape::Stream>(cycle, inputs_touched, outputs_touched);
+  if (direct_) return step_as<Shape::Direct>(cycle, inputs_touched, outputs_touched);
   return step_as<Shape::General>(cycle, inputs_touched, outputs_touched);
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pe/listing.h"
+#include "pe/programs.h"
 #include "pe/triggered_pe.h"
 #include "tests/common/expect_queue_stats.h"
 #include "tests/pe/pe_harness.h"
@@ -449,6 +450,114 @@ TEST(PeScheduler, CompiledSingleProgramsStepAsEvaluateAndCommitDo) {
     EXPECT_EQ(a.ranged[static_cast<std::size_t>(k)].as_int(), inside) << k;
     EXPECT_EQ(a.ranged[static_cast<std::size_t>(k)].tag, inside) << k;
   }
+}
+
+// Direct programs (TriggeredPe::direct_program: general programs whose results all have latency 1,
+// without LOAD or STORE) land each result at its issue when stepped in one pass. A counter that
+// counts up to 3 and back down to the value of r1 (a predicate compared with an immediate, then with
+// a register, the register written by the same result) into a depth-2 output drained late, a bit
+// pattern generator and a sync PE give the same words in the same cycles, statistics, stall records,
+// registers, predicates and queue statistics stepped in one pass as by evaluate() and commit(); the
+// same counter with an integer latency of 2 is not direct and gives the same too; and the words are
+// those of a host reference.
+TEST(PeScheduler, DirectProgramsStepAsEvaluateAndCommitDo) {
+  struct Run {
+    std::vector<Word> counted, slow, bits;
+    std::vector<std::uint64_t> counted_cycles, slow_cycles, bits_cycles, synced_cycles;
+    std::vector<PeStats> stats;
+    std::vector<StallInfo> last, before_drain;
+    std::vector<std::uint64_t> preds, r0;
+    std::vector<QueueStats> queues;
+  };
+  const Program counter = parse_listing(
+      "when !p0 do iadd r0, #1 -> o0 r0 p0==#3 tag=1\n"
+      "when p0 !p1 do isub r0, #1 -> o0 r0 p1==r1 tag=2\n"
+      "when p1 do mov #0 -> r0 clr p0 p1\n");
+  auto run = [&](bool fused) {
+    PeParams slow_params = test_params(4);
+    slow_params.latency.int_alu = 2;
+    TriggeredPe count("count", test_params(2)), slow("slow", slow_params), bits("bits", test_params(4)),
+        sync("sync", test_params(4)), self("self", test_params(4));
+    count.load_program(counter);
+    slow.load_program(counter);
+    bits.load_program(pattern_bits_program(0, 2, 3, 1));
+    sync.load_program(sync_program(0, 5, 0, 9));
+    // p3 compares the result with r0 as it was before the result is written into it: never equal.
+    self.load_program(parse_listing("do iadd r0, #1 -> o0 r0 p3==r0\n"));
+    for (const TriggeredPe* pe : {&count, &bits, &sync, &self}) EXPECT_TRUE(pe->direct_program()) << pe->name();
+    EXPECT_FALSE(slow.direct_program());
+    Harness h;
+    h.fused = fused;
+    h.pes = {&count, &slow, &bits, &sync, &self};
+    h.feeders = {{&sync, 0, std::deque<Word>(5, Word::from_int(1))}};
+    h.sinks = {{&slow, 0, {}, {}}, {&bits, 0, {}, {}}, {&sync, 0, {}, {}}, {&self, 0, {}, {}}};
+    h.run(30);
+    Run r;
+    for (const TriggeredPe* pe : h.pes) r.before_drain.push_back(pe->last_stall());
+    h.sinks.push_back({&count, 0, {}, {}});
+    h.run(30);
+    r.slow = h.sinks[0].words;
+    r.slow_cycles = h.sinks[0].cycles;
+    r.bits = h.sinks[1].words;
+    r.bits_cycles = h.sinks[1].cycles;
+    r.synced_cycles = h.sinks[2].cycles;
+    r.counted = h.sinks[4].words;
+    r.counted_cycles = h.sinks[4].cycles;
+    for (TriggeredPe* pe : h.pes) {
+      pe->settle_statistics();
+      r.stats.push_back(pe->stats());
+      r.last.push_back(pe->last_stall());
+      r.preds.push_back(pe->preds());
+      r.r0.push_back(pe->reg(0).bits);
+      for (unsigned q = 0; q < pe->input_count(); ++q) r.queues.push_back(pe->input(q).stats());
+      for (unsigned q = 0; q < pe->output_count(); ++q) r.queues.push_back(pe->output(q).stats());
+    }
+    return r;
+  };
+  const Run a = run(false), b = run(true);
+  EXPECT_EQ(a.counted, b.counted);
+  EXPECT_EQ(a.counted_cycles, b.counted_cycles);
+  EXPECT_EQ(a.slow, b.slow);
+  EXPECT_EQ(a.slow_cycles, b.slow_cycles);
+  EXPECT_EQ(a.bits, b.bits);
+  EXPECT_EQ(a.bits_cycles, b.bits_cycles);
+  EXPECT_EQ(a.synced_cycles, b.synced_cycles);
+  EXPECT_EQ(a.preds, b.preds);
+  EXPECT_EQ(a.r0, b.r0);
+  ASSERT_EQ(a.stats.size(), b.stats.size());
+  for (std::size_t i = 0; i < a.stats.size(); ++i) {
+    EXPECT_EQ(a.stats[i].cycles, b.stats[i].cycles) << i;
+    EXPECT_EQ(a.stats[i].issued, b.stats[i].issued) << i;
+    EXPECT_EQ(a.stats[i].issued_per_op, b.stats[i].issued_per_op) << i;
+    EXPECT_EQ(a.stats[i].stalls, b.stats[i].stalls) << i;
+    expect_same_stall(a.last[i], b.last[i], "PE " + std::to_string(i));
+    expect_same_stall(a.before_drain[i], b.before_drain[i], "PE " + std::to_string(i) + " before the drain");
+  }
+  ASSERT_EQ(a.queues.size(), b.queues.size());
+  for (std::size_t i = 0; i < a.queues.size(); ++i)
+    expect_same_queue_stats(a.queues[i], b.queues[i], "queue " + std::to_string(i));
+  // The counter waited on its full output before the drain; the slow one on its own results.
+  EXPECT_EQ(a.before_drain[0].reason, StallReason::OutputFull);
+  EXPECT_GT(a.stats[1].stalls[static_cast<unsigned>(StallReason::Hazard)], 0u);
+  // Host reference: 1 2 3 (tag 1), 2 1 0 (tag 2), then the reset (no word), and again.
+  const std::vector<std::pair<std::int64_t, std::uint8_t>> period = {{1, 1}, {2, 1}, {3, 1}, {2, 2}, {1, 2}, {0, 2}};
+  for (const std::vector<Word>* words : {&a.counted, &a.slow}) {
+    ASSERT_GE(words->size(), 12u);
+    for (std::size_t k = 0; k < words->size(); ++k) {
+      EXPECT_EQ((*words)[k].as_int(), period[k % 6].first) << k;
+      EXPECT_EQ((*words)[k].tag, period[k % 6].second) << k;
+    }
+  }
+  // The slow counter issues every other cycle (each count waits for the last to land) and the
+  // reset takes one cycle more: its words come 2 cycles apart, 3 across the reset.
+  for (std::size_t k = 1; k < 12; ++k)
+    EXPECT_EQ(a.slow_cycles[k] - a.slow_cycles[k - 1], k % 6 == 0 ? 3u : 2u) << "slow " << k;
+  // The pattern 0 0 1 1 1 0 in the tags, one per cycle; the sync's one token after its 5 inputs.
+  ASSERT_GE(a.bits.size(), 12u);
+  for (std::size_t k = 0; k < a.bits.size(); ++k) EXPECT_EQ(a.bits[k].tag, (k % 6 >= 2 && k % 6 <= 4) ? 1 : 0) << k;
+  EXPECT_EQ(a.synced_cycles.size(), 1u);
+  EXPECT_EQ(a.preds[4], 0u) << "the self-compare";
+  EXPECT_EQ(a.r0[4], 60u);
 }
 
 // A register written by an op of latency 3 is read by the next iteration only once it has landed:
