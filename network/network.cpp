@@ -222,6 +222,29 @@ void Network::begin_cycle(std::uint64_t cycle) {
 template <bool Sparse>
 inline std::uint32_t Network::step_route(RouteRt& r, std::uint64_t cycle) {
   if ((Sparse && r.parked) || r.source->empty()) return 0;
+  if (Sparse && r.dest_count == 1) {
+    // One destination (most routes): the loops below without their loop.
+    DestRt& d = dests_[r.first_dest];
+    if (d.credit == 0) {
+      ++d.blocked;
+      ++r.stats.stall_cycles;
+      r.parked = true;
+      r.parked_since = cycle + 1;
+      d.route_parked = 1;
+      return 0;
+    }
+    TwoPhaseQueue& source = *r.source;
+    const std::uint64_t b = (cycle - 1 + d.latency) & wheel_mask_;
+    d.entries[b * d.stride + d.count[b]++] = {d.sink, source.head()};
+    source.pop_checked_by_caller();  // not empty (above); the route is its only popper
+    --d.credit;
+    if (r.touch_queues) {
+      *r.touch_queues |= r.touch_queue;
+      *r.touch_pes |= std::uint64_t{1} << r.touch_pe_shift;
+    }
+    ++r.stats.words;
+    return 1;
+  }
   // The route's fields in locals: the stores below could alias them, so the compiler would load
   // them again for every destination.
   DestRt* const dests = dests_.data() + r.first_dest;
