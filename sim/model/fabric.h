@@ -321,10 +321,18 @@ class Fabric {
   template <class Sink>
   [[gnu::always_inline]] inline void report_to_network(const TriggeredPe& pe, std::size_t i,
                                                        Sink& sink);
+  // Where a PE's reports go: out_route_ and in_credit_ with their strides. The stepping loop
+  // keeps them in a local (the stores of a PE's step could alias the members).
+  struct ReportTables {
+    const std::int32_t* out_route;
+    const CreditTarget* in_credit;
+    std::size_t out_stride, in_stride;
+  };
+  ReportTables report_tables() const { return {out_route_.data(), in_credit_.data(), out_stride_, in_stride_}; }
   // The same, with the PE's outputs_pushed() and inputs_popped() at hand.
   template <class Sink>
-  [[gnu::always_inline]] inline void report_to_network(QueueMask pushed, QueueMask popped, std::size_t i,
-                                                       Sink& sink);
+  [[gnu::always_inline]] static inline void report_to_network(const ReportTables& t, QueueMask pushed,
+                                                              QueueMask popped, std::size_t i, Sink& sink);
   // What the PE steps of one member found: some PE was not quiescent after evaluating (active),
   // some PE is not idle after committing (busy).
   struct StepFlags {

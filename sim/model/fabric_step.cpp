@@ -91,18 +91,19 @@ struct Fabric::MemberSink {
 // every committed PE, most of which pushed into or popped only a queue or two.
 template <class Sink>
 inline void Fabric::report_to_network(const TriggeredPe& pe, std::size_t i, Sink& sink) {
-  report_to_network(pe.outputs_pushed(), pe.inputs_popped(), i, sink);
+  report_to_network(report_tables(), pe.outputs_pushed(), pe.inputs_popped(), i, sink);
 }
 
 template <class Sink>
-inline void Fabric::report_to_network(QueueMask pushed, QueueMask popped, std::size_t i, Sink& sink) {
+inline void Fabric::report_to_network(const ReportTables& t, QueueMask pushed, QueueMask popped, std::size_t i,
+                                      Sink& sink) {
   if ((pushed | popped).none()) return;
-  const std::int32_t* const routes = out_route_.data() + i * out_stride_;
+  const std::int32_t* const routes = t.out_route + i * t.out_stride;
   for (const unsigned q : pushed) {
     const std::int32_t r = routes[q];
     if (r >= 0) sink.pushed(r);
   }
-  const CreditTarget* const credit = in_credit_.data() + i * in_stride_;
+  const CreditTarget* const credit = t.in_credit + i * t.in_stride;
   for (const unsigned q : popped) {
     const CreditTarget c = credit[q];
     if (c.is_own())
@@ -142,6 +143,7 @@ inline void Fabric::step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sin
   TriggeredPe* const pes = pes_.data() + base;
   TouchRecord* const touched = touched_.data() + blocks_[w].tbase;
   const bool skip_idle = skip_idle_;
+  const ReportTables tables = report_tables();
   for (PeBits m = visit; m != 0; m &= m - 1) {
     const unsigned b = static_cast<unsigned>(std::countr_zero(m));
     const PeBits bit = PeBits{1} << b;
@@ -158,7 +160,7 @@ inline void Fabric::step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sin
       // Both phases in one pass, committing the queues in the touch record and those it used.
       const TriggeredPe::StepResult s = pe.step(cycle, tin, tout);
       active |= !s.quiescent;
-      report_to_network(s.pushed, s.popped, base + b, sink);
+      report_to_network(tables, s.pushed, s.popped, base + b, sink);
     } else {
       // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
       // two modes therefore also check that the touch records are complete.
