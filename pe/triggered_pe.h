@@ -163,7 +163,7 @@ class alignas(64) TriggeredPe {
   /// ADD and forwarding PEs), which step() runs without the loop over instructions.
   bool single_program() const { return single_; }
   /// True if the program is not a stream program but every result it writes has latency 1 and
-  /// it has no LOAD or STORE (the mapper's address and bit generators, its sync and join PEs on
+  /// it has no LOAD or STORE (the mapper's address and bit generators and its sync PEs on
   /// the default latencies): step() lands each result at its issue, without the in-flight wheel,
   /// and leaves out the hazard, memory and order tests, which cannot fail for it. Results are the
   /// same either way.
