@@ -35,6 +35,37 @@ void expect_same_stall(const StallInfo& x, const StallInfo& y, const std::string
   EXPECT_EQ(x.queue, y.queue) << what;
 }
 
+// What a run of PEs leaves to compare, PE by PE: statistics, the last stall record and the queue
+// statistics (inputs, then outputs).
+struct PeRecords {
+  std::vector<PeStats> stats;
+  std::vector<StallInfo> last;
+  std::vector<QueueStats> queues;
+  void record(const std::vector<TriggeredPe*>& pes) {
+    for (TriggeredPe* pe : pes) {
+      pe->settle_statistics();
+      stats.push_back(pe->stats());
+      last.push_back(pe->last_stall());
+      for (unsigned q = 0; q < pe->input_count(); ++q) queues.push_back(pe->input(q).stats());
+      for (unsigned q = 0; q < pe->output_count(); ++q) queues.push_back(pe->output(q).stats());
+    }
+  }
+};
+
+void expect_same_records(const PeRecords& a, const PeRecords& b) {
+  ASSERT_EQ(a.stats.size(), b.stats.size());
+  for (std::size_t i = 0; i < a.stats.size(); ++i) {
+    EXPECT_EQ(a.stats[i].cycles, b.stats[i].cycles) << i;
+    EXPECT_EQ(a.stats[i].issued, b.stats[i].issued) << i;
+    EXPECT_EQ(a.stats[i].issued_per_op, b.stats[i].issued_per_op) << i;
+    EXPECT_EQ(a.stats[i].stalls, b.stats[i].stalls) << i;
+    expect_same_stall(a.last[i], b.last[i], "PE " + std::to_string(i));
+  }
+  ASSERT_EQ(a.queues.size(), b.queues.size());
+  for (std::size_t i = 0; i < a.queues.size(); ++i)
+    expect_same_queue_stats(a.queues[i], b.queues[i], "queue " + std::to_string(i));
+}
+
 // An op of latency L issued at t is invisible at t+L-1 and visible at t+L, for several L.
 TEST(PeTiming, ResultVisibleExactlyLatencyCyclesAfterIssue) {
   for (unsigned L = 1; L <= 6; ++L) {
@@ -257,12 +288,9 @@ TEST(PeScheduler, StreamProgramsStepAsTheGeneralSchedulerDoes) {
 // predicates (the general shape) gives the same words in the same cycles and the same statistics,
 // stall records and queue statistics stepped either way.
 TEST(PeScheduler, OnePassStepsAsEvaluateAndCommitDo) {
-  struct Run {
+  struct Run : PeRecords {
     std::vector<Word> words, fanned;
     std::vector<std::uint64_t> cycles;
-    std::vector<PeStats> stats;
-    std::vector<StallInfo> last;
-    std::vector<QueueStats> queues;
   };
   auto run = [](bool fused) {
     PeParams p = test_params(4);
@@ -308,30 +336,14 @@ TEST(PeScheduler, OnePassStepsAsEvaluateAndCommitDo) {
     r.words = h.sinks[1].words;
     r.cycles = h.sinks[1].cycles;
     r.fanned = h.sinks[0].words;
-    for (TriggeredPe* pe : h.pes) {
-      pe->settle_statistics();
-      r.stats.push_back(pe->stats());
-      r.last.push_back(pe->last_stall());
-      for (unsigned q = 0; q < pe->input_count(); ++q) r.queues.push_back(pe->input(q).stats());
-      for (unsigned q = 0; q < pe->output_count(); ++q) r.queues.push_back(pe->output(q).stats());
-    }
+    r.record(h.pes);
     return r;
   };
   const Run a = run(false), b = run(true);
   EXPECT_EQ(a.words, b.words);
   EXPECT_EQ(a.cycles, b.cycles);
   EXPECT_EQ(a.fanned, b.fanned);
-  ASSERT_EQ(a.stats.size(), b.stats.size());
-  for (std::size_t i = 0; i < a.stats.size(); ++i) {
-    EXPECT_EQ(a.stats[i].cycles, b.stats[i].cycles) << i;
-    EXPECT_EQ(a.stats[i].issued, b.stats[i].issued) << i;
-    EXPECT_EQ(a.stats[i].issued_per_op, b.stats[i].issued_per_op) << i;
-    EXPECT_EQ(a.stats[i].stalls, b.stats[i].stalls) << i;
-    expect_same_stall(a.last[i], b.last[i], "PE " + std::to_string(i));
-  }
-  ASSERT_EQ(a.queues.size(), b.queues.size());
-  for (std::size_t i = 0; i < a.queues.size(); ++i)
-    expect_same_queue_stats(a.queues[i], b.queues[i], "queue " + std::to_string(i));
+  expect_same_records(a, b);
   // The run has every case: waiting on input, on a full output, the drop's 5 issues, the gate's.
   const PeStats& add = a.stats[5];
   EXPECT_GT(add.stalls[static_cast<unsigned>(StallReason::OutputFull)], 0u);
@@ -360,12 +372,10 @@ TEST(PeScheduler, OnePassStepsAsEvaluateAndCommitDo) {
 // and queue statistics stepped in one pass as by evaluate() and commit(), and the values of a host
 // reference.
 TEST(PeScheduler, CompiledSingleProgramsStepAsEvaluateAndCommitDo) {
-  struct Run {
+  struct Run : PeRecords {
     std::vector<Word> words, ranged;
     std::vector<std::uint64_t> cycles, ranged_cycles;
-    std::vector<PeStats> stats;
-    std::vector<StallInfo> last, before_drain;
-    std::vector<QueueStats> queues;
+    std::vector<StallInfo> before_drain;
   };
   auto run = [](bool fused) {
     const PeParams p = test_params(4);
@@ -401,13 +411,7 @@ TEST(PeScheduler, CompiledSingleProgramsStepAsEvaluateAndCommitDo) {
     r.cycles = h.sinks[1].cycles;
     r.ranged = h.sinks[0].words;
     r.ranged_cycles = h.sinks[0].cycles;
-    for (TriggeredPe* pe : h.pes) {
-      pe->settle_statistics();
-      r.stats.push_back(pe->stats());
-      r.last.push_back(pe->last_stall());
-      for (unsigned q = 0; q < pe->input_count(); ++q) r.queues.push_back(pe->input(q).stats());
-      for (unsigned q = 0; q < pe->output_count(); ++q) r.queues.push_back(pe->output(q).stats());
-    }
+    r.record(h.pes);
     return r;
   };
   const Run a = run(false), b = run(true);
@@ -415,20 +419,10 @@ TEST(PeScheduler, CompiledSingleProgramsStepAsEvaluateAndCommitDo) {
   EXPECT_EQ(a.cycles, b.cycles);
   EXPECT_EQ(a.ranged, b.ranged);
   EXPECT_EQ(a.ranged_cycles, b.ranged_cycles);
-  ASSERT_EQ(a.stats.size(), b.stats.size());
-  for (std::size_t i = 0; i < a.stats.size(); ++i) {
-    EXPECT_EQ(a.stats[i].cycles, b.stats[i].cycles) << i;
-    EXPECT_EQ(a.stats[i].issued, b.stats[i].issued) << i;
-    EXPECT_EQ(a.stats[i].issued_per_op, b.stats[i].issued_per_op) << i;
-    EXPECT_EQ(a.stats[i].stalls, b.stats[i].stalls) << i;
-    expect_same_stall(a.last[i], b.last[i], "PE " + std::to_string(i));
-  }
+  expect_same_records(a, b);
   ASSERT_EQ(a.before_drain.size(), b.before_drain.size());
   for (std::size_t i = 0; i < a.before_drain.size(); ++i)
     expect_same_stall(a.before_drain[i], b.before_drain[i], "PE " + std::to_string(i) + " before the drain");
-  ASSERT_EQ(a.queues.size(), b.queues.size());
-  for (std::size_t i = 0; i < a.queues.size(); ++i)
-    expect_same_queue_stats(a.queues[i], b.queues[i], "queue " + std::to_string(i));
   // Every case ran: the add waited on input and on its full output (o2, where it was blocked
   // before the drain); the side words filled the
   // MUL's unused queue (4 of them fit).
@@ -461,13 +455,11 @@ TEST(PeScheduler, CompiledSingleProgramsStepAsEvaluateAndCommitDo) {
 // same counter with an integer latency of 2 is not direct and gives the same too; and the words are
 // those of a host reference.
 TEST(PeScheduler, DirectProgramsStepAsEvaluateAndCommitDo) {
-  struct Run {
+  struct Run : PeRecords {
     std::vector<Word> counted, slow, bits;
     std::vector<std::uint64_t> counted_cycles, slow_cycles, bits_cycles, synced_cycles;
-    std::vector<PeStats> stats;
-    std::vector<StallInfo> last, before_drain;
+    std::vector<StallInfo> before_drain;
     std::vector<std::uint64_t> preds, r0;
-    std::vector<QueueStats> queues;
   };
   const Program counter = parse_listing(
       "when !p0 do iadd r0, #1 -> o0 r0 p0==#3 tag=1\n"
@@ -503,14 +495,10 @@ TEST(PeScheduler, DirectProgramsStepAsEvaluateAndCommitDo) {
     r.synced_cycles = h.sinks[2].cycles;
     r.counted = h.sinks[4].words;
     r.counted_cycles = h.sinks[4].cycles;
-    for (TriggeredPe* pe : h.pes) {
-      pe->settle_statistics();
-      r.stats.push_back(pe->stats());
-      r.last.push_back(pe->last_stall());
+    r.record(h.pes);
+    for (const TriggeredPe* pe : h.pes) {
       r.preds.push_back(pe->preds());
       r.r0.push_back(pe->reg(0).bits);
-      for (unsigned q = 0; q < pe->input_count(); ++q) r.queues.push_back(pe->input(q).stats());
-      for (unsigned q = 0; q < pe->output_count(); ++q) r.queues.push_back(pe->output(q).stats());
     }
     return r;
   };
@@ -524,18 +512,10 @@ TEST(PeScheduler, DirectProgramsStepAsEvaluateAndCommitDo) {
   EXPECT_EQ(a.synced_cycles, b.synced_cycles);
   EXPECT_EQ(a.preds, b.preds);
   EXPECT_EQ(a.r0, b.r0);
-  ASSERT_EQ(a.stats.size(), b.stats.size());
-  for (std::size_t i = 0; i < a.stats.size(); ++i) {
-    EXPECT_EQ(a.stats[i].cycles, b.stats[i].cycles) << i;
-    EXPECT_EQ(a.stats[i].issued, b.stats[i].issued) << i;
-    EXPECT_EQ(a.stats[i].issued_per_op, b.stats[i].issued_per_op) << i;
-    EXPECT_EQ(a.stats[i].stalls, b.stats[i].stalls) << i;
-    expect_same_stall(a.last[i], b.last[i], "PE " + std::to_string(i));
+  expect_same_records(a, b);
+  ASSERT_EQ(a.before_drain.size(), b.before_drain.size());
+  for (std::size_t i = 0; i < a.before_drain.size(); ++i)
     expect_same_stall(a.before_drain[i], b.before_drain[i], "PE " + std::to_string(i) + " before the drain");
-  }
-  ASSERT_EQ(a.queues.size(), b.queues.size());
-  for (std::size_t i = 0; i < a.queues.size(); ++i)
-    expect_same_queue_stats(a.queues[i], b.queues[i], "queue " + std::to_string(i));
   // The counter waited on its full output before the drain; the slow one on its own results.
   EXPECT_EQ(a.before_drain[0].reason, StallReason::OutputFull);
   EXPECT_GT(a.stats[1].stalls[static_cast<unsigned>(StallReason::Hazard)], 0u);
