@@ -223,7 +223,7 @@ template <bool Sparse>
 inline std::uint32_t Network::step_route(RouteRt& r, std::uint64_t cycle) {
   if ((Sparse && r.parked) || r.source->empty()) return 0;
   if (Sparse && r.dest_count == 1) {
-    // One destination (most routes): the loops below without their loop.
+    // One destination (most routes): the same steps as below, without the loops a multicast needs.
     DestRt& d = dests_[r.first_dest];
     if (d.credit == 0) {
       ++d.blocked;

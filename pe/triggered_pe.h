@@ -282,6 +282,8 @@ class alignas(64) TriggeredPe {
   // Direct (direct_): a general program whose results all have latency 1 and that has no LOAD or
   // STORE; step() lands its result at the issue (see issue()).
   enum class Shape : std::uint8_t { General, Stream, Single, Direct };
+  // The shapes of a stream program (Single is one too).
+  static constexpr bool stream_shape(Shape s) { return s == Shape::Stream || s == Shape::Single; }
   // What the evaluate phase stages for the commit: the queues this PE pops, pushes into and
   // reserves a slot in this cycle, and the predicates its issue sets and clears. evaluate() and
   // commit() keep it in staged_; step() in a local.
@@ -350,9 +352,9 @@ class alignas(64) TriggeredPe {
   // of their issue cycle, so nothing is pending or in flight when it evaluates.
   bool direct_ = false;
   // A single program compiled at load into step_compiled<N> (see there): N = kernel_, the number
-  // of input queues its instruction reads (1..3); 0 = not compiled (it writes no output queue, or
-  // more than one). k_in_ lists those queues, k_out_ is its output queue, k_used_in_ / k_used_out_
-  // the same as sets.
+  // of input queues its instruction reads (1..3); 0 = not compiled (not a single program, or one
+  // that reads no queue or more than three, or writes other than one output queue). k_in_ lists
+  // those queues, k_out_ is its output queue, k_used_in_ / k_used_out_ the same as sets.
   std::uint8_t kernel_ = 0;
   std::uint8_t k_out_ = 0;
   std::array<std::uint8_t, 3> k_in_{};

@@ -79,7 +79,7 @@ inline Word TriggeredPe::fetch(const Operand& o) const {
 // order_check_). Shape::Single (single_) has its one instruction without a tag test besides.
 template <TriggeredPe::Shape S>
 [[gnu::always_inline]] inline void TriggeredPe::evaluate_as(std::uint64_t cycle, Staged& s) {
-  constexpr bool kStream = S == Shape::Stream || S == Shape::Single;
+  constexpr bool kStream = stream_shape(S);
   // A direct program (direct_) has nothing pending when it evaluates, no LOAD/STORE and lands in
   // issue order: the hazard, memory and order tests cannot fail for it.
   constexpr bool kFull = S == Shape::General;
@@ -198,7 +198,7 @@ inline Word TriggeredPe::result_of(const Decoded& d, Word a, Word b, Word c) {
 
 template <TriggeredPe::Shape S>
 inline void TriggeredPe::issue(const Decoded& d, unsigned index, Staged& s) {
-  constexpr bool kStream = S == Shape::Stream || S == Shape::Single;
+  constexpr bool kStream = stream_shape(S);
   const Word a = fetch<kStream>(d.src[0]);
   const Word b = fetch<kStream>(d.src[1]);
   const Word c = fetch<kStream>(d.src[2]);
@@ -300,7 +300,7 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index, Staged& s) {
 // else of its output queues: its landings change nothing it observes.
 template <TriggeredPe::Shape S>
 inline bool TriggeredPe::land_results(Staged& s) {
-  constexpr bool kStream = S == Shape::Stream || S == Shape::Single;
+  constexpr bool kStream = stream_shape(S);
   bool changed = issued_;
   if constexpr (!kStream) {
     preds_ = (preds_ | s.set) & ~s.clear;
@@ -366,8 +366,7 @@ template <TriggeredPe::Shape S>
   // issue), so there is a change if there is a candidate: no need to ask each queue whether it
   // was dirty. Except, for a stream program, an output queue only its own landing pushed into:
   // that changes nothing it observes (see land_results). Its own issue pushes only when it issued.
-  const QueueMask seen_out =
-      S == Shape::Stream || S == Shape::Single ? outputs_touched & all_outputs_ : cand_out;
+  const QueueMask seen_out = stream_shape(S) ? outputs_touched & all_outputs_ : cand_out;
   commit_queues(cand_in, cand_out, changed || (cand_in | seen_out).any(), s);
 }
 
