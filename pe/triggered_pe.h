@@ -173,6 +173,14 @@ class alignas(64) TriggeredPe {
   /// MUL, ADD and forwarding PEs). step() then runs it without walking queue sets. Results are
   /// the same either way.
   bool compiled_program() const { return kernel_ != 0; }
+  /// A compiled program's queues (compiled_program()): the output queue it writes and the input
+  /// queues its instruction pops. Whatever step() reports for such a PE is one of these or none:
+  /// pushed is {output} or empty, popped is `pops` or empty.
+  struct CompiledQueues {
+    unsigned output = 0;
+    QueueMask pops;
+  };
+  CompiledQueues compiled_queues() const { return {k_out_, dec_[0].dequeues}; }
   /// What step() reports: whether the PE was quiescent() after its evaluate phase, and the queues
   /// it pushed into and popped at its commit (outputs_pushed() / inputs_popped()).
   struct StepResult {

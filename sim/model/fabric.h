@@ -49,6 +49,7 @@
 /// finished cycle t, while the caller's thread still runs the memory module and the kernel.
 /// Results are identical for any number of threads (tested).
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <limits>
@@ -315,6 +316,19 @@ class Fabric {
   // reported to it as returned credit.
   std::vector<CreditTarget> in_credit_;
   std::uint32_t in_stride_ = 0;
+  // The report of a PE with a compiled program (TriggeredPe::compiled_program), at its step index,
+  // taken from out_route_ and in_credit_ at set-up: such a PE pushes only into its one output
+  // queue and pops only the input queues its instruction pops, all at once, so its report is a
+  // fixed list instead of a walk over the two masks. n_pop = 0 for every other PE.
+  struct CompiledReport {
+    std::int32_t out_slot = -1;  // out_route_ of its output queue
+    std::uint32_t n_pop = 0;
+    std::array<CreditTarget, 3> pop{CreditTarget::none(), CreditTarget::none(), CreditTarget::none()};
+  };
+  std::vector<CompiledReport> compiled_report_;
+  template <class Sink>
+  [[gnu::always_inline]] static inline void report_compiled(const CompiledReport& c, QueueMask pushed,
+                                                            QueueMask popped, Sink& sink);
   // Sinks for report_to_network: straight to the network (one thread), or into a block's buffer.
   struct NetworkSink;
   struct MemberSink;

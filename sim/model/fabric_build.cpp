@@ -231,6 +231,7 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
     q->push(t.word);  // staged: committed by the PE at the end of cycle 0
     touch(static_cast<std::size_t>(pe_index(t.dest))).inputs |= QueueMask::of(t.dest.queue);
   }
+  compiled_report_.assign(pes_.size(), CompiledReport{});  // filled below with sparse stepping
   if (skip_idle_) {
     // Threads (see above). set_members regroups the routes, which renumbers the destination
     // ids: first, before any id is taken.
@@ -283,6 +284,13 @@ Fabric::Fabric(const ArchConfig& arch, const FabricProgram& program, bool skip_i
               own ? CreditTarget::own(id) : CreditTarget::remote(id);
         }
       }
+    for (std::size_t i = 0; i < pes_.size(); ++i) {
+      if (!pes_[i].compiled_program()) continue;
+      const TriggeredPe::CompiledQueues q = pes_[i].compiled_queues();
+      CompiledReport& c = compiled_report_[i];
+      c.out_slot = out_route_[i * out_stride_ + q.output];
+      for (const unsigned k : q.pops) c.pop[c.n_pop++] = in_credit_[i * in_stride_ + k];
+    }
     network_->track_active_routes();  // after the initial tokens: it reads the credit once
   }
 }

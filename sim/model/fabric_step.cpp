@@ -113,6 +113,20 @@ inline void Fabric::report_to_network(const ReportTables& t, QueueMask pushed, Q
   }
 }
 
+// report_to_network for a PE with a compiled program (see CompiledReport): the same reports.
+template <class Sink>
+inline void Fabric::report_compiled(const CompiledReport& c, QueueMask pushed, QueueMask popped, Sink& sink) {
+  if (pushed.any() && c.out_slot >= 0) sink.pushed(c.out_slot);
+  if (popped.none()) return;
+  for (std::uint32_t k = 0; k < c.n_pop; ++k) {
+    const CreditTarget t = c.pop[k];
+    if (t.is_own())
+      sink.popped(t.own_id());
+    else if (t.is_remote())
+      sink.popped_remote(t.remote_id());
+  }
+}
+
 // The stepping loop. Steps the PEs of block w that are awake or were touched from outside, each
 // through its whole cycle: evaluate, then commit (see the class comment). Adds to `flags` whether
 // one of them was not quiescent after evaluating (active) and whether one is busy (not idle) after
@@ -144,6 +158,7 @@ inline void Fabric::step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sin
   TouchRecord* const touched = touched_.data() + blocks_[w].tbase;
   const bool skip_idle = skip_idle_;
   const ReportTables tables = report_tables();
+  const CompiledReport* const compiled = compiled_report_.data() + base;
   for (PeBits m = visit; m != 0; m &= m - 1) {
     const unsigned b = static_cast<unsigned>(std::countr_zero(m));
     const PeBits bit = PeBits{1} << b;
@@ -160,7 +175,13 @@ inline void Fabric::step_block_pes(std::size_t w, std::uint64_t cycle, Sink& sin
       // Both phases in one pass, committing the queues in the touch record and those it used.
       const TriggeredPe::StepResult s = pe.step(cycle, tin, tout);
       active |= !s.quiescent;
-      report_to_network(tables, s.pushed, s.popped, base + b, sink);
+      if (const CompiledReport& c = compiled[b]; c.n_pop != 0) {
+        assert(s.popped.none() || s.popped == pe.compiled_queues().pops);
+        assert(s.pushed.without(QueueMask::of(pe.compiled_queues().output)).none());
+        report_compiled(c, s.pushed, s.popped, sink);
+      } else {
+        report_to_network(tables, s.pushed, s.popped, base + b, sink);
+      }
     } else {
       // Reference mode (no sleeping) commits by scanning every queue; the tests comparing the
       // two modes therefore also check that the touch records are complete.
