@@ -285,8 +285,9 @@ std::vector<ParamSpec> declare() {
   p.push_back(count64_param("run.max_cycles", FIELD(run.max_cycles), "cycles", 100000000, 1, kMaxCycles,
                             "watchdog: a run still going after this many cycles is stopped"));
   p.push_back(uint_param("run.threads", FIELD(run.threads), "threads", 1, 1, 64,
-                         "host threads that step the fabric's PEs in parallel (results are identical "
-                         "for any count; more than 1 pays off from a few hundred placed PEs)"));
+                         "host threads that step the fabric's PEs (and plan the mapper's blocking "
+                         "candidates) in parallel (results are identical for any count; more than 1 "
+                         "pays off from a few hundred placed PEs)"));
   return p;
 }
 

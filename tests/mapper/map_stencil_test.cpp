@@ -458,5 +458,34 @@ TEST(MapperMapStencil, ThreeDimensionalTargetCaseMaps) {
   }
 }
 
+// The blocking candidates are planned on run.threads host threads and taken in a fixed order: the
+// list, and so the mapping, is the same for any number of threads (here more threads than the
+// host may have: the count is capped, the answer must not move).
+TEST(MapperBlocking, CandidatesDoNotDependOnThreads) {
+  struct Case {
+    StencilSpec spec;
+    unsigned workers;
+  };
+  const std::vector<Case> cases = {{make_spec(2, 12, 960, 449), 5}, {make_spec(2, 2, 200, 60), 3},
+                                   {test::make_spec3(2, 2, 2, 64, 32, 16), 2}};
+  for (const Case& c : cases) {
+    ArchConfig one = legacy_default_arch();
+    one.run.threads = 1;
+    ArchConfig many = one;
+    many.run.threads = 8;
+    const std::vector<BufferEstimate> a = blocking_candidates(c.spec, c.workers, one);
+    const std::vector<BufferEstimate> b = blocking_candidates(c.spec, c.workers, many);
+    ASSERT_GT(a.size(), 1u);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      EXPECT_EQ(a[k].blocks.blocks, b[k].blocks.blocks) << k;
+      EXPECT_EQ(a[k].delay_stages, b[k].delay_stages) << k;
+      EXPECT_EQ(a[k].scratchpad_bytes, b[k].scratchpad_bytes) << k;
+      EXPECT_EQ(a[k].pes_needed, b[k].pes_needed) << k;
+      EXPECT_EQ(a[k].cycles(), b[k].cycles()) << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cgra
