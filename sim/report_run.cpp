@@ -189,9 +189,14 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
   // The host copies the input to the output region first: boundary cells keep the input.
   // 3D grids may have padding words after each plane (HostLayout): the host writes and reads the
   // memory image.
-  const std::vector<double> image = l.to_memory(r.input);
-  r.result = simulate(r.mapped.dfg, arch, {{"in", l.input_base, image}, {"out", l.output_base, image}},
-                      {{"out", l.output_base, image.size()}}, options);
+  // One copy for each region, none more (a grid can be large): the model reads them in place.
+  std::vector<HostArray> arrays;
+  arrays.reserve(2);  // the second is copied from the first's values
+  arrays.push_back({"in", l.input_base, l.to_memory(r.input)});
+  arrays.push_back({"out", l.output_base, arrays[0].values});
+  const std::size_t words = arrays[0].values.size();
+  r.result = simulate(r.mapped.dfg, arch, arrays, {{"out", l.output_base, words}}, options);
+  arrays.clear();
   if (l.padded() && !r.result.outputs.empty()) r.result.outputs[0] = l.from_memory(r.result.outputs[0]);
   r.simulate_seconds = seconds_since(t0);
   if (r.result.status != RunStatus::Done) return r;

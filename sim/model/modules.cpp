@@ -211,11 +211,11 @@ void MemoryModule::step() {
 // --- HostModule ----------------------------------------------------------------------------
 
 HostModule::HostModule(sc_core::sc_module_name name, CycleScheduler& sched, MemoryModule& memory,
-                       std::vector<HostArray> inputs, std::vector<OutputArray> outputs)
+                       std::span<const HostArray> inputs, std::vector<OutputArray> outputs)
     : sc_core::sc_module(name),
       sched_(sched),
       memory_(memory),
-      inputs_(std::move(inputs)),
+      inputs_(inputs),
       outputs_(std::move(outputs)) {
   // A method with two steps rather than an SC_THREAD: no coroutine stack, so the model runs
   // under AddressSanitizer (which cannot follow SystemC's stack switches) and costs no context

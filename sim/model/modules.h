@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -98,18 +99,22 @@ struct OutputArray {
 class HostModule : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(HostModule);
+  /// `inputs` are the caller's and must outlive the module (they are read at time 0, not copied:
+  /// a grid can be large).
   HostModule(sc_core::sc_module_name name, CycleScheduler& sched, MemoryModule& memory,
-             std::vector<HostArray> inputs, std::vector<OutputArray> outputs);
+             std::span<const HostArray> inputs, std::vector<OutputArray> outputs);
 
   /// The output arrays, read after the run ended (in the order given).
   const std::vector<std::vector<double>>& results() const { return results_; }
+  /// The same, moved out (they can be large).
+  std::vector<std::vector<double>> take_results() { return std::move(results_); }
 
  private:
   void run();
 
   CycleScheduler& sched_;
   MemoryModule& memory_;
-  std::vector<HostArray> inputs_;
+  std::span<const HostArray> inputs_;
   std::vector<OutputArray> outputs_;
   std::vector<std::vector<double>> results_;
   bool started_ = false;

@@ -219,7 +219,7 @@ SimResult simulate(const FabricProgram& program, const ArchConfig& arch,
       res.cross_thread_destinations = f.cross_member_destinations();
       res.route_destinations = f.route_destinations();
       if (options.profile) res.profile = {ran.count(), f.profile()};
-      res.outputs = m.host.results();
+      res.outputs = m.host.take_results();
       if (res.status != RunStatus::Done) {
         res.report = f.blocked_report();
         const MemorySystem& mem = m.memory.memory();
