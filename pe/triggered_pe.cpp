@@ -67,6 +67,38 @@ void TriggeredPe::compile_single() {
   kernel_ = static_cast<std::uint8_t>(n);
 }
 
+void TriggeredPe::compile_filter() {
+  filter_ = false;
+  if (!stream_ || decoded_.size() != 2) return;
+  const Decoded& pass = decoded_[0];
+  const Decoded& drop = decoded_[1];
+  if (pass.tag_count != 1 || drop.tag_count != 1) return;
+  const TagTest& tp = pass.tags[0];
+  const TagTest& td = drop.tags[0];
+  // The same tag on the same queue, equal for the first, not equal for the second: exactly one of
+  // them passes its tag test whenever the queues hold words.
+  if (tp.queue != td.queue || tp.tag != td.tag || !tp.equal || td.equal) return;
+  if (!pass.writes || pass.latency != 1 || pass.outputs_needed.count() != 1) return;
+  if (drop.writes || drop.outputs_needed.any()) return;
+  const QueueMask in = pass.inputs_needed;
+  const unsigned n = in.count();
+  if (drop.inputs_needed != in || pass.dequeues != in || drop.dequeues != in || n == 0 || n > k_in_.size()) return;
+  unsigned k = 0;
+  for (const unsigned q : in) k_in_[k++] = static_cast<std::uint8_t>(q);
+  k_out_ = static_cast<std::uint8_t>(pass.outputs_needed.lowest());
+  k_used_in_ = in;
+  k_used_out_ = pass.outputs_needed;
+  k_tag_queue_ = tp.queue;
+  k_tag_ = tp.tag;
+  kernel_ = static_cast<std::uint8_t>(n);
+  filter_ = true;
+}
+
+TriggeredPe::StepResult TriggeredPe::step_stream_out_of_line(std::uint64_t cycle, QueueMask inputs_touched,
+                                                             QueueMask outputs_touched) {
+  return step_as<Shape::Stream>(cycle, inputs_touched, outputs_touched);
+}
+
 unsigned TriggeredPe::latency_of(OpClass c) const {
   switch (c) {
     case OpClass::FpMul: return params_.latency.fp_mul;
@@ -118,6 +150,7 @@ void TriggeredPe::load_program(const Program& program) {
   bind_arrays();
   refresh_masks();
   compile_single();
+  compile_filter();
 }
 
 void TriggeredPe::decode(const Program& program) {

@@ -168,13 +168,18 @@ class alignas(64) TriggeredPe {
   /// and leaves out the hazard, memory and order tests, which cannot fail for it. Results are the
   /// same either way.
   bool direct_program() const { return direct_; }
-  /// True if the program is a single program compiled at load for its queues: its one
+  /// True if the program is compiled at load for its queues: a single program whose one
   /// instruction reads one to three input queues and writes one output queue (the mapper's MAC,
-  /// MUL, ADD and forwarding PEs). step() then runs it without walking queue sets. Results are
-  /// the same either way.
+  /// MUL, ADD and forwarding PEs), or a filter (filter_program()). step() then runs it without
+  /// walking queue sets. Results are the same either way.
   bool compiled_program() const { return kernel_ != 0; }
+  /// True if the program is a data filter compiled at load: two stream instructions that read and
+  /// pop the same one to three input queues, the first a MOV of latency 1 into one output queue
+  /// when the head of one of them has tag T, the second one that writes nothing (a DROP) when it
+  /// has not (pe/programs.h, filter_by_bits_program).
+  bool filter_program() const { return filter_; }
   /// A compiled program's queues (compiled_program()): the output queue it writes and the input
-  /// queues its instruction pops. Whatever step() reports for such a PE is one of these or none:
+  /// queues its instruction pops (a filter's two pop the same). Whatever step() reports for such a PE is one of these or none:
   /// pushed is {output} or empty, popped is `pops` or empty.
   struct CompiledQueues {
     unsigned output = 0;
@@ -314,7 +319,12 @@ class alignas(64) TriggeredPe {
   template <unsigned N>
   [[gnu::always_inline]] inline StepResult step_compiled(std::uint64_t cycle, QueueMask inputs_touched,
                                                          QueueMask outputs_touched);
+  // step_as<Shape::Stream> out of line: a compiled filter's rare cycle in which others touched a
+  // queue outside its program's (inlined, it would cost the common steps registers).
+  [[gnu::noinline]] StepResult step_stream_out_of_line(std::uint64_t cycle, QueueMask inputs_touched,
+                                                       QueueMask outputs_touched);
   void compile_single();  // sets kernel_ and the k_ fields (load_program)
+  void compile_filter();  // sets filter_ and the k_ fields (load_program)
   template <bool kStream>
   [[gnu::always_inline]] inline Word fetch(const Operand& o) const;
   [[gnu::always_inline]] static inline Word result_of(const Decoded& d, Word a, Word b, Word c);
@@ -359,11 +369,16 @@ class alignas(64) TriggeredPe {
   // results land in issue order: step() runs it as Shape::Direct. Its results land at the commit
   // of their issue cycle, so nothing is pending or in flight when it evaluates.
   bool direct_ = false;
-  // A single program compiled at load into step_compiled<N> (see there): N = kernel_, the number
-  // of input queues its instruction reads (1..3); 0 = not compiled (not a single program, or one
-  // that reads no queue or more than three, or writes other than one output queue). k_in_ lists
-  // those queues, k_out_ is its output queue, k_used_in_ / k_used_out_ the same as sets.
+  // A single program or a filter compiled at load into step_compiled<N> (see there): N = kernel_,
+  // the number of input queues its instructions read (1..3); 0 = not compiled (neither, or one that
+  // reads no queue or more than three, or writes other than one output queue). k_in_ lists those
+  // queues, k_out_ is its output queue, k_used_in_ / k_used_out_ the same as sets.
   std::uint8_t kernel_ = 0;
+  // A filter compiled at load into step_compiled<N> as well (filter_program(); kernel_ = N, the
+  // k_ fields likewise): it passes a word when the head of input queue k_tag_queue_ has tag k_tag_.
+  bool filter_ = false;
+  std::uint8_t k_tag_queue_ = 0;
+  std::uint8_t k_tag_ = 0;
   std::uint8_t k_out_ = 0;
   std::array<std::uint8_t, 3> k_in_{};
   QueueMask k_used_in_, k_used_out_;

@@ -428,26 +428,33 @@ template <TriggeredPe::Shape S>
 // a clean queue only brings its statistics up to date, see commit_touched), so no queue set is
 // gathered or walked, and its report to the network is that of step_as<Shape::Single>. A queue
 // outside those that others touched (not one of the program's) sends the cycle through
-// step_as<Shape::Single>, which commits it.
+// step_as<Shape::Single>, which commits it. A filter (compile_filter) takes the same step, with
+// the DROP's issue besides, and step_as<Shape::Stream> (out of line) for such a cycle.
 template <unsigned N>
 [[gnu::always_inline]] inline TriggeredPe::StepResult TriggeredPe::step_compiled(std::uint64_t cycle,
                                                                                QueueMask inputs_touched,
                                                                                QueueMask outputs_touched) {
   if ((inputs_touched.without(k_used_in_) | outputs_touched.without(k_used_out_)).any()) [[unlikely]]
-    return step_as<Shape::Single>(cycle, inputs_touched, outputs_touched);
+    return filter_ ? step_stream_out_of_line(cycle, inputs_touched, outputs_touched)
+                   : step_as<Shape::Single>(cycle, inputs_touched, outputs_touched);
   if (cycle != cycle_ + 1) [[unlikely]]
     enter_cycle(cycle);
   cycle_ = cycle;
   const Decoded& d = dec_[0];
   TwoPhaseQueue* const in = in_;
   TwoPhaseQueue& out = out_[k_out_];
-  // Evaluate: as evaluate_as<Shape::Single>.
-  bool issue = false;
+  // Evaluate: as evaluate_as<Shape::Single>, or for a filter as evaluate_as<Shape::Stream> of its
+  // two instructions: with a queue empty both wait on the lowest empty one, charged to the first
+  // (the same queues); with the tag the first needs, it issues or waits on its full output queue
+  // (output_full outranks the second's no_input); with another tag the second, a DROP, issues.
+  bool issue = false, drop = false;
   if (!changed_ && !issued_) {
     ++stats_.stalls[static_cast<unsigned>(last_stall_.reason)];
   } else if (const QueueMask missing = d.inputs_needed.without(inputs_nonempty_); missing.any()) {
     ++stats_.stalls[static_cast<unsigned>(StallReason::NoInput)];
     last_stall_ = {StallReason::NoInput, 0, static_cast<int>(missing.lowest())};
+  } else if (filter_ && in[k_tag_queue_].head().tag != k_tag_) {
+    issue = drop = true;
   } else if (!outputs_free_.has(k_out_)) {
     ++stats_.stalls[static_cast<unsigned>(StallReason::OutputFull)];
     last_stall_ = {StallReason::OutputFull, 0, k_out_};
@@ -456,7 +463,10 @@ template <unsigned N>
   }
   const bool was_quiescent = !issue && inflight_count_ == 0;
   bool pushed = false;
-  if (issue) {  // as issue<Shape::Single>
+  if (drop) {  // as issue<Shape::Stream> of the second instruction: it pops what the first would
+    ++dec_[1].issued;
+    last_stall_ = {StallReason::None, 1, -1};
+  } else if (issue) {  // as issue<Shape::Single>
     const Word result = result_of(d, fetch<true>(d.src[0]), fetch<true>(d.src[1]), fetch<true>(d.src[2]));
     if (d.latency == 1) {
       out.push_checked_by_caller(result);
@@ -509,7 +519,7 @@ template <unsigned N>
 
 [[gnu::always_inline]] inline TriggeredPe::StepResult TriggeredPe::step(std::uint64_t cycle, QueueMask inputs_touched,
                                                                         QueueMask outputs_touched) {
-  if (single_) {
+  if (single_ || filter_) {  // a filter is always compiled (kernel_ 1..3)
     switch (kernel_) {
       case 1: return step_compiled<1>(cycle, inputs_touched, outputs_touched);
       case 2: return step_compiled<2>(cycle, inputs_touched, outputs_touched);
