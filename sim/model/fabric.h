@@ -318,8 +318,9 @@ class Fabric {
   std::uint32_t in_stride_ = 0;
   // The report of a PE with a compiled program (TriggeredPe::compiled_program), at its step index,
   // taken from out_route_ and in_credit_ at set-up: such a PE pushes only into its one output
-  // queue and pops only the input queues its instruction pops, all at once, so its report is a
-  // fixed list instead of a walk over the two masks. n_pop = 0 for every other PE.
+  // queue and pops only the input queues its instructions pop, all at once (a filter's two pop the
+  // same), so its report is a fixed list instead of a walk over the two masks. n_pop = 0 for every
+  // other PE.
   struct CompiledReport {
     std::int32_t out_slot = -1;  // out_route_ of its output queue
     std::uint32_t n_pop = 0;
