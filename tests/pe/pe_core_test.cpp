@@ -67,6 +67,41 @@ void expect_same_records(const PeRecords& a, const PeRecords& b) {
     expect_same_queue_stats(a.queues[i], b.queues[i], "queue " + std::to_string(i));
 }
 
+// What a sink took: the words and the cycles they were visible in.
+struct Sunk {
+  std::vector<Word> words;
+  std::vector<std::uint64_t> cycles;
+  friend bool operator==(const Sunk&, const Sunk&) = default;
+};
+
+// PeRecords of a run whose last sink starts draining late (drain), with every PE's stall record at
+// that moment and, at the end (finish), what each sink took.
+struct DrainRecords : PeRecords {
+  std::vector<StallInfo> before_drain;
+  std::vector<Sunk> sunk;  // by sink, in the harness's order
+  void drain(Harness& h, const test::Sink& late, std::uint64_t cycles) {
+    for (const TriggeredPe* pe : h.pes) before_drain.push_back(pe->last_stall());
+    h.sinks.push_back(late);
+    h.run(cycles);
+  }
+  void finish(const Harness& h) {
+    for (const test::Sink& s : h.sinks) sunk.push_back({s.words, s.cycles});
+    record(h.pes);
+  }
+};
+
+void expect_same_drain_records(const DrainRecords& a, const DrainRecords& b) {
+  ASSERT_EQ(a.sunk.size(), b.sunk.size());
+  for (std::size_t i = 0; i < a.sunk.size(); ++i) {
+    EXPECT_EQ(a.sunk[i].words, b.sunk[i].words) << "sink " << i;
+    EXPECT_EQ(a.sunk[i].cycles, b.sunk[i].cycles) << "sink " << i;
+  }
+  expect_same_records(a, b);
+  ASSERT_EQ(a.before_drain.size(), b.before_drain.size());
+  for (std::size_t i = 0; i < a.before_drain.size(); ++i)
+    expect_same_stall(a.before_drain[i], b.before_drain[i], "PE " + std::to_string(i) + " before the drain");
+}
+
 // An op of latency L issued at t is invisible at t+L-1 and visible at t+L, for several L.
 TEST(PeTiming, ResultVisibleExactlyLatencyCyclesAfterIssue) {
   for (unsigned L = 1; L <= 6; ++L) {
@@ -373,11 +408,7 @@ TEST(PeScheduler, OnePassStepsAsEvaluateAndCommitDo) {
 // and queue statistics stepped in one pass as by evaluate() and commit(), and the values of a host
 // reference.
 TEST(PeScheduler, CompiledSingleProgramsStepAsEvaluateAndCommitDo) {
-  struct Run : PeRecords {
-    std::vector<Word> words, ranged;
-    std::vector<std::uint64_t> cycles, ranged_cycles;
-    std::vector<StallInfo> before_drain;
-  };
+
   auto run = [](bool fused) {
     const PeParams p = test_params(4);
     TriggeredPe mac3("mac3", p), range("range", p), mul("mul", p), add("add", test_params(2));
@@ -404,26 +435,15 @@ TEST(PeScheduler, CompiledSingleProgramsStepAsEvaluateAndCommitDo) {
     h.links = {{&mac3, 0, &mul, 0}, {&mul, 0, &add, 0}};
     h.sinks = {{&range, 0, {}, {}}};
     h.run(40);
-    Run r;
-    for (const TriggeredPe* pe : h.pes) r.before_drain.push_back(pe->last_stall());
-    h.sinks.push_back({&add, 2, {}, {}});
-    h.run(40);
-    r.words = h.sinks[1].words;
-    r.cycles = h.sinks[1].cycles;
-    r.ranged = h.sinks[0].words;
-    r.ranged_cycles = h.sinks[0].cycles;
-    r.record(h.pes);
+    DrainRecords r;
+    r.drain(h, {&add, 2, {}, {}}, 40);
+    r.finish(h);
     return r;
   };
-  const Run a = run(false), b = run(true);
-  EXPECT_EQ(a.words, b.words);
-  EXPECT_EQ(a.cycles, b.cycles);
-  EXPECT_EQ(a.ranged, b.ranged);
-  EXPECT_EQ(a.ranged_cycles, b.ranged_cycles);
-  expect_same_records(a, b);
-  ASSERT_EQ(a.before_drain.size(), b.before_drain.size());
-  for (std::size_t i = 0; i < a.before_drain.size(); ++i)
-    expect_same_stall(a.before_drain[i], b.before_drain[i], "PE " + std::to_string(i) + " before the drain");
+  const DrainRecords a = run(false), b = run(true);
+  expect_same_drain_records(a, b);
+  const Sunk& ranged = a.sunk[0];
+  const Sunk& added = a.sunk[1];
   // Every case ran: the add waited on input and on its full output (o2, where it was blocked
   // before the drain); the side words filled the
   // MUL's unused queue (4 of them fit).
@@ -434,16 +454,16 @@ TEST(PeScheduler, CompiledSingleProgramsStepAsEvaluateAndCommitDo) {
   EXPECT_EQ(a.queues[2 * 8 + 3].pushes, 4u) << "the MUL's unused input queue";
   // Host reference: word k is (x_k * y_k + z_k) * 0.5 + late_k; the range PE gives 3 <= id <= 9
   // with that result as the tag, one cycle after each id arrives.
-  ASSERT_EQ(a.words.size(), 24u);
+  ASSERT_EQ(added.words.size(), 24u);
   for (int k = 0; k < 24; ++k) {
     const double m = std::fma(1.0 + k, 0.25 * k, 100.0 * k);
-    EXPECT_EQ(a.words[static_cast<std::size_t>(k)].as_double(), m * 0.5 + -2.0 * k) << k;
+    EXPECT_EQ(added.words[static_cast<std::size_t>(k)].as_double(), m * 0.5 + -2.0 * k) << k;
   }
-  ASSERT_EQ(a.ranged.size(), 24u);
+  ASSERT_EQ(ranged.words.size(), 24u);
   for (int k = 0; k < 24; ++k) {
     const std::int64_t inside = (k % 13 >= 3 && k % 13 <= 9) ? 1 : 0;
-    EXPECT_EQ(a.ranged[static_cast<std::size_t>(k)].as_int(), inside) << k;
-    EXPECT_EQ(a.ranged[static_cast<std::size_t>(k)].tag, inside) << k;
+    EXPECT_EQ(ranged.words[static_cast<std::size_t>(k)].as_int(), inside) << k;
+    EXPECT_EQ(ranged.words[static_cast<std::size_t>(k)].tag, inside) << k;
   }
 }
 
@@ -456,32 +476,25 @@ TEST(PeScheduler, CompiledSingleProgramsStepAsEvaluateAndCommitDo) {
 // statistics stepped in one pass as by evaluate() and commit(), and the values of a host
 // reference. A DROP first, or tests of two different tags, is not such a filter.
 TEST(PeScheduler, CompiledFiltersStepAsEvaluateAndCommitDo) {
+  // Loads `listing` into `pe`; whether it is then a compiled filter.
+  auto filter = [](TriggeredPe& pe, const char* listing) {
+    pe.load_program(parse_listing(listing));
+    return pe.filter_program() && pe.compiled_program();
+  };
   {
-    const PeParams p = test_params(4);
-    TriggeredPe reversed("reversed", p), other_tag("other_tag", p);
-    reversed.load_program(parse_listing("when i1.tag!=1 do drop deq i0 i1\n"
-                                        "when i1.tag==1 do mov i0 -> o0 deq i0 i1\n"));
-    other_tag.load_program(parse_listing("when i1.tag==1 do mov i0 -> o0 deq i0 i1\n"
-                                         "when i1.tag!=2 do drop deq i0 i1\n"));
-    EXPECT_FALSE(reversed.filter_program());
-    EXPECT_FALSE(other_tag.filter_program());
+    TriggeredPe reversed("reversed", test_params(4)), other_tag("other_tag", test_params(4));
+    EXPECT_FALSE(filter(reversed, "when i1.tag!=1 do drop deq i0 i1\nwhen i1.tag==1 do mov i0 -> o0 deq i0 i1\n"));
+    EXPECT_FALSE(filter(other_tag, "when i1.tag==1 do mov i0 -> o0 deq i0 i1\nwhen i1.tag!=2 do drop deq i0 i1\n"));
     EXPECT_FALSE(reversed.compiled_program());
   }
-  struct Run : PeRecords {
-    std::vector<Word> passed, picked;
-    std::vector<std::uint64_t> passed_cycles, picked_cycles;
-    std::vector<StallInfo> before_drain, every_cycle;
+  struct Run : DrainRecords {
+    std::vector<StallInfo> every_cycle;
   };
-  auto run = [](bool fused) {
+  auto run = [&filter](bool fused) {
     Run r;
     TriggeredPe two("two", test_params(2)), three("three", test_params(4));
-    two.load_program(parse_listing("when i1.tag==1 do mov i0 -> o0 tag=a deq i0 i1\n"
-                                   "when i1.tag!=1 do drop deq i0 i1\n"));
-    three.load_program(parse_listing("when i2.tag==3 do mov i1 -> o1 deq i0 i1 i2\n"
-                                     "when i2.tag!=3 do drop deq i0 i1 i2\n"));
-    EXPECT_TRUE(two.filter_program());
-    EXPECT_TRUE(three.filter_program());
-    EXPECT_TRUE(two.compiled_program());
+    EXPECT_TRUE(filter(two, "when i1.tag==1 do mov i0 -> o0 tag=a deq i0 i1\nwhen i1.tag!=1 do drop deq i0 i1\n"));
+    EXPECT_TRUE(filter(three, "when i2.tag==3 do mov i1 -> o1 deq i0 i1 i2\nwhen i2.tag!=3 do drop deq i0 i1 i2\n"));
     Harness h;
     h.fused = fused;
     h.pes = {&two, &three};
@@ -508,25 +521,12 @@ TEST(PeScheduler, CompiledFiltersStepAsEvaluateAndCommitDo) {
         for (const TriggeredPe* pe : h.pes) r.every_cycle.push_back(pe->last_stall());
       }
     }
-    for (const TriggeredPe* pe : h.pes) r.before_drain.push_back(pe->last_stall());
-    h.sinks.push_back({&two, 0, {}, {}});
-    h.run(40);
-    r.picked = h.sinks[0].words;
-    r.picked_cycles = h.sinks[0].cycles;
-    r.passed = h.sinks[1].words;
-    r.passed_cycles = h.sinks[1].cycles;
-    r.record(h.pes);
+    r.drain(h, {&two, 0, {}, {}}, 40);
+    r.finish(h);
     return r;
   };
   const Run a = run(false), b = run(true);
-  EXPECT_EQ(a.passed, b.passed);
-  EXPECT_EQ(a.passed_cycles, b.passed_cycles);
-  EXPECT_EQ(a.picked, b.picked);
-  EXPECT_EQ(a.picked_cycles, b.picked_cycles);
-  expect_same_records(a, b);
-  ASSERT_EQ(a.before_drain.size(), b.before_drain.size());
-  for (std::size_t i = 0; i < a.before_drain.size(); ++i)
-    expect_same_stall(a.before_drain[i], b.before_drain[i], "PE " + std::to_string(i) + " before the drain");
+  expect_same_drain_records(a, b);
   ASSERT_EQ(a.every_cycle.size(), b.every_cycle.size());
   for (std::size_t i = 0; i < a.every_cycle.size(); ++i)
     expect_same_stall(a.every_cycle[i], b.every_cycle[i], "cycle " + std::to_string(i / 2) + ", PE " + std::to_string(i % 2));
@@ -551,8 +551,8 @@ TEST(PeScheduler, CompiledFiltersStepAsEvaluateAndCommitDo) {
     if (k % 3 == 1) passed.push_back(Word::from_double(1.0 + k, static_cast<std::uint8_t>(k % 5)));
     if (k % 4 == 1) picked.push_back(Word::from_double(-3.0 * k));
   }
-  EXPECT_EQ(a.passed, passed);
-  EXPECT_EQ(a.picked, picked);
+  EXPECT_EQ(a.sunk[1].words, passed);
+  EXPECT_EQ(a.sunk[0].words, picked);
 }
 
 // Direct programs (TriggeredPe::direct_program: general programs whose results all have latency 1,
@@ -564,10 +564,7 @@ TEST(PeScheduler, CompiledFiltersStepAsEvaluateAndCommitDo) {
 // same counter with an integer latency of 2 is not direct and gives the same too; and the words are
 // those of a host reference.
 TEST(PeScheduler, DirectProgramsStepAsEvaluateAndCommitDo) {
-  struct Run : PeRecords {
-    std::vector<Word> counted, slow, bits;
-    std::vector<std::uint64_t> counted_cycles, slow_cycles, bits_cycles, synced_cycles;
-    std::vector<StallInfo> before_drain;
+  struct Run : DrainRecords {
     std::vector<std::uint64_t> preds, r0;
   };
   const Program counter = parse_listing(
@@ -594,17 +591,8 @@ TEST(PeScheduler, DirectProgramsStepAsEvaluateAndCommitDo) {
     h.sinks = {{&slow, 0, {}, {}}, {&bits, 0, {}, {}}, {&sync, 0, {}, {}}, {&self, 0, {}, {}}};
     h.run(30);
     Run r;
-    for (const TriggeredPe* pe : h.pes) r.before_drain.push_back(pe->last_stall());
-    h.sinks.push_back({&count, 0, {}, {}});
-    h.run(30);
-    r.slow = h.sinks[0].words;
-    r.slow_cycles = h.sinks[0].cycles;
-    r.bits = h.sinks[1].words;
-    r.bits_cycles = h.sinks[1].cycles;
-    r.synced_cycles = h.sinks[2].cycles;
-    r.counted = h.sinks[4].words;
-    r.counted_cycles = h.sinks[4].cycles;
-    r.record(h.pes);
+    r.drain(h, {&count, 0, {}, {}}, 30);
+    r.finish(h);
     for (const TriggeredPe* pe : h.pes) {
       r.preds.push_back(pe->preds());
       r.r0.push_back(pe->reg(0).bits);
@@ -612,25 +600,16 @@ TEST(PeScheduler, DirectProgramsStepAsEvaluateAndCommitDo) {
     return r;
   };
   const Run a = run(false), b = run(true);
-  EXPECT_EQ(a.counted, b.counted);
-  EXPECT_EQ(a.counted_cycles, b.counted_cycles);
-  EXPECT_EQ(a.slow, b.slow);
-  EXPECT_EQ(a.slow_cycles, b.slow_cycles);
-  EXPECT_EQ(a.bits, b.bits);
-  EXPECT_EQ(a.bits_cycles, b.bits_cycles);
-  EXPECT_EQ(a.synced_cycles, b.synced_cycles);
+  const Sunk &slow = a.sunk[0], &bits = a.sunk[1], &synced = a.sunk[2], &counted = a.sunk[4];
   EXPECT_EQ(a.preds, b.preds);
   EXPECT_EQ(a.r0, b.r0);
-  expect_same_records(a, b);
-  ASSERT_EQ(a.before_drain.size(), b.before_drain.size());
-  for (std::size_t i = 0; i < a.before_drain.size(); ++i)
-    expect_same_stall(a.before_drain[i], b.before_drain[i], "PE " + std::to_string(i) + " before the drain");
+  expect_same_drain_records(a, b);
   // The counter waited on its full output before the drain; the slow one on its own results.
   EXPECT_EQ(a.before_drain[0].reason, StallReason::OutputFull);
   EXPECT_GT(a.stats[1].stalls[static_cast<unsigned>(StallReason::Hazard)], 0u);
   // Host reference: 1 2 3 (tag 1), 2 1 0 (tag 2), then the reset (no word), and again.
   const std::vector<std::pair<std::int64_t, std::uint8_t>> period = {{1, 1}, {2, 1}, {3, 1}, {2, 2}, {1, 2}, {0, 2}};
-  for (const std::vector<Word>* words : {&a.counted, &a.slow}) {
+  for (const std::vector<Word>* words : {&counted.words, &slow.words}) {
     ASSERT_GE(words->size(), 12u);
     for (std::size_t k = 0; k < words->size(); ++k) {
       EXPECT_EQ((*words)[k].as_int(), period[k % 6].first) << k;
@@ -640,11 +619,11 @@ TEST(PeScheduler, DirectProgramsStepAsEvaluateAndCommitDo) {
   // The slow counter issues every other cycle (each count waits for the last to land) and the
   // reset takes one cycle more: its words come 2 cycles apart, 3 across the reset.
   for (std::size_t k = 1; k < 12; ++k)
-    EXPECT_EQ(a.slow_cycles[k] - a.slow_cycles[k - 1], k % 6 == 0 ? 3u : 2u) << "slow " << k;
+    EXPECT_EQ(slow.cycles[k] - slow.cycles[k - 1], k % 6 == 0 ? 3u : 2u) << "slow " << k;
   // The pattern 0 0 1 1 1 0 in the tags, one per cycle; the sync's one token after its 5 inputs.
-  ASSERT_GE(a.bits.size(), 12u);
-  for (std::size_t k = 0; k < a.bits.size(); ++k) EXPECT_EQ(a.bits[k].tag, (k % 6 >= 2 && k % 6 <= 4) ? 1 : 0) << k;
-  EXPECT_EQ(a.synced_cycles.size(), 1u);
+  ASSERT_GE(bits.words.size(), 12u);
+  for (std::size_t k = 0; k < bits.words.size(); ++k) EXPECT_EQ(bits.words[k].tag, (k % 6 >= 2 && k % 6 <= 4) ? 1 : 0) << k;
+  EXPECT_EQ(synced.cycles.size(), 1u);
   EXPECT_EQ(a.preds[4], 0u) << "the self-compare";
   EXPECT_EQ(a.r0[4], 60u);
 }
