@@ -1,12 +1,10 @@
 #include "mapper/map_stencil.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <optional>
-#include <thread>
 
+#include "common/parallel_for.h"
 #include "dfg/validate.h"
 #include "mapper/predict.h"
 #include "mapper/text_format.h"
@@ -238,45 +236,22 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
   for (std::uint64_t nb = 1; nb <= most; nb = nb < 32 ? nb + 1 : nb + std::max<std::uint64_t>(1, nb * 15 / 100))
     counts.push_back(nb);
   if (counts.back() != most) counts.push_back(most);
-  // Each (delay, count) is planned on its own (a DFG each, most of the mapping's time), on up to
-  // run.threads host threads; the results are then taken in this order, so they do not depend on
-  // the threads.
-  struct Tried {
-    BufferEstimate e;
-    bool planned = false;
-    std::string refused;  // why not (a SpecError)
-    std::exception_ptr error;  // any other error
-  };
-  std::vector<std::pair<bool, std::uint64_t>> jobs;
-  for (bool delay : {false, true})
-    for (std::uint64_t nb : counts) jobs.emplace_back(delay, nb);
-  std::vector<Tried> tried(jobs.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t k = next++; k < jobs.size(); k = next++) {
-      try {
-        tried[k].e = estimate_buffering(spec, workers, static_cast<unsigned>(jobs[k].second), jobs[k].first, arch);
-        tried[k].planned = true;
-      } catch (const SpecError& err) {  // e.g. blocks closer than the halo of T time steps
-        tried[k].refused = err.what();
-      } catch (...) {
-        tried[k].error = std::current_exception();
-      }
+  // Each (delay, count) planned apart (a DFG each) on run.threads host threads, taken in this order.
+  const std::size_t nc = counts.size();
+  std::vector<std::optional<BufferEstimate>> planned(2 * nc);  // [delay * nc + count index]
+  std::vector<std::string> why(2 * nc);  // else a SpecError, e.g. blocks closer than the halo of T time steps
+  parallel_for(2 * nc, arch.run.threads, [&](std::size_t k) {
+    try {
+      planned[k] = estimate_buffering(spec, workers, static_cast<unsigned>(counts[k % nc]), k >= nc, arch);
+    } catch (const SpecError& err) {
+      why[k] = err.what();
     }
-  };
-  const std::size_t threads =
-      std::min<std::size_t>({arch.run.threads, std::max(1u, std::thread::hardware_concurrency()), jobs.size()});
-  std::vector<std::jthread> helpers;
-  for (std::size_t h = 1; h < threads; ++h) helpers.emplace_back(work);
-  work();
-  helpers.clear();  // joins
-  for (Tried& t : tried) {
-    if (t.error) std::rethrow_exception(t.error);
-    if (!t.planned) {
-      refused = t.refused;
-      continue;
-    }
-    const BufferEstimate& e = t.e;
+  });
+  for (std::size_t k = 0; k < 2 * nc; ++k)
+    if (!planned[k]) refused = why[k];  // the last refusal
+  for (const std::optional<BufferEstimate>& p : planned) {
+    if (!p) continue;
+    const BufferEstimate& e = *p;
     least_bytes = std::min(least_bytes, e.scratchpad_bytes);
     if (e.scratchpad_bytes <= spm) least_pes = std::min(least_pes, e.pes_needed);
     if (e.scratchpad_bytes <= spm && e.pes_needed <= pes) out.push_back(e);
