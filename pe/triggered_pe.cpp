@@ -51,20 +51,27 @@ TriggeredPe::TriggeredPe(std::string name, const PeParams& params, PeOptions opt
   refresh_masks();
 }
 
+// The k_ fields and kernel_ of a compiled program reading input queues `in` (1..3) and writing the
+// one output queue in `out`; false (nothing set) for any other queues.
+bool TriggeredPe::set_kernel(QueueMask in, QueueMask out) {
+  const unsigned n = in.count();
+  if (out.count() != 1 || n == 0 || n > k_in_.size()) return false;
+  unsigned k = 0;
+  for (const unsigned q : in) k_in_[k++] = static_cast<std::uint8_t>(q);
+  k_out_ = static_cast<std::uint8_t>(out.lowest());
+  k_used_in_ = in;
+  k_used_out_ = out;
+  kernel_ = static_cast<std::uint8_t>(n);
+  return true;
+}
+
 void TriggeredPe::compile_single() {
   kernel_ = 0;
   if (!single_) return;
   const Decoded& d = decoded_[0];
-  const unsigned n = d.inputs_needed.count();
-  if (!d.writes || d.outputs_needed.count() != 1 || n == 0 || n > k_in_.size()) return;
-  unsigned k = 0;
-  for (const unsigned q : d.inputs_needed) k_in_[k++] = static_cast<std::uint8_t>(q);
-  k_out_ = static_cast<std::uint8_t>(d.outputs_needed.lowest());
-  k_used_in_ = d.inputs_needed;
-  k_used_out_ = d.outputs_needed;
+  if (!d.writes || !set_kernel(d.inputs_needed, d.outputs_needed)) return;
   // step_compiled files a result by its value only: every bucket names the output queue already.
   for (InFlight& f : wheel_) f.outputs = d.outputs_needed;
-  kernel_ = static_cast<std::uint8_t>(n);
 }
 
 void TriggeredPe::compile_filter() {
@@ -78,19 +85,12 @@ void TriggeredPe::compile_filter() {
   // The same tag on the same queue, equal for the first, not equal for the second: exactly one of
   // them passes its tag test whenever the queues hold words.
   if (tp.queue != td.queue || tp.tag != td.tag || !tp.equal || td.equal) return;
-  if (!pass.writes || pass.latency != 1 || pass.outputs_needed.count() != 1) return;
-  if (drop.writes || drop.outputs_needed.any()) return;
+  if (!pass.writes || pass.latency != 1 || drop.writes || drop.outputs_needed.any()) return;
   const QueueMask in = pass.inputs_needed;
-  const unsigned n = in.count();
-  if (drop.inputs_needed != in || pass.dequeues != in || drop.dequeues != in || n == 0 || n > k_in_.size()) return;
-  unsigned k = 0;
-  for (const unsigned q : in) k_in_[k++] = static_cast<std::uint8_t>(q);
-  k_out_ = static_cast<std::uint8_t>(pass.outputs_needed.lowest());
-  k_used_in_ = in;
-  k_used_out_ = pass.outputs_needed;
+  if (drop.inputs_needed != in || pass.dequeues != in || drop.dequeues != in) return;
+  if (!set_kernel(in, pass.outputs_needed)) return;
   k_tag_queue_ = tp.queue;
   k_tag_ = tp.tag;
-  kernel_ = static_cast<std::uint8_t>(n);
   filter_ = true;
 }
 

@@ -179,8 +179,8 @@ class alignas(64) TriggeredPe {
   /// has not (pe/programs.h, filter_by_bits_program).
   bool filter_program() const { return filter_; }
   /// A compiled program's queues (compiled_program()): the output queue it writes and the input
-  /// queues its instruction pops (a filter's two pop the same). Whatever step() reports for such a PE is one of these or none:
-  /// pushed is {output} or empty, popped is `pops` or empty.
+  /// queues its instruction pops (a filter's two pop the same). Whatever step() reports for such a
+  /// PE is one of these or none: pushed is {output} or empty, popped is `pops` or empty.
   struct CompiledQueues {
     unsigned output = 0;
     QueueMask pops;
@@ -325,6 +325,7 @@ class alignas(64) TriggeredPe {
                                                        QueueMask outputs_touched);
   void compile_single();  // sets kernel_ and the k_ fields (load_program)
   void compile_filter();  // sets filter_ and the k_ fields (load_program)
+  bool set_kernel(QueueMask in, QueueMask out);  // the k_ fields and kernel_ of either
   template <bool kStream>
   [[gnu::always_inline]] inline Word fetch(const Operand& o) const;
   [[gnu::always_inline]] static inline Word result_of(const Decoded& d, Word a, Word b, Word c);
