@@ -94,6 +94,30 @@ void TriggeredPe::compile_filter() {
   filter_ = true;
 }
 
+void TriggeredPe::choose_step_kind() {
+  if (kernel_ != 0) {
+    const Decoded& d = decoded_[0];
+    const auto queue = [&](unsigned k) { return d.src[k].kind == OperandKind::Queue; };
+    // The mapper's MAC: coefficient * input + partial sum, both queues, the tag a constant.
+    const bool mac = !filter_ && kernel_ == 2 && d.op == Opcode::Fmac && d.tag_mode == TagMode::Const &&
+                     d.src[0].is_imm() && queue(1) && queue(2);
+    // A copy or a filter's pass: the head of a queue, tag and all.
+    const bool move = d.op == Opcode::Mov && d.tag_mode == TagMode::FromA && queue(0) && kernel_ <= 2;
+    if (mac)
+      step_kind_ = StepKind::Mac;
+    else if (move)
+      step_kind_ = kernel_ == 1 ? StepKind::Move1 : StepKind::Move2;
+    else
+      step_kind_ = static_cast<StepKind>(static_cast<unsigned>(StepKind::Compiled1) + kernel_ - 1);
+  } else if (single_) {
+    step_kind_ = StepKind::Single;
+  } else if (stream_) {
+    step_kind_ = StepKind::Stream;
+  } else {
+    step_kind_ = direct_ ? StepKind::Direct : StepKind::General;
+  }
+}
+
 TriggeredPe::StepResult TriggeredPe::step_stream_out_of_line(std::uint64_t cycle, QueueMask inputs_touched,
                                                              QueueMask outputs_touched) {
   return step_as<Shape::Stream>(cycle, inputs_touched, outputs_touched);
@@ -151,6 +175,7 @@ void TriggeredPe::load_program(const Program& program) {
   refresh_masks();
   compile_single();
   compile_filter();
+  choose_step_kind();
 }
 
 void TriggeredPe::decode(const Program& program) {

@@ -178,6 +178,17 @@ class alignas(64) TriggeredPe {
   /// when the head of one of them has tag T, the second one that writes nothing (a DROP) when it
   /// has not (pe/programs.h, filter_by_bits_program).
   bool filter_program() const { return filter_; }
+  /// How step() runs the program, chosen at load (one dispatch instead of a chain of tests): by its
+  /// shape (General, Stream: stream_program(), Direct: direct_program(), Single: single_program()
+  /// not compiled), compiled for its 1 to 3 queues (Compiled1..3, compiled_program()), or compiled
+  /// with its instruction computed directly: Mac, an FMAC of an immediate and two input queues
+  /// with a constant tag (the mapper's MAC PEs), and Move1 / Move2, a MOV of an input queue's head
+  /// with its own tag reading one queue (the mapper's copies) or two (its data filters). Results
+  /// are the same whichever it is.
+  enum class StepKind : std::uint8_t {
+    General, Stream, Direct, Single, Compiled1, Compiled2, Compiled3, Mac, Move1, Move2
+  };
+  StepKind step_kind() const { return step_kind_; }
   /// A compiled program's queues (compiled_program()): the output queue it writes and the input
   /// queues its instruction pops (a filter's two pop the same). Whatever step() reports for such a
   /// PE is one of these or none: pushed is {output} or empty, popped is `pops` or empty.
@@ -316,7 +327,9 @@ class alignas(64) TriggeredPe {
   template <Shape S>
   [[gnu::always_inline]] inline StepResult step_as(std::uint64_t cycle, QueueMask inputs_touched,
                                                    QueueMask outputs_touched);
-  template <unsigned N>
+  // What step_compiled computes: any instruction (result_of), or one of two it computes directly.
+  enum class Kernel : std::uint8_t { Any, Mac, Move };
+  template <unsigned N, Kernel K = Kernel::Any>
   [[gnu::always_inline]] inline StepResult step_compiled(std::uint64_t cycle, QueueMask inputs_touched,
                                                          QueueMask outputs_touched);
   // step_as<Shape::Stream> out of line: a compiled filter's rare cycle in which others touched a
@@ -326,6 +339,7 @@ class alignas(64) TriggeredPe {
   void compile_single();  // sets kernel_ and the k_ fields (load_program)
   void compile_filter();  // sets filter_ and the k_ fields (load_program)
   bool set_kernel(QueueMask in, QueueMask out);  // the k_ fields and kernel_ of either
+  void choose_step_kind();  // sets step_kind_ (load_program, after the two above)
   template <bool kStream>
   [[gnu::always_inline]] inline Word fetch(const Operand& o) const;
   [[gnu::always_inline]] static inline Word result_of(const Decoded& d, Word a, Word b, Word c);
@@ -375,6 +389,7 @@ class alignas(64) TriggeredPe {
   // reads no queue or more than three, or writes other than one output queue). k_in_ lists those
   // queues, k_out_ is its output queue, k_used_in_ / k_used_out_ the same as sets.
   std::uint8_t kernel_ = 0;
+  StepKind step_kind_ = StepKind::General;  // step_kind()
   // A filter compiled at load into step_compiled<N> as well (filter_program(); kernel_ = N, the
   // k_ fields likewise): it passes a word when the head of input queue k_tag_queue_ has tag k_tag_.
   bool filter_ = false;

@@ -429,8 +429,10 @@ template <TriggeredPe::Shape S>
 // gathered or walked, and its report to the network is that of step_as<Shape::Single>. A queue
 // outside those that others touched (not one of the program's) sends the cycle through
 // step_as<Shape::Single>, which commits it. A filter (compile_filter) takes the same step, with
-// the DROP's issue besides, and step_as<Shape::Stream> (out of line) for such a cycle.
-template <unsigned N>
+// the DROP's issue besides, and step_as<Shape::Stream> (out of line) for such a cycle. K: the
+// result through result_of (any instruction), or computed directly for the MAC and MOV shapes of
+// step_kind() (no dispatch on the opcode, tag mode or operand kinds).
+template <unsigned N, TriggeredPe::Kernel K>
 [[gnu::always_inline]] inline TriggeredPe::StepResult TriggeredPe::step_compiled(std::uint64_t cycle,
                                                                                QueueMask inputs_touched,
                                                                                QueueMask outputs_touched) {
@@ -467,7 +469,17 @@ template <unsigned N>
     ++dec_[1].issued;
     last_stall_ = {StallReason::None, 1, -1};
   } else if (issue) {  // as issue<Shape::Single>
-    const Word result = result_of(d, fetch<true>(d.src[0]), fetch<true>(d.src[1]), fetch<true>(d.src[2]));
+    Word result;
+    if constexpr (K == Kernel::Mac) {  // as result_of for FMAC(immediate, queue, queue), a constant tag
+      result = Word::from_double(fused_multiply_add(Word{d.src[0].bits, 0}.as_double(),
+                                                    in[d.src[1].index].head().as_double(),
+                                                    in[d.src[2].index].head().as_double()));
+      result.tag = d.tag;
+    } else if constexpr (K == Kernel::Move) {  // as result_of for MOV(queue), the tag from it
+      result = in[d.src[0].index].head();
+    } else {
+      result = result_of(d, fetch<true>(d.src[0]), fetch<true>(d.src[1]), fetch<true>(d.src[2]));
+    }
     if (d.latency == 1) {
       out.push_checked_by_caller(result);
       pushed = true;
@@ -519,16 +531,18 @@ template <unsigned N>
 
 [[gnu::always_inline]] inline TriggeredPe::StepResult TriggeredPe::step(std::uint64_t cycle, QueueMask inputs_touched,
                                                                         QueueMask outputs_touched) {
-  if (single_ || filter_) {  // a filter is always compiled (kernel_ 1..3)
-    switch (kernel_) {
-      case 1: return step_compiled<1>(cycle, inputs_touched, outputs_touched);
-      case 2: return step_compiled<2>(cycle, inputs_touched, outputs_touched);
-      case 3: return step_compiled<3>(cycle, inputs_touched, outputs_touched);
-      default: return step_as<Shape::Single>(cycle, inputs_touched, outputs_touched);
-    }
+  switch (step_kind_) {
+    case StepKind::Mac: return step_compiled<2, Kernel::Mac>(cycle, inputs_touched, outputs_touched);
+    case StepKind::Move1: return step_compiled<1, Kernel::Move>(cycle, inputs_touched, outputs_touched);
+    case StepKind::Move2: return step_compiled<2, Kernel::Move>(cycle, inputs_touched, outputs_touched);
+    case StepKind::Compiled1: return step_compiled<1>(cycle, inputs_touched, outputs_touched);
+    case StepKind::Compiled2: return step_compiled<2>(cycle, inputs_touched, outputs_touched);
+    case StepKind::Compiled3: return step_compiled<3>(cycle, inputs_touched, outputs_touched);
+    case StepKind::Single: return step_as<Shape::Single>(cycle, inputs_touched, outputs_touched);
+    case StepKind::Stream: return step_as<Shape::Stream>(cycle, inputs_touched, outputs_touched);
+    case StepKind::Direct: return step_as<Shape::Direct>(cycle, inputs_touched, outputs_touched);
+    case StepKind::General: break;
   }
-  if (stream_) return step_as<Shape::Stream>(cycle, inputs_touched, outputs_touched);
-  if (direct_) return step_as<Shape::Direct>(cycle, inputs_touched, outputs_touched);
   return step_as<Shape::General>(cycle, inputs_touched, outputs_touched);
 }
 

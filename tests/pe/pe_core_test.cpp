@@ -555,6 +555,77 @@ TEST(PeScheduler, CompiledFiltersStepAsEvaluateAndCommitDo) {
   EXPECT_EQ(a.sunk[0].words, picked);
 }
 
+// Compiled programs whose instruction step_compiled computes directly (TriggeredPe::step_kind):
+// copies (MOV of i0 with its own tag, Move1), one into a sink and one into the first queue of a MAC
+// (FMAC of an immediate, i0 and i1 with a constant tag, latency 4, Mac), whose unused input queue
+// i3 is fed as well (those cycles go through the general single step), into a depth-2 output
+// drained late, give the same words in the same cycles, statistics, stall records and queue
+// statistics stepped in one pass as by evaluate() and commit(), and the values and tags of a host
+// reference. FMACs with the immediate second, three queues or the tag of an operand are compiled
+// for their queues only, and a MOV with a constant tag too.
+TEST(PeScheduler, CompiledKernelsStepAsEvaluateAndCommitDo) {
+  using Kind = TriggeredPe::StepKind;
+  auto kind = [](const char* listing, unsigned depth = 4) {
+    TriggeredPe pe("pe", test_params(depth));
+    pe.load_program(parse_listing(listing));
+    return pe.step_kind();
+  };
+  EXPECT_EQ(kind("do fmac #3.0, i0, i1 -> o0 tag=5 deq i0 i1\n"), Kind::Mac);
+  EXPECT_EQ(kind("do mov i0 -> o0 tag=a deq i0\n"), Kind::Move1);
+  EXPECT_EQ(kind("when i1.tag==1 do mov i0 -> o0 tag=a deq i0 i1\nwhen i1.tag!=1 do drop deq i0 i1\n"),
+            Kind::Move2);
+  EXPECT_EQ(kind("do fmac i0, #3.0, i1 -> o0 deq i0 i1\n"), Kind::Compiled2);
+  EXPECT_EQ(kind("do fmac #3.0, i0, i1 -> o0 tag=a deq i0 i1\n"), Kind::Compiled2);
+  EXPECT_EQ(kind("do fmac i0, i1, i2 -> o0 deq i0 i1 i2\n"), Kind::Compiled3);
+  EXPECT_EQ(kind("do mov i0 -> o0 tag=2 deq i0\n"), Kind::Compiled1);
+  EXPECT_EQ(kind("do fmac #3.0, i0, i1 -> o0 o1 deq i0 i1\n"), Kind::Single) << "two output queues";
+  auto run = [](bool fused) {
+    TriggeredPe copy("copy", test_params(4)), mac("mac", test_params(2)), shown("shown", test_params(4));
+    copy.load_program(parse_listing("do mov i0 -> o0 tag=a deq i0\n"));
+    shown.load_program(parse_listing("do mov i0 -> o0 tag=a deq i0\n"));
+    mac.load_program(parse_listing("do fmac #3.0, i0, i1 -> o0 tag=5 deq i0 i1\n"));
+    EXPECT_EQ(copy.step_kind(), TriggeredPe::StepKind::Move1);
+    EXPECT_EQ(shown.step_kind(), TriggeredPe::StepKind::Move1);
+    EXPECT_EQ(mac.step_kind(), TriggeredPe::StepKind::Mac);
+    Harness h;
+    h.fused = fused;
+    h.pes = {&copy, &mac, &shown};
+    std::deque<Word> xs, ys, side;
+    for (int k = 0; k < 24; ++k) {
+      xs.push_back(Word::from_double(0.5 + k, static_cast<std::uint8_t>(k % 7)));
+      ys.push_back(Word::from_double(-10.0 * k));
+    }
+    for (int k = 0; k < 6; ++k) side.push_back(Word::from_int(k));
+    h.feeders = {{&copy, 0, xs}, {&mac, 1, ys}, {&mac, 3, side}, {&shown, 0, xs}};
+    h.links = {{&copy, 0, &mac, 0}};
+    h.sinks = {{&shown, 0, {}, {}}};
+    h.run(30);
+    DrainRecords r;
+    r.drain(h, {&mac, 0, {}, {}}, 70);
+    r.finish(h);
+    return r;
+  };
+  const DrainRecords a = run(false), b = run(true);
+  expect_same_drain_records(a, b);
+  // Every case ran: the MAC waited on input and on its full output (o0 of depth 2, where it was
+  // blocked before the drain); the side words filled its unused queue i3 (2 of them fit).
+  EXPECT_GT(a.stats[1].stalls[static_cast<unsigned>(StallReason::OutputFull)], 0u);
+  EXPECT_GT(a.stats[1].stalls[static_cast<unsigned>(StallReason::NoInput)], 0u);
+  EXPECT_EQ(a.before_drain[1].reason, StallReason::OutputFull);
+  EXPECT_EQ(a.queues[1 * 8 + 3].pushes, 2u) << "the MAC's unused input queue";
+  // Host reference: the copy gives x_k with its tag; the MAC word k is 3 * x_k + y_k with tag 5.
+  ASSERT_EQ(a.sunk.size(), 2u);
+  std::vector<Word> xs;
+  for (int k = 0; k < 24; ++k) xs.push_back(Word::from_double(0.5 + k, static_cast<std::uint8_t>(k % 7)));
+  EXPECT_EQ(a.sunk[0].words, xs);
+  ASSERT_EQ(a.sunk[1].words.size(), 24u);
+  for (int k = 0; k < 24; ++k) {
+    const Word w = a.sunk[1].words[static_cast<std::size_t>(k)];
+    EXPECT_EQ(w.as_double(), std::fma(3.0, 0.5 + k, -10.0 * k)) << k;
+    EXPECT_EQ(w.tag, 5u) << k;
+  }
+}
+
 // Direct programs (TriggeredPe::direct_program: general programs whose results all have latency 1,
 // without LOAD or STORE) land each result at its issue when stepped in one pass. A counter that
 // counts up to 3 and back down to the value of r1 (a predicate compared with an immediate, then with
