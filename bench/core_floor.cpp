@@ -41,6 +41,8 @@
 #include <string>
 #include <vector>
 
+#include "common/huge_heap.h"
+
 namespace {
 
 using u64 = std::uint64_t;
@@ -438,6 +440,16 @@ u64 arg(int argc, char** argv, int i, u64 fallback) {
 }
 
 }  // namespace
+
+namespace {
+// The heap on huge pages before any initialiser runs, as the simulator's (sim/main.cpp), so that
+// the floor is measured under the same memory as the model it is compared with.
+void early_heap(int, char**, char**) { cgra::heap_on_huge_pages(); }
+}  // namespace
+
+#if defined(__linux__) && defined(__GLIBC__)
+[[gnu::section(".preinit_array"), gnu::used]] void (*const core_floor_preinit)(int, char**, char**) = early_heap;
+#endif
 
 int main(int argc, char** argv) {
   const auto n = static_cast<unsigned>(arg(argc, argv, 1, 480));
