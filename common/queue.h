@@ -182,19 +182,21 @@ class alignas(64) BasicTwoPhaseQueue {
   /// them apart. Committing a queue that is not dirty() is allowed. Returns the entries it holds
   /// now (size()), which the owner's commit wants next and has at hand here.
   /// `popped` (0 or 1): a pop the reader passes here instead of calling pop() during the cycle
-  /// (the PE's input queues: the PE is their only reader and knows what it popped). The queue
-  /// then sees nothing of it before the commit, which is what pop() shows the writer anyway.
+  /// (a reader that knows what it popped). The queue then sees nothing of it before the commit,
+  /// which is what pop() shows the writer anyway.
   std::uint64_t commit_at(std::uint64_t now, std::uint32_t popped = 0) {
     assert(popped + pop_pending_ <= 1);
     pops_ += pop_pending_ + popped;
     pop_pending_ = false;
-    const auto held = static_cast<std::uint32_t>(pushes_ - pops_);
-    // Each pop adds its cycle number to event_sum_ and each push subtracts it (see stats()): the
-    // pushes less the pops of this cycle are the change of held_.
-    event_sum_ -= now * (std::uint64_t{held} - held_);
-    held_ = held;
-    if (held > max_occupancy_) max_occupancy_ = held;
-    return held;
+    return settle(now);
+  }
+  /// commit_at() for a queue whose reader passes its pop here and never calls pop() (a PE's input
+  /// queues: the PE is their only reader), so that there is no pending pop to apply (checked in
+  /// debug builds only).
+  std::uint64_t commit_read(std::uint64_t now, std::uint32_t popped) {
+    assert(!pop_pending_ && popped <= 1);
+    pops_ += popped;
+    return settle(now);
   }
   /// True when commit() has something to apply this cycle.
   bool dirty() const { return pop_pending_ | (pushes_ - pops_ != held_); }
@@ -212,6 +214,16 @@ class alignas(64) BasicTwoPhaseQueue {
   }
 
  private:
+  // The rest of a commit, the pop applied: the pushes become visible and the statistics follow.
+  std::uint64_t settle(std::uint64_t now) {
+    const auto held = static_cast<std::uint32_t>(pushes_ - pops_);
+    // Each pop adds its cycle number to event_sum_ and each push subtracts it (see stats()): the
+    // pushes less the pops of this cycle are the change of held_.
+    event_sum_ -= now * (std::uint64_t{held} - held_);
+    held_ = held;
+    if (held > max_occupancy_) max_occupancy_ = held;
+    return held;
+  }
   // The misuse checks' one way out, out of line: the operations above stay small enough to be
   // inlined into the fabric's stepping loop (a call there costs more than the operation).
   [[noreturn, gnu::cold, gnu::noinline]] static void fail(const char* what) { throw std::logic_error(what); }

@@ -387,7 +387,7 @@ inline void TriggeredPe::commit_queues(QueueMask cand_in, QueueMask cand_out, bo
   // The candidates' part of inputs_nonempty_ / outputs_free_ is gathered anew and merged once at
   // the end.
   QueueMask nonempty;
-  for (const unsigned i : cand_in) nonempty |= QueueMask::of_if(i, in[i].commit_at(now, popped.has(i)) != 0);
+  for (const unsigned i : cand_in) nonempty |= QueueMask::of_if(i, in[i].commit_read(now, popped.has(i)) != 0);
   inputs_nonempty_ = inputs_nonempty_.without(cand_in) | nonempty;
   // Output queues reserved this cycle (s.reserving) changed their free space: they are
   // recomputed too (committing them as well costs nothing in statistics).
@@ -510,7 +510,7 @@ template <unsigned N, TriggeredPe::Kernel K>
   QueueMask nonempty;
   for (unsigned k = 0; k < N; ++k) {
     const unsigned i = k_in_[k];
-    nonempty |= QueueMask::of_if(i, in[i].commit_at(now, popped.has(i)) != 0);
+    nonempty |= QueueMask::of_if(i, in[i].commit_read(now, popped.has(i)) != 0);
   }
   inputs_nonempty_ = inputs_nonempty_.without(k_used_in_) | nonempty;
   out.commit_at(now);

@@ -149,20 +149,21 @@ TEST(TwoPhaseQueue, FirstRingFromAnArenaThenTheHeap) {
 
 // Occupancy statistics against a plain per-cycle count, committed three ways: every cycle
 // (commit()); only in some cycles by an owner counting its cycles (commit_at() and
-// account_idle_cycles() before reading); and so with the reader's pops passed to commit_at()
-// instead of pop(). Random pushes and pops; the contents each shows are checked against a plain
-// FIFO updated at the end of every cycle.
+// account_idle_cycles() before reading); and so with the reader's pops passed to commit_at(), or
+// to commit_read(), instead of pop(). Random pushes and pops; the contents each shows are checked
+// against a plain FIFO updated at the end of every cycle.
 TEST(TwoPhaseQueue, OccupancyStatisticsMatchAPerCycleCount) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 20; ++trial) {
-    // `passed`: its reader passes its pops to commit_at instead of calling pop() (as a PE does).
-    TwoPhaseQueue every(6), sparse(6), passed(6);
+    // `passed` / `read`: its reader passes its pops to commit_at / commit_read instead of calling
+    // pop() (as a PE does with its input queues).
+    TwoPhaseQueue every(6), sparse(6), passed(6), read(6);
     std::deque<std::int64_t> model;  // committed contents, oldest first
     std::uint64_t held = 0, sum = 0, max = 0, pushes = 0;
     const std::uint64_t cycles = 200 + rng() % 200;
     // What a reader sees, at any point of a cycle: the contents committed at the last commit.
     auto check_view = [&] {
-      for (const TwoPhaseQueue* q : {&every, &sparse, &passed}) {
+      for (const TwoPhaseQueue* q : {&every, &sparse, &passed, &read}) {
         ASSERT_EQ(q->size(), model.size());
         for (std::size_t i = 0; i < model.size(); ++i) ASSERT_EQ(q->at(i).as_int(), model[i]);
       }
@@ -183,6 +184,7 @@ TEST(TwoPhaseQueue, OccupancyStatisticsMatchAPerCycleCount) {
         every.push(Word::from_int(v));
         sparse.push(Word::from_int(v));
         passed.push(Word::from_int(v));
+        read.push(Word::from_int(v));
         pushed.push_back(v);
         ++held;
         ++pushes;
@@ -190,7 +192,10 @@ TEST(TwoPhaseQueue, OccupancyStatisticsMatchAPerCycleCount) {
       check_view();  // this cycle's pop and pushes are not visible yet
       every.commit();
       if (sparse.dirty() || rng() % 4 == 0) sparse.commit_at(c);  // clean commits are allowed
-      if (popped || passed.dirty() || rng() % 4 == 0) passed.commit_at(c, popped);
+      if (popped || passed.dirty() || rng() % 4 == 0) {
+        passed.commit_at(c, popped);
+        read.commit_read(c, popped);
+      }
       if (popped) model.pop_front();
       model.insert(model.end(), pushed.begin(), pushed.end());
       sum += held;
@@ -198,7 +203,8 @@ TEST(TwoPhaseQueue, OccupancyStatisticsMatchAPerCycleCount) {
     }
     sparse.account_idle_cycles(cycles - sparse.stats().cycles);
     passed.account_idle_cycles(cycles - passed.stats().cycles);
-    for (const TwoPhaseQueue* q : {&every, &sparse, &passed}) {
+    read.account_idle_cycles(cycles - read.stats().cycles);
+    for (const TwoPhaseQueue* q : {&every, &sparse, &passed, &read}) {
       const QueueStats st = q->stats();
       EXPECT_EQ(st.cycles, cycles);
       EXPECT_EQ(st.occupancy_sum, sum);
