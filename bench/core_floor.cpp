@@ -41,8 +41,6 @@
 #include <string>
 #include <vector>
 
-#include "common/huge_heap.h"
-
 namespace {
 
 using u64 = std::uint64_t;
@@ -441,16 +439,9 @@ u64 arg(int argc, char** argv, int i, u64 fallback) {
 
 }  // namespace
 
-namespace {
-// The heap on huge pages before any initialiser runs, as the simulator's (sim/main.cpp), so that
-// the floor is measured under the same memory as the model it is compared with.
-void early_heap(int, char**, char**) { cgra::heap_on_huge_pages(); }
-}  // namespace
-
-#if defined(__linux__) && defined(__GLIBC__)
-[[gnu::section(".preinit_array"), gnu::used]] void (*const core_floor_preinit)(int, char**, char**) = early_heap;
-#endif
-
+// The heap is on huge pages before anything runs, as the simulator's, so that the floor is measured
+// under the same memory as the model: core_floor links cgra_huge_heap_start
+// (common/huge_heap_start.cpp).
 int main(int argc, char** argv) {
   const auto n = static_cast<unsigned>(arg(argc, argv, 1, 480));
   const u64 cycles = arg(argc, argv, 2, 100000), k = arg(argc, argv, 3, 32);

@@ -32,7 +32,6 @@
 #include <thread>
 #include <vector>
 
-#include "common/huge_heap.h"
 #include "dfg/asm.h"
 #include "mapper/map_stencil.h"
 #include "sim/model/simulation.h"
@@ -351,16 +350,8 @@ int run_synthetic(int argc, char** argv, const std::vector<std::string>& sets) {
   return rc;
 }
 
-namespace {
-// The heap on huge pages before any library's initialiser runs, as cgrasim's (sim/main.cpp), so
-// that the figures are those of the simulator as users run it.
-void early_heap(int, char**, char**) { cgra::heap_on_huge_pages(); }
-}  // namespace
-
-#if defined(__linux__) && defined(__GLIBC__)
-[[gnu::section(".preinit_array"), gnu::used]] void (*const sim_speed_preinit)(int, char**, char**) = early_heap;
-#endif
-
+// The heap is on huge pages before anything runs, as cgrasim's: sim_speed links
+// cgra_huge_heap_start (common/huge_heap_start.cpp).
 int main(int argc_all, char** argv_all) {
   try {
     // Arguments with '=' are architecture overrides (as cgrasim --set); the rest are positional.
