@@ -4,48 +4,17 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 
-namespace {
-
-/// The smaps entry of the mapping that holds `addr`: its header line and its fields.
-[[maybe_unused]] std::string smaps_entry_of(const void* addr) {
-  const auto a = reinterpret_cast<std::uintptr_t>(addr);
-  std::ifstream in("/proc/self/smaps");
-  std::string line, entry;
-  bool inside = false;
-  while (std::getline(in, line)) {
-    std::uintptr_t lo = 0, hi = 0;
-    char dash = 0;
-    std::istringstream head(line);
-    if (head >> std::hex >> lo >> dash >> hi && dash == '-' && line.find(" kB") == std::string::npos) {
-      if (inside) break;
-      inside = lo <= a && a < hi;
-    }
-    if (inside) entry += line + '\n';
-  }
-  return entry;
-}
-
-[[maybe_unused]] std::string thp_mode() {
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string s;
-  std::getline(in, s);
-  return s;
-}
-
-}  // namespace
+#include "tests/common/smaps.h"
 
 TEST(HugeHeap, BlocksComeFromAHeapAdvisedForHugePages) {
 #if defined(__SANITIZE_ADDRESS__) || !defined(__linux__) || !defined(__GLIBC__)
   GTEST_SKIP() << "the sanitizers' allocator or a system without glibc's heap";
 #else
-  const std::string mode = thp_mode();
+  const std::string mode = cgra::test::thp_mode();
   if (mode.empty() || mode.find("[never]") != std::string::npos) GTEST_SKIP() << "no transparent huge pages here";
   cgra::heap_on_huge_pages();
   // 8 MiB: above glibc's default mmap threshold (128 KiB), below the one set (32 MiB).
@@ -53,7 +22,7 @@ TEST(HugeHeap, BlocksComeFromAHeapAdvisedForHugePages) {
   auto* p = static_cast<char*>(std::malloc(n));
   ASSERT_NE(p, nullptr);
   std::memset(p, 1, n);
-  const std::string entry = smaps_entry_of(p + n / 2);
+  const std::string entry = cgra::test::smaps_entry_of(p + n / 2);
   EXPECT_NE(entry.find("[heap]"), std::string::npos) << entry;
   // The advice shows as the mapping's eligibility (and, where the kernel had free huge pages, as
   // AnonHugePages; not asserted: that depends on the host's memory).
