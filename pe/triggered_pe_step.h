@@ -436,9 +436,11 @@ template <unsigned N, TriggeredPe::Kernel K>
 [[gnu::always_inline]] inline TriggeredPe::StepResult TriggeredPe::step_compiled(std::uint64_t cycle,
                                                                                QueueMask inputs_touched,
                                                                                QueueMask outputs_touched) {
+  // A MAC is never a filter (choose_step_kind): its step leaves the filter's tests out.
+  const bool filter = K != Kernel::Mac && filter_;
   if ((inputs_touched.without(k_used_in_) | outputs_touched.without(k_used_out_)).any()) [[unlikely]]
-    return filter_ ? step_stream_out_of_line(cycle, inputs_touched, outputs_touched)
-                   : step_as<Shape::Single>(cycle, inputs_touched, outputs_touched);
+    return filter ? step_stream_out_of_line(cycle, inputs_touched, outputs_touched)
+                  : step_as<Shape::Single>(cycle, inputs_touched, outputs_touched);
   if (cycle != cycle_ + 1) [[unlikely]]
     enter_cycle(cycle);
   cycle_ = cycle;
@@ -455,7 +457,7 @@ template <unsigned N, TriggeredPe::Kernel K>
   } else if (const QueueMask missing = d.inputs_needed.without(inputs_nonempty_); missing.any()) {
     ++stats_.stalls[static_cast<unsigned>(StallReason::NoInput)];
     last_stall_ = {StallReason::NoInput, 0, static_cast<int>(missing.lowest())};
-  } else if (filter_ && in[k_tag_queue_].head().tag != k_tag_) {
+  } else if (filter && in[k_tag_queue_].head().tag != k_tag_) {
     issue = drop = true;
   } else if (!outputs_free_.has(k_out_)) {
     ++stats_.stalls[static_cast<unsigned>(StallReason::OutputFull)];
