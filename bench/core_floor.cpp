@@ -406,7 +406,6 @@ struct QueuedChain {
   }
 };
 
-
 // --- lanes: the queued way's work in structure-of-arrays form, each phase a branch-free loop over
 // all PEs whose arrays are index-aligned; on a host with AVX-512 eight PEs per instruction (the
 // rings read with gathers and written with scatters), else the same loops one PE at a time ---
@@ -415,6 +414,7 @@ struct LanesChain {
   // Rings of twice the capacity: the slot behind the last entry is never a live one, so that the
   // scalar loops may write a word there unconditionally (counted only when it is pushed).
   static constexpr u64 kOutRing = 2 * kOut, kInRing = 2 * kIn;
+  static_assert(kL >= 2 && kL - 1 < 4, "a word in flight is delivered before its delay-line slot is reused");
   std::size_t n;
   // Out queues (capacity kOut): o[0] the zero source, o[i + 1] PE i's; d[i] data source i's. In
   // queues (capacity kIn): a[i] and p[i] into PE i, p[n] the sink's. Rings are [lane][slot].
@@ -625,8 +625,10 @@ struct LanesChain {
          _mm512_mask_add_epi64(ld(&output_full[i], m), inputs & ~room, ld(&output_full[i], m), one), m);
       st(&issued[i], _mm512_mask_add_epi64(ld(&issued[i], m), go, ld(&issued[i], m), one), m);
       const __m512i apop = ld(&a_pop[i], m), ppop = ld(&p_pop[i], m);
-      const __m512d x = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), go, slot(base(i, kInRing), apop, in_mask), a_ring.data(), 8);
-      const __m512d y = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), go, slot(base(i, kInRing), ppop, in_mask), p_ring.data(), 8);
+      const __m512i in_base = base(i, kInRing);
+      const __m512d none = _mm512_setzero_pd();
+      const __m512d x = _mm512_mask_i64gather_pd(none, go, slot(in_base, apop, in_mask), a_ring.data(), 8);
+      const __m512d y = _mm512_mask_i64gather_pd(none, go, slot(in_base, ppop, in_mask), p_ring.data(), 8);
       const __m512i lv = ld(&pv[s_land * n + i], m);
       const __mmask8 lands = _mm512_mask_test_epi64_mask(m, lv, lv);
       _mm512_mask_i64scatter_pd(o_ring.data(), lands, slot(base(o, kOutRing), opush, out_mask),
