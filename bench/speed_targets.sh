@@ -6,7 +6,7 @@
 #      median), target <= 15 ns on one thread;
 #   2. the whole process (`cgrasim`: mapping, simulation, output check, report) on two threads,
 #      wall time (GNU time) and simulated cycles per second, for the paper's 2D case, 1024x1024
-#      and 4096x4096 (targets 1.5 s, 2 s and 60 s), with the floor of bench/core_floor.cpp beside.
+#      and 4096x4096 (targets 1.5 s, 2 s and 60 s), with the floor of bench/core_floor/ beside.
 # Usage: bench/speed_targets.sh [build-dir [repeats [grid ...]]]
 #        (defaults: build, 3, 960x449 1024x1024 4096x4096; the 4096x4096 run takes over a minute)
 # Compare figures only with figures taken in the same minutes: the host's speed drifts.
@@ -36,7 +36,7 @@ for t in 1 2; do
     END { printf "   %-8s %14s %14s %16.0f %s\n", t, mn, md, 1e9 / (md * pes), target }' "$tmp/speed"
 done
 "$dir/core_floor" 480 100000 32 "$repeats" > "$tmp/floor" || { cat "$tmp/floor"; exit 1; }
-awk '/queued|lanes|lockstep|local clocks/ { sub(/^ +/, ""); print "   floor (bench/core_floor.cpp), " $0 }' "$tmp/floor"
+awk '/queued|lanes|lockstep|local clocks/ { sub(/^ +/, ""); print "   floor (bench/core_floor/), " $0 }' "$tmp/floor"
 
 echo "2. whole process, cgrasim --stencil 2d --radius 12 --workers 5 --set run.threads=2 --grid G"
 printf '   %-10s %10s %8s %8s %16s %s\n' grid cycles check wall_s cycles/s target
