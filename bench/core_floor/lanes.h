@@ -170,6 +170,10 @@ struct LanesChain {
   auto st = [](u64* p, __m512i v, __mmask8 m) { _mm512_mask_storeu_epi64(p, m, v); };
   auto ldd = [](const double* p, __mmask8 m) { return _mm512_maskz_loadu_pd(m, p); };
   auto std_ = [](double* p, __m512d v, __mmask8 m) { _mm512_mask_storeu_pd(p, m, v); };
+  // v + 1 in the lanes of `when`; the lanes of m whose v is not zero; *p += 1 in the lanes of `when`.
+  auto plus1 = [&](__m512i v, __mmask8 when) { return _mm512_mask_add_epi64(v, when, v, one); };
+  auto nonzero = [](__m512i v, __mmask8 m) { return _mm512_mask_test_epi64_mask(m, v, v); };
+  auto count = [&](u64* p, __mmask8 when, __mmask8 m) { st(p, plus1(ld(p, m), when), m); };
   auto lane = [&](std::size_t i) { return _mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(i)), iota); };
   // Slot index of counter c in the ring of lane l: l * R + (c & (R - 1)), with base = l * R.
   auto slot = [](__m512i base, __m512i c, __m512i mask) { return _mm512_add_epi64(base, _mm512_and_si512(c, mask)); };
@@ -183,8 +187,7 @@ struct LanesChain {
     for (std::size_t i = 0; i < count; i += 8) {
       const __mmask8 m = tail(i, count);
       const __m512i cr = ld(credit + i, m);
-      const __mmask8 go = _mm512_mask_test_epi64_mask(m, ld(held + i, m), ld(held + i, m)) &
-                          _mm512_test_epi64_mask(cr, cr);
+      const __mmask8 go = nonzero(ld(held + i, m), m) & nonzero(cr, m);
       st(pend + i, _mm512_maskz_mov_epi64(go, one), m);
       st(credit + i, _mm512_mask_sub_epi64(cr, go, cr, one), m);
       const __m512d w = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), go,
@@ -196,10 +199,10 @@ struct LanesChain {
   auto deliveries = [&](std::size_t count, const u64* fv, const double* fly, u64* push, double* ring) {
     for (std::size_t i = 0; i < count; i += 8) {
       const __mmask8 m = tail(i, count);
-      const __mmask8 v = _mm512_mask_test_epi64_mask(m, ld(fv + i, m), ld(fv + i, m));
+      const __mmask8 v = nonzero(ld(fv + i, m), m);
       const __m512i p = ld(push + i, m);
       _mm512_mask_i64scatter_pd(ring, v, slot(base(i, kInRing), p, in_mask), ldd(fly + i, m), 8);
-      st(push + i, _mm512_mask_add_epi64(p, v, p, one), m);
+      st(push + i, plus1(p, v), m);
     }
   };
   for (u64 t = 0; t < cycles; ++t) {
@@ -216,7 +219,7 @@ struct LanesChain {
       const __mmask8 room = _mm512_mask_cmplt_epu64_mask(m, _mm512_sub_epi64(push, pop), out_cap);
       const __m512d value = _mm512_cvtepu64_pd(_mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(t)), lane(i)));
       _mm512_mask_i64scatter_pd(d_ring.data(), room, slot(base(i, kOutRing), push, out_mask), value, 8);
-      const __m512i push2 = _mm512_mask_add_epi64(push, room, push, one);
+      const __m512i push2 = plus1(push, room);
       const __m512i pop2 = _mm512_add_epi64(pop, ld(&d_pend[i], m));
       st(&d_push[i], push2, m);
       st(&d_pop[i], pop2, m);
@@ -227,32 +230,29 @@ struct LanesChain {
       const __mmask8 m = tail(i, n);
       const std::size_t o = i + 1;
       const __m512i ah = ld(&a_held[i], m), ph = ld(&p_held[i], m);
-      const __mmask8 inputs = _mm512_mask_test_epi64_mask(m, ah, ah) & _mm512_test_epi64_mask(ph, ph);
+      const __mmask8 inputs = nonzero(ah, m) & nonzero(ph, m);
       const __m512i opush = ld(&o_push[o], m), opop = ld(&o_pop[o], m), infl = ld(&inflight[i], m);
       const __m512i free = _mm512_sub_epi64(_mm512_sub_epi64(out_cap, _mm512_sub_epi64(opush, opop)), infl);
-      const __mmask8 room = _mm512_mask_test_epi64_mask(m, free, free);
+      const __mmask8 room = nonzero(free, m);
       const __mmask8 go = inputs & room;
-      st(&no_input[i], _mm512_mask_add_epi64(ld(&no_input[i], m), m & ~inputs, ld(&no_input[i], m), one), m);
-      st(&output_full[i],
-         _mm512_mask_add_epi64(ld(&output_full[i], m), inputs & ~room, ld(&output_full[i], m), one), m);
-      st(&issued[i], _mm512_mask_add_epi64(ld(&issued[i], m), go, ld(&issued[i], m), one), m);
+      count(&no_input[i], m & ~inputs, m);
+      count(&output_full[i], inputs & ~room, m);
+      count(&issued[i], go, m);
       const __m512i apop = ld(&a_pop[i], m), ppop = ld(&p_pop[i], m);
       const __m512i in_base = base(i, kInRing);
       const __m512d none = _mm512_setzero_pd();
       const __m512d x = _mm512_mask_i64gather_pd(none, go, slot(in_base, apop, in_mask), a_ring.data(), 8);
       const __m512d y = _mm512_mask_i64gather_pd(none, go, slot(in_base, ppop, in_mask), p_ring.data(), 8);
       const __m512i lv = ld(&pv[s_land * n + i], m);
-      const __mmask8 lands = _mm512_mask_test_epi64_mask(m, lv, lv);
+      const __mmask8 lands = nonzero(lv, m);
       _mm512_mask_i64scatter_pd(o_ring.data(), lands, slot(base(o, kOutRing), opush, out_mask),
                                 ldd(&pipe[s_land * n + i], m), 8);
-      const __m512i opush2 = _mm512_mask_add_epi64(opush, lands, opush, one);
+      const __m512i opush2 = plus1(opush, lands);
       st(&o_push[o], opush2, m);
-      st(&inflight[i], _mm512_mask_add_epi64(_mm512_mask_sub_epi64(infl, lands, infl, one), go,
-                                             _mm512_mask_sub_epi64(infl, lands, infl, one), one), m);
+      st(&inflight[i], plus1(_mm512_mask_sub_epi64(infl, lands, infl, one), go), m);
       std_(&pipe[(t & 3) * n + i], _mm512_fmadd_pd(x, ldd(&coef[i], m), y), m);
       st(&pv[(t & 3) * n + i], _mm512_maskz_mov_epi64(go, one), m);
-      const __m512i apop2 = _mm512_mask_add_epi64(apop, go, apop, one);
-      const __m512i ppop2 = _mm512_mask_add_epi64(ppop, go, ppop, one);
+      const __m512i apop2 = plus1(apop, go), ppop2 = plus1(ppop, go);
       st(&a_pop[i], apop2, m);
       st(&p_pop[i], ppop2, m);
       st(&a_held[i], _mm512_sub_epi64(ld(&a_push[i], m), apop2), m);
@@ -260,8 +260,8 @@ struct LanesChain {
       const __m512i opop2 = _mm512_add_epi64(opop, ld(&o_pend[o], m));
       st(&o_pop[o], opop2, m);
       st(&o_held[o], _mm512_sub_epi64(opush2, opop2), m);
-      st(&d_credit[i], _mm512_mask_add_epi64(ld(&d_credit[i], m), go, ld(&d_credit[i], m), one), m);
-      st(&p_credit[i], _mm512_mask_add_epi64(ld(&p_credit[i], m), go, ld(&p_credit[i], m), one), m);
+      count(&d_credit[i], go, m);
+      count(&p_credit[i], go, m);
     }
     sink_step();
   }
