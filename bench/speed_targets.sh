@@ -36,7 +36,7 @@ for t in 1 2; do
     END { printf "   %-8s %14s %14s %16.0f %s\n", t, mn, md, 1e9 / (md * pes), target }' "$tmp/speed"
 done
 "$dir/core_floor" 480 100000 32 "$repeats" > "$tmp/floor" || { cat "$tmp/floor"; exit 1; }
-awk '/queued|lanes|lockstep|local clocks/ { sub(/^ +/, ""); print "   floor (bench/core_floor/), " $0 }' "$tmp/floor"
+awk '/queued|lanes|lockstep|local clocks|firings/ { sub(/^ +/, ""); print "   floor (bench/core_floor/), " $0 }' "$tmp/floor"
 
 echo "2. whole process, cgrasim --stencil 2d --radius 12 --workers 5 --set run.threads=2 --grid G"
 printf '   %-10s %10s %8s %8s %16s %s\n' grid cycles check wall_s cycles/s target

@@ -1,6 +1,6 @@
 #pragma once
-// core_floor's chain (see main.cpp) with its routes in closed form, stepped in lockstep or with
-// local clocks, and the MAC unit and counters every way of stepping shares.
+// core_floor's chain (see main.cpp) with its routes in closed form, stepped in lockstep, with
+// local clocks or by firings, and the MAC unit and counters every way of stepping shares.
 //
 // A route is kept in the closed form of tests/network/route_model.h (docs/network.md, section 6):
 // word k, committed into the output queue at p_k, is sent at
@@ -100,6 +100,16 @@ struct alignas(64) Route {
   void settle() {
     while (resolvable()) resolve();
   }
+
+  // --- firings: whether the send cycle of word k is known (resolving up to it if it can be) ---
+  bool sent_known(u64 k) {
+    while (known <= k) {
+      if (!resolvable()) return false;
+      resolve();
+    }
+    return true;
+  }
+  u64 sent_at(u64 k) const { return ring[k & kMask].s; }
 };
 
 // A PE's MAC unit (x * coef + y, latency 4) and counters, whatever its queues are.
@@ -245,6 +255,91 @@ struct Chain {
   void settle() {
     for (Route& r : data) r.settle();
     for (Route& r : sums) r.settle();
+  }
+
+  // --- firings: every source, PE and the sink goes from one firing straight to its next ---
+  // Each firing's cycle is the maximum of what it waits for (max-plus), read off the routes'
+  // closed form: a source pushes word k at max(its last push + 1, s(k - kOut) + 1); PE i fires for
+  // the k-th time at T = max(its last firing + 1, R, O) with R = max(s of word k on both inputs) +
+  // kLatency (both inputs readable) and O = s(k - kOut) + 1 on its output route (a free output
+  // slot: its k earlier results are in the queue or in flight); the cycles between two firings
+  // are no_input before R and output_full from R on (the order in which lockstep asks). The
+  // result lands at the commit of T + 3. A firing waits for facts, not for cycles: a send cycle not
+  // known yet (its word not pushed, or its credit pop not made) stops the visit until the next
+  // sweep, and the sweeps go on until none moves. The work is per firing, not per cycle.
+  static bool fire_source(Route& r, u64& next, u64 horizon, unsigned i, bool zeros) {
+    const u64 k = r.pushed;
+    u64 t = next;
+    if (k >= Route::kOut) {
+      if (!r.sent_known(k - Route::kOut)) return false;
+      t = std::max(t, r.sent_at(k - Route::kOut) + 1);
+    }
+    if (t >= horizon) return false;
+    r.push(t, zeros ? 0.0 : data_value(i, t));
+    next = t + 1;
+    return true;
+  }
+  // Fires `pe` as often as it can before `horizon` (false: not once); the stall cycles before each
+  // firing are counted with it.
+  static bool fire_pe(Pe& pe, u64 horizon) {
+    Route &a = *pe.a, &p = *pe.psum, &o = *pe.out;
+    u64 k = pe.issued, next = pe.next;
+    const u64 first = k;
+    for (;; ++k) {
+      if (!a.sent_known(k) || !p.sent_known(k)) break;
+      const u64 ready = std::max(a.sent_at(k), p.sent_at(k)) + Route::kLatency;
+      u64 t = std::max(next, ready);
+      if (k >= Route::kOut) {
+        if (!o.sent_known(k - Route::kOut)) break;
+        t = std::max(t, o.sent_at(k - Route::kOut) + 1);
+      }
+      if (t >= horizon) break;
+      const u64 waited_input = ready > next ? ready - next : 0;
+      pe.no_input += waited_input;
+      pe.output_full += t - next - waited_input;
+      const double x = a.head().value, y = p.head().value;
+      a.pop(t);
+      p.pop(t);
+      if (t + 3 < horizon) o.push(t + 3, std::fma(x, pe.coef, y));  // else still in flight at the end
+      next = t + 1;
+    }
+    pe.issued = k;
+    pe.next = next;
+    return k != first;
+  }
+  bool fire_sink(u64 horizon) {
+    Route& r = sums[n];
+    const u64 k = r.popped;
+    if (!r.sent_known(k)) return false;
+    const u64 t = std::max(sink_next, r.sent_at(k) + Route::kLatency);
+    if (t >= horizon) return false;
+    sink += r.head().value;
+    r.pop(t);
+    sink_next = t + 1;
+    return true;
+  }
+  void firings(u64 cycles) {
+    for (bool moved = true; moved;) {
+      ++sweeps;
+      moved = false;
+      for (unsigned i = 0; i < n; ++i)
+        while (fire_source(data[i], source_next[i], cycles, i, false)) moved = true;
+      while (fire_source(sums[0], source_next[n], cycles, 0, true)) moved = true;
+      for (Pe& pe : pes) moved |= fire_pe(pe, cycles);
+      while (fire_sink(cycles)) moved = true;
+    }
+    // Each PE's cycles after its last firing: no input until both next words are readable (never,
+    // if one is not known now: its producer did not get it sent in time), output full after.
+    for (Pe& pe : pes) {
+      const u64 k = pe.issued;
+      u64 ready = cycles;
+      if (pe.a->sent_known(k) && pe.psum->sent_known(k))
+        ready = std::min(cycles, std::max(pe.a->sent_at(k), pe.psum->sent_at(k)) + Route::kLatency);
+      const u64 waited_input = ready > pe.next ? ready - pe.next : 0;
+      pe.no_input += waited_input;
+      pe.output_full += cycles - pe.next - waited_input;
+      pe.next = cycles;
+    }
   }
 };
 

@@ -9,7 +9,7 @@
 // predicates, no multicast, no memory system, no sleeping PEs, and of the statistics only each
 // PE's issue and stall counts and each route's queue occupancy and stall cycles.
 //
-// Stepped in lockstep or with local clocks (below), a route is kept in closed form
+// Stepped in lockstep, with local clocks or by firings (below), a route is kept in closed form
 // (closed_form.h).
 //
 // The chain is stepped in several ways, and the counters must come out the same (else exit 1):
@@ -28,11 +28,16 @@
 //    has not committed yet can be ready only from the producer's cycle + 1 + L on, a credit pop
 //    that its consumer has not made yet returns credit only after the consumer's cycle. A PE
 //    that needs a fact not yet known stops and is visited again in the next sweep (the PE with
-//    the lowest cycle can always go on, so a sweep always makes progress).
+//    the lowest cycle can always go on, so a sweep always makes progress);
+//  - firings: each PE (and source and the sink) goes from one firing straight to the next, its
+//    cycle the maximum of the send cycles it waits for, read off the closed-form routes, and the
+//    cycles between two firings counted as stalls by what was missing; a firing whose facts are
+//    not known yet waits for the next sweep. Its work is per firing, not per cycle, so it
+//    measures what an event-driven (max-plus) core could gain.
 //
 // Usage: core_floor [PES [CYCLES [K [REPEATS]]]] (defaults 480 100000 32 3). Prints ns per
 // PE-cycle of each (minimum and median over the repeats); exits with 1 if they disagree.
-// The ways: closed_form.h (lockstep, local clocks), queued.h, lanes.h.
+// The ways: closed_form.h (lockstep, local clocks, firings), queued.h, lanes.h.
 
 #include <algorithm>
 #include <chrono>
@@ -115,14 +120,14 @@ int main(int argc, char** argv) {
   const auto n = static_cast<unsigned>(arg(argc, argv, 1, 480));
   const u64 cycles = arg(argc, argv, 2, 100000), k = arg(argc, argv, 3, 32);
   const u64 repeats = arg(argc, argv, 4, 3);
-  std::vector<double> queued_ns, lock_ns, local_ns, lanes_ns, vector_ns;
+  std::vector<double> queued_ns, lock_ns, local_ns, lanes_ns, vector_ns, firing_ns;
   const bool vector = LanesChain::has_vector();
   double issue_rate = 0;
-  u64 sweeps = 0;
+  u64 sweeps = 0, firing_sweeps = 0;
   for (u64 r = 0; r < repeats; ++r) {
     QueuedChain q(n);
     LanesChain l(n), v(n);
-    Chain a(n), b(n);
+    Chain a(n), b(n), f(n);
     const auto tl = std::chrono::steady_clock::now();
     l.run(cycles, false);
     const auto tv = std::chrono::steady_clock::now();
@@ -134,10 +139,17 @@ int main(int argc, char** argv) {
     const auto t1 = std::chrono::steady_clock::now();
     b.local_clocks(cycles, k);
     const auto t2 = std::chrono::steady_clock::now();
+    f.firings(cycles);
+    const auto t3 = std::chrono::steady_clock::now();
     a.settle();  // the words each way left unresolved at the end, with every pop now known
     b.settle();
+    f.settle();
     if (const std::string d = differ(a, b); !d.empty()) {
       std::fprintf(stderr, "core_floor: lockstep and local clocks differ (%s)\n", d.c_str());
+      return 1;
+    }
+    if (const std::string d = differ(a, f); !d.empty()) {
+      std::fprintf(stderr, "core_floor: lockstep and firings differ (%s)\n", d.c_str());
       return 1;
     }
     if (const std::string d = differ(q, a); !d.empty()) {
@@ -158,10 +170,12 @@ int main(int argc, char** argv) {
     queued_ns.push_back(1e9 * std::chrono::duration<double>(t0 - tq).count() / pe_cycles);
     lock_ns.push_back(1e9 * std::chrono::duration<double>(t1 - t0).count() / pe_cycles);
     local_ns.push_back(1e9 * std::chrono::duration<double>(t2 - t1).count() / pe_cycles);
+    firing_ns.push_back(1e9 * std::chrono::duration<double>(t3 - t2).count() / pe_cycles);
     u64 issued = 0;
     for (const Pe& p : a.pes) issued += p.issued;
     issue_rate = static_cast<double>(issued) / pe_cycles;
     sweeps = b.sweeps;
+    firing_sweeps = f.sweeps;
   }
   auto min_median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -171,6 +185,7 @@ int main(int argc, char** argv) {
   const auto [lock_min, lock_med] = min_median(lock_ns);
   const auto [local_min, local_med] = min_median(local_ns);
   const auto [lanes_min, lanes_med] = min_median(lanes_ns);
+  const auto [firing_min, firing_med] = min_median(firing_ns);
   std::printf("core_floor: %u MAC PEs x %llu cycles, issue rate %.3f, %llu runs; all ways agree\n", n,
               static_cast<unsigned long long>(cycles), issue_rate, static_cast<unsigned long long>(repeats));
   std::printf("  queued                   %6.2f ns/PE-cycle min, %6.2f median\n", queued_min, queued_med);
@@ -184,5 +199,7 @@ int main(int argc, char** argv) {
   std::printf("  lockstep                 %6.2f ns/PE-cycle min, %6.2f median\n", lock_min, lock_med);
   std::printf("  local clocks (K = %3llu)   %6.2f ns/PE-cycle min, %6.2f median (%llu sweeps)\n",
               static_cast<unsigned long long>(k), local_min, local_med, static_cast<unsigned long long>(sweeps));
+  std::printf("  firings                  %6.2f ns/PE-cycle min, %6.2f median (%llu sweeps)\n", firing_min, firing_med,
+              static_cast<unsigned long long>(firing_sweeps));
   return 0;
 }
