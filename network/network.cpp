@@ -303,6 +303,14 @@ void Network::send(std::uint64_t cycle, unsigned member) {
   std::uint64_t sent = 0;  // summed here, stored once: a store per send to mb.sent costs more
   RouteRt* const routes = routes_.data();  // a local: the sends' stores could alias the member
   for (std::uint32_t k = 0; k < n; ++k) {
+    // The routes ahead, by their pointer chain: route k + 8's line, then route k + 4's source queue
+    // and first destination (its line was asked for four routes ago).
+    if (k + 8 < n) __builtin_prefetch(&routes[active[k + 8]]);
+    if (k + 4 < n) {
+      const RouteRt& ahead = routes[active[k + 4]];
+      __builtin_prefetch(ahead.source);
+      __builtin_prefetch(&dests_[ahead.first_dest]);
+    }
     RouteRt& r = routes[active[k]];
     sent += step_route<true>(r, cycle);
     // After this cycle's commit the source holds its committed words minus this cycle's pop,
@@ -337,6 +345,7 @@ void Network::deliver_from(std::uint64_t cycle, unsigned member) {
     if (n == 0) continue;
     const Delivery* const entries = w.entries.data() + b * w.stride;
     for (std::uint32_t k = 0; k < n; ++k) {
+      if (k + 4 < n) __builtin_prefetch(entries[k + 4].sink->queue);
       const DestSink& d = *entries[k].sink;
       if constexpr (Sparse)
         d.queue->push_checked_by_caller(entries[k].word);  // the route's credit kept the slot
