@@ -279,6 +279,13 @@ struct Chain {
     next = t + 1;
     return true;
   }
+  // Counts `pe`'s stall cycles [from, to): no_input before `ready` (both inputs readable),
+  // output_full from it on.
+  static void count_stalls(Pe& pe, u64 from, u64 ready, u64 to) {
+    const u64 waited_input = ready > from ? std::min(ready, to) - from : 0;
+    pe.no_input += waited_input;
+    pe.output_full += to - from - waited_input;
+  }
   // Fires `pe` as often as it can before `horizon` (false: not once); the stall cycles before each
   // firing are counted with it.
   static bool fire_pe(Pe& pe, u64 horizon) {
@@ -294,9 +301,7 @@ struct Chain {
         t = std::max(t, o.sent_at(k - Route::kOut) + 1);
       }
       if (t >= horizon) break;
-      const u64 waited_input = ready > next ? ready - next : 0;
-      pe.no_input += waited_input;
-      pe.output_full += t - next - waited_input;
+      count_stalls(pe, next, ready, t);
       const double x = a.head().value, y = p.head().value;
       a.pop(t);
       p.pop(t);
@@ -334,10 +339,8 @@ struct Chain {
       const u64 k = pe.issued;
       u64 ready = cycles;
       if (pe.a->sent_known(k) && pe.psum->sent_known(k))
-        ready = std::min(cycles, std::max(pe.a->sent_at(k), pe.psum->sent_at(k)) + Route::kLatency);
-      const u64 waited_input = ready > pe.next ? ready - pe.next : 0;
-      pe.no_input += waited_input;
-      pe.output_full += cycles - pe.next - waited_input;
+        ready = std::max(pe.a->sent_at(k), pe.psum->sent_at(k)) + Route::kLatency;
+      count_stalls(pe, pe.next, ready, cycles);
       pe.next = cycles;
     }
   }
