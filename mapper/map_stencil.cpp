@@ -110,10 +110,14 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   const StencilPlan widest = plan.time_steps() > 1 ? plan.stage(1) : plan;
   const double compute = double(buf.blocks.blocks) * double(widest.streamed_planes()) * double(plan.ny()) *
                          double(widest.worker_count(0)) / pipeline_rate_bound(arch);
-  const double readers = buf.predicted_reader_cycles > 0 ? buf.predicted_reader_cycles : buf.reader_cycles;
+  // The readers: their words at the scratchpad's rate, or at what their loads in flight sustain
+  // (load_rate_bound, Little's law) when that is lower.
+  const double scratchpad_readers = buf.predicted_reader_cycles > 0 ? buf.predicted_reader_cycles : buf.reader_cycles;
+  const double readers = std::max(scratchpad_readers, buf.reader_cycles * buf.scratchpad_rate / load_rate_bound(arch));
   const double cycles = std::max({readers, buf.dram_cycles, buf.compute_cycles, compute});
   CyclePrediction p;
-  p.cycles = static_cast<std::uint64_t>(std::ceil(cycles));
+  p.fill_cycles = buf.pipeline_cycles;
+  p.cycles = static_cast<std::uint64_t>(std::ceil(cycles + p.fill_cycles));
   p.bound = cycles == compute                      ? "MAC pipeline (output queue / FP latency)"
             : readers >= buf.dram_cycles ? "readers"
                                                      : "DRAM bandwidth";
@@ -168,6 +172,7 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
     }
   }
   count_stages(sd.dfg, arch.fabric.pe, b);
+  b.pipeline_cycles = pipeline_latency(sd.dfg, sd.done_op, arch);
   b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
   // Each bank starts one access a cycle, and at most `ports` start in all (docs/memory.md).
@@ -376,7 +381,7 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       const double bytes = 8.0 * double(w) * (words + double(plan.writer_total(0)));
       b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
       m.summary.load_latency_cycles = words;
-      const CyclePrediction pred = predict_streams(plan, arch);
+      const CyclePrediction pred = predict_streams(plan, arch, pipeline_latency(sd.dfg, sd.done_op, arch));
       m.summary.predicted_cycles = pred.cycles;
       m.summary.predicted_bound = pred.bound;
       break;
@@ -447,6 +452,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
     }
   }
   count_stages(sd.dfg, arch.fabric.pe, buf);  // the rebuilt graph's, where it stands
+  buf.pipeline_cycles = pipeline_latency(sd.dfg, sd.done_op, arch);  // on the placed routes
   m.summary.buffering = buf;
   finish(m, sd, w, arch);
   m.summary.load_latency_cycles = double(reader_words) / m.summary.load_rate_bound;

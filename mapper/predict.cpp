@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "mapper/map_stencil.h"
+#include "network/route.h"
 
 namespace cgra {
 
-CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch) {
+CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, double pipeline) {
   CyclePrediction p;
   const double w = plan.workers();
   const double words = double(plan.reader_total(0));  // per worker, halos included
@@ -28,15 +32,10 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch)
   const double words1 = std::min(words, rate1 * p.absorbed_cycles);
   p.absorbed_cycles = words1 / rate1;
   const double steady = (words - words1) / rate2;
-  const OpLatencies& lat = arch.fabric.pe.latency;
-  const NetworkParams& net = arch.network;
-  const double load = double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency;
-  const double tap = std::max(lat.fp_mul, lat.fp_mac) + net.injection_latency + net.ejection_latency;
-  // T stages: every stage's chain, and between two stages the output filter (and the boundary MUX)
-  // of one hop each.
-  const double steps = plan.time_steps();
-  const double hop = 1.0 + net.injection_latency + net.ejection_latency;
-  p.fill_cycles = load + steps * double(2 * plan.rx() + 1) * tap + (steps - 1) * 2 * hop + mem.l1.hit_latency;
+  // The fill: the pipeline's latency. The taps take each word at once (a multicast), and the
+  // chain links carry the interleave's initial tokens: the last word waits for one tap, not for
+  // the chain (pipeline_latency leaves those links out).
+  p.fill_cycles = pipeline;
   p.cycles = static_cast<std::uint64_t>(std::ceil(p.absorbed_cycles + steady + p.fill_cycles));
   const double binding = words1 < words ? rate2 : rate1;
   if (binding < p.worker_rate)
@@ -44,6 +43,62 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch)
   else
     p.bound = fu_rate <= load_rate ? "MAC pipeline (output queue / FP latency)" : "readers (loads in flight)";
   return p;
+}
+
+double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const ArchConfig& arch) {
+  const dfg::Graph& gr = g.graph();
+  const OpLatencies& lat = arch.fabric.pe.latency;
+  const MemoryParams& mem = arch.memory;
+  const auto op_latency = [&](const dfg::Op& op) -> double {
+    switch (op.kind) {
+      case dfg::OpKind::Mul: return lat.fp_mul;
+      case dfg::OpKind::Mac: return lat.fp_mac;
+      case dfg::OpKind::Add:
+      case dfg::OpKind::Sub: return lat.fp_add;
+      case dfg::OpKind::Store: return mem.l1.hit_latency;
+      default: return 1.0;
+    }
+  };
+  const auto channel_latency = [&](const dfg::Channel& ch) {
+    return double(route_latency(arch.network, ch.route.empty() ? 1u : unsigned(ch.route.size() - 1)));
+  };
+  // to_done[v]: the longest time from v's firing to the done token (-1: done not reached; -2: on
+  // the walk's stack, a cycle closed by a channel without initial tokens is not followed).
+  const std::optional<dfg::Vertex> done = g.find(done_op);
+  std::vector<double> to_done(g.num_ops(), -3);
+  std::vector<std::pair<dfg::Vertex, bool>> stack;  // (op, its successors pushed)
+  for (dfg::Vertex s = 0; s < g.num_ops(); ++s) {
+    if (g.op(s).kind != dfg::OpKind::Load || to_done[s] != -3) continue;
+    stack.push_back({s, false});
+    while (!stack.empty()) {
+      const dfg::Vertex v = stack.back().first;
+      if (!stack.back().second) {
+        if (to_done[v] != -3) {  // reached again through another channel
+          stack.pop_back();
+          continue;
+        }
+        stack.back().second = true;
+        to_done[v] = -2;
+        for (auto [e, end] = boost::out_edges(v, gr); e != end; ++e) {
+          const dfg::Vertex t = boost::target(*e, gr);
+          if (gr[*e].initial.empty() && to_done[t] == -3) stack.push_back({t, false});
+        }
+        continue;
+      }
+      double best = done && v == *done ? 0.0 : -1.0;
+      for (auto [e, end] = boost::out_edges(v, gr); e != end; ++e) {
+        const dfg::Vertex t = boost::target(*e, gr);
+        if (!gr[*e].initial.empty() || to_done[t] < 0) continue;
+        best = std::max(best, channel_latency(gr[*e]) + op_latency(g.op(t)) + to_done[t]);
+      }
+      to_done[v] = best;
+      stack.pop_back();
+    }
+  }
+  double path = 0;
+  for (dfg::Vertex v = 0; v < g.num_ops(); ++v)
+    if (g.op(v).kind == dfg::OpKind::Load) path = std::max(path, to_done[v]);
+  return double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency + path;
 }
 
 }  // namespace cgra

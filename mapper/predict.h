@@ -8,6 +8,7 @@
 #include <string>
 
 #include "config/arch_config.h"
+#include "dfg/graph.h"
 #include "mapper/stencil_plan.h"
 
 namespace cgra {
@@ -26,8 +27,20 @@ struct CyclePrediction {
 /// word; the stored lines stay in the caches until the L2 is full of lines, and from then on every
 /// stored line is written back too. So the workers run at min(rate, DRAM bytes per cycle / read
 /// bytes per word) until the L2 has filled, then at min(rate, DRAM bytes per cycle / (read + write
-/// bytes per word)); plus the fill: the load latency, the chain (FP latency + injection + ejection
-/// per tap, per stage; a filter and a MUX between stages) and a store.
-CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch);
+/// bytes per word)); plus the fill, `pipeline`: pipeline_latency() of the plan's graph (the load,
+/// a tap, the stages' filters and MUXes, the writer and the done tree; the taps take each word at
+/// once, and the chain links' interleave tokens hide their latency).
+CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, double pipeline);
+
+/// The latency of the pipeline a word goes through, from the first load issued to the done
+/// token, for 2D and 3D mappings (docs/stencil.md, "Predicted cycles"): a load that misses (L1 +
+/// L2 hit latency + DRAM latency), then the longest path from a LOAD to `done_op` where each op
+/// costs its function unit's latency (MUL `fp_mul`, MAC `fp_mac`, ADD/SUB `fp_add`, a STORE the
+/// L1's hit latency, any other op one cycle) and each channel its route's latency (hops ×
+/// hop latency + injection + ejection; a channel not routed yet counts one hop). A channel that
+/// starts with initial tokens is left out: its consumer pairs each word with one made rows
+/// earlier (the y delay lines), so the last word does not wait for it. The steady-state terms of
+/// predict_blocks count the words; this counts the time before the first and after the last.
+double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const ArchConfig& arch);
 
 }  // namespace cgra

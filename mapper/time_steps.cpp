@@ -1,6 +1,7 @@
 #include "mapper/time_steps.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "mapper/map_stencil.h"
 #include "mapper/predict.h"
@@ -11,14 +12,16 @@ namespace cgra {
 namespace {
 
 // Whether the ops of a 1D stream plan fit the fabric's PEs of each kind, before placement (the
-// placer's own up-front check).
-bool stream_ops_fit(const StencilPlan& plan, const ArchConfig& arch) {
+// placer's own up-front check), and its pipeline's latency (one hop a channel); nullopt when they
+// do not fit.
+std::optional<double> stream_ops_fit(const StencilPlan& plan, const ArchConfig& arch) {
+  const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(plan.spec()), arch.fabric.pe);
   try {
-    check_pe_demand(build_stencil_dfg(plan, default_host_layout(plan.spec()), arch.fabric.pe).dfg, arch);
-    return true;
+    check_pe_demand(sd.dfg, arch);
   } catch (const MapError&) {
-    return false;
+    return std::nullopt;
   }
+  return pipeline_latency(sd.dfg, sd.done_op, arch);
 }
 
 }  // namespace
@@ -71,11 +74,12 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
       for (; w >= 1; --w) {
         try {
           const StencilPlan plan = StencilPlan::streams(spec, w, d);
-          if (!stream_ops_fit(plan, arch)) {
+          const std::optional<double> pipeline = stream_ops_fit(plan, arch);
+          if (!pipeline) {
             if (spec_in.workers != 0) break;
             continue;
           }
-          const CyclePrediction p = predict_streams(plan, arch);
+          const CyclePrediction p = predict_streams(plan, arch, *pipeline);
           e.cycles = double(p.cycles);
           e.bound = p.bound;
           break;

@@ -1,0 +1,196 @@
+// The cycle prediction (mapper/predict.h, docs/stencil.md "Predicted cycles") on cases derived by
+// hand: each expected value is written out here from the architecture's parameters and the plan's
+// word counts, term by term, not read back from the predictor. The suite-level accuracy of the
+// prediction against the simulator is tests/sim/prediction_accuracy_test.cpp.
+#include "mapper/predict.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "config/arch_config.h"
+#include "mapper/map_stencil.h"
+#include "mapper/stencil_plan.h"
+
+namespace cgra {
+namespace {
+
+StencilSpec one_d(unsigned r, std::uint64_t n) {
+  StencilSpec s;
+  s.dims = 1;
+  s.radius = {r, 0, 0};
+  s.grid = {n, 1, 1};
+  return s;
+}
+
+// A 1D plan of w workers, D segments each, and the words its reader 0 takes: (L + 2r) x D, L the
+// outputs of a segment (docs/stencil.md, "1D").
+struct Stream {
+  StencilPlan plan;
+  double words, outputs;
+};
+
+Stream stream(unsigned r, std::uint64_t n, unsigned w, unsigned d) {
+  const StencilPlan plan = StencilPlan::streams(one_d(r, n), w, d);
+  const double length = double(plan.segments().length);
+  // The w x D segments of L outputs cover the interior (the last ones may overlap).
+  EXPECT_GE(length * w * d, double(n - 2 * r));
+  const double words = (length + 2.0 * r) * d;
+  EXPECT_EQ(double(plan.reader_total(0)), words);
+  return {plan, words, double(plan.writer_total(0))};
+}
+
+// An L2 that streams writes (no write-back phase: nothing is absorbed on chip), so the DRAM
+// carries every word read and every output written from the first cycle.
+const std::vector<std::string> kStreamingL2 = {"memory.l2.write_policy=streaming"};
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& more) {
+  a.insert(a.end(), more.begin(), more.end());
+  return a;
+}
+
+// 1D bound by the DRAM: 4 workers at 6 GB/s on a 1.2 GHz clock move 5 bytes a cycle, far below
+// what their readers and MACs could take (a word a cycle each, 8 bytes read and ~8 written).
+TEST(Predict, StreamBoundByDram) {
+  const ArchConfig arch = load_default_arch(with(kStreamingL2, {"memory.dram.bandwidth_gbps=6"}));
+  const Stream s = stream(2, 4000, 4, 8);
+  const double bytes_per_cycle = 6.0 / 1.2;
+  // Each worker moves 8 bytes per word read and 8 per output written; the four share the bus.
+  const double steady = 4.0 * 8.0 * (s.words + s.outputs) / bytes_per_cycle;
+  const double fill = 150.0;
+  const CyclePrediction p = predict_streams(s.plan, arch, fill);
+  EXPECT_EQ(p.bound, "DRAM bandwidth");
+  EXPECT_EQ(p.absorbed_cycles, 0.0);
+  EXPECT_EQ(p.fill_cycles, fill);
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(steady + fill)));
+}
+
+// 1D bound by the MAC pipeline: a 2-entry output queue and a 4-cycle MAC. A result holds its slot
+// from issue until its route takes it, 4 + 1 cycles, so a tap issues at most 2 / 5 results a cycle.
+TEST(Predict, StreamBoundByTheMacPipeline) {
+  const ArchConfig arch = load_default_arch({"fabric.pe.output_queue_depth=2"});
+  const Stream s = stream(3, 3000, 2, 6);
+  const double rate = 2.0 / 5.0;
+  const double fill = 200.0;
+  const CyclePrediction p = predict_streams(s.plan, arch, fill);
+  EXPECT_EQ(p.bound, "MAC pipeline (output queue / FP latency)");
+  EXPECT_DOUBLE_EQ(p.worker_rate, rate);
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(s.words / rate + fill)));
+}
+
+// 1D bound by the readers: a LOAD PE keeps at most its reply queue's words in flight, 16 here, over
+// a miss of L1 2 + L2 12 + DRAM 100 cycles (Little's law): 16 / 114 words a cycle.
+TEST(Predict, StreamBoundByTheReaders) {
+  const ArchConfig arch = load_default_arch({"fabric.pe.memory_queue_depth=16"});
+  const Stream s = stream(1, 2000, 2, 4);
+  const double rate = 16.0 / (2.0 + 12.0 + 100.0);
+  const CyclePrediction p = predict_streams(s.plan, arch, 0.0);
+  EXPECT_EQ(p.bound, "readers (loads in flight)");
+  EXPECT_DOUBLE_EQ(p.worker_rate, rate);
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(s.words / rate)));
+}
+
+// 2D bound by the scratchpad's ports: one port for every deep channel of the mapping, each a write
+// and a read per reader word (docs/stencil.md, "Blocking"), so the readers run at 1 / 2 of a word
+// a cycle. Reader 0 loads ceil(in_width / w) words a row plus one idle cycle, 3 more a block.
+TEST(Predict, BlocksBoundByTheScratchpadPorts) {
+  StencilSpec spec;
+  spec.dims = 2;
+  spec.radius = {2, 2, 0};
+  spec.grid = {192, 32, 1};
+  const unsigned w = 2;
+  const ArchConfig base = load_default_arch({"fabric.pe.input_queue_depth=8"});
+  const BufferEstimate b0 = estimate_buffering(spec, w, 1, false, base);
+  ASSERT_GT(b0.deep_channels, 0u);
+  ASSERT_LE(b0.deep_channels, 16u);  // one port each, fewer than the 16 banks
+  const std::string ports = std::to_string(b0.deep_channels);
+  const ArchConfig arch =
+      load_default_arch({"fabric.pe.input_queue_depth=8", "memory.scratchpad.ports=" + ports});
+  const BufferEstimate b = estimate_buffering(spec, w, 1, false, arch);
+  ASSERT_EQ(b.deep_channels, b0.deep_channels);
+  const double rate = double(b.deep_channels) / (2.0 * b.deep_channels);
+  EXPECT_DOUBLE_EQ(b.scratchpad_rate, rate);
+  const double in_width = 192.0, per_row = std::ceil(in_width / w);
+  const double reader_words = 32.0 * (per_row + 1.0) + 3.0;
+  EXPECT_DOUBLE_EQ(b.reader_cycles, reader_words / rate);
+  // The MAC chain of worker 0 (its 94 output columns of 188, every row, at 4 / 5 a cycle) and the
+  // DRAM (192 x 32 words read and 188 x 28 written at 100 / 1.2 bytes a cycle) are faster.
+  const double macs = 32.0 * std::ceil(188.0 / w) / (4.0 / 5.0);
+  const double dram = 8.0 * (192.0 * 32.0 + 188.0 * 28.0) / (100.0 / 1.2);
+  ASSERT_LT(macs, b.reader_cycles);
+  ASSERT_LT(dram, b.reader_cycles);
+  const CyclePrediction p = predict_blocks(spec, w, b, arch);
+  EXPECT_EQ(p.bound, "readers");
+  EXPECT_EQ(p.fill_cycles, b.pipeline_cycles);
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(reader_words / rate + b.pipeline_cycles)));
+}
+
+// 2D readers bound by their loads in flight: 16 reply entries over a 114-cycle miss, slower than
+// the scratchpad and the MACs.
+TEST(Predict, BlocksBoundByLoadsInFlight) {
+  StencilSpec spec;
+  spec.dims = 2;
+  spec.radius = {1, 1, 0};
+  spec.grid = {64, 32, 1};
+  const ArchConfig arch = load_default_arch({"fabric.pe.memory_queue_depth=16"});
+  const BufferEstimate b = estimate_buffering(spec, 4, 1, false, arch);
+  ASSERT_GT(b.scratchpad_rate, 16.0 / 114.0);  // the scratchpad is not what binds
+  const double reader_words = 32.0 * (std::ceil(64.0 / 4) + 1.0) + 3.0;
+  const CyclePrediction p = predict_blocks(spec, 4, b, arch);
+  EXPECT_EQ(p.bound, "readers");
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(reader_words / (16.0 / 114.0) + b.pipeline_cycles)));
+}
+
+// The pipeline's latency on a hand-made graph: LOAD -> MUL -> MAC -> STORE -> SYNC -> JOIN, with
+// one channel routed over 3 hops, and a second MAC whose accumulator channel starts with an
+// initial token (a delay line: not on the last word's path).
+TEST(Predict, PipelineLatencyIsTheLongestPathWithoutDelayLines) {
+  dfg::Dfg g;
+  auto op = [&](const char* name, dfg::OpKind kind) {
+    dfg::Op o;
+    o.name = name;
+    o.kind = kind;
+    return g.add_op(o);
+  };
+  const auto load = op("load", dfg::OpKind::Load), mul = op("mul", dfg::OpKind::Mul),
+             mac = op("mac", dfg::OpKind::Mac), late = op("late", dfg::OpKind::Mac),
+             store = op("store", dfg::OpKind::Store), sync = op("sync", dfg::OpKind::Sync),
+             join = op("join", dfg::OpKind::Join);
+  g.add_channel(load, "out", mul, "in");
+  const auto routed = g.add_channel(mul, "out", mac, "acc");
+  g.channel(routed).route = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
+  g.add_channel(load, "out", mac, "in");
+  g.add_channel(mac, "out", store, "value");
+  g.add_channel(store, "done", sync, "in");
+  g.add_channel(sync, "out", join, "in0");
+  // A long detour through `late`, cut by the initial token on its way back into the chain.
+  g.add_channel(load, "out", late, "in");
+  const auto delay = g.add_channel(mul, "out", late, "acc");
+  g.channel(delay).initial = {0.0};
+  const auto back = g.add_channel(late, "out", store, "value");
+  g.channel(back).initial = {0.0};
+  g.channel(back).route = {{1, 0}, {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}};
+  const ArchConfig arch = load_default_arch({"fabric.latency.fp_mul=5", "fabric.latency.fp_mac=7",
+                                             "network.hop_latency=2"});
+  // paper.yaml: injection 1, ejection 1, L1 hit 2, L2 hit 12, DRAM 100.
+  const double one_hop = 1 * 2 + 1 + 1, three_hops = 3 * 2 + 1 + 1, five_hops = 5 * 2 + 1 + 1;
+  const double load_latency = 2 + 12 + 100;
+  const double path = one_hop + 5      // load -> mul (unrouted: one hop), MUL
+                      + three_hops + 7  // mul -> mac over 3 hops, MAC
+                      + one_hop + 2     // mac -> store, a STORE's L1 hit
+                      + one_hop + 1     // store -> sync
+                      + one_hop + 1;    // sync -> join (the done op)
+  EXPECT_DOUBLE_EQ(pipeline_latency(g, "join", arch), load_latency + path);
+  // Without the initial tokens the detour through `late` (a one-hop link, its MAC, a 5-hop link)
+  // is longer than the 3-hop link into `mac`, and the path takes it.
+  g.channel(back).initial.clear();
+  g.channel(delay).initial.clear();
+  const double detour = one_hop + 5 + one_hop + 7 + five_hops + 2 + one_hop + 1 + one_hop + 1;
+  ASSERT_GT(detour, path);
+  EXPECT_DOUBLE_EQ(pipeline_latency(g, "join", arch), load_latency + detour);
+}
+
+}  // namespace
+}  // namespace cgra

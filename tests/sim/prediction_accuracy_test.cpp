@@ -1,0 +1,157 @@
+// The cycle prediction against the simulator over a fixed set of small cases (1D, 2D and 3D, time
+// steps, and architectures that move what binds: DRAM bandwidth and latency, queue depths, FP and
+// hop latencies). Each case is run by the cgrasim binary, which maps it, predicts its cycles
+// (docs/stencil.md, "Predicted cycles") and simulates it with the output checked bit for bit; the
+// error is (predicted - simulated) / simulated. The suite holds the prediction to
+//   median |error| <= 5 % and every case within its bound (15 % at most),
+// so that a prediction bug, which moves the worker and time-step choices, fails here even after
+// the reference files are regenerated.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <future>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/sim/child_process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Case {
+  std::string name;
+  std::vector<std::string> args;
+  double bound_percent = 10;  ///< |error| this case must stay within
+  std::string why = {};       ///< for a bound above 10 %: what the prediction leaves out
+};
+
+std::vector<Case> cases() {
+  const std::string deep = "fabric.pe.input_queue_depth=8";
+  return {
+      {"1D r=1 4000", {"--stencil", "1d", "--radius", "1", "--grid", "4000"}},
+      {"1D r=3 4000", {"--stencil", "1d", "--radius", "3", "--grid", "4000"}},
+      {"1D r=8 8000 w=2", {"--stencil", "1d", "--radius", "8", "--grid", "8000", "--workers", "2"}},
+      {"1D r=16 10000", {"--stencil", "1d", "--radius", "16", "--grid", "10000"}},
+      {"1D r=2 3000 T auto", {"--stencil", "1d", "--radius", "2", "--grid", "3000", "--time-steps", "auto"}},
+      {"1D r=1 6000 T=3", {"--stencil", "1d", "--radius", "1", "--grid", "6000", "--time-steps", "3"}},
+      {"1D r=4 input queues 8", {"--stencil", "1d", "--radius", "4", "--grid", "6000", "--set", deep}},
+      {"1D r=4 output queues 2",
+       {"--stencil", "1d", "--radius", "4", "--grid", "6000", "--set", "fabric.pe.output_queue_depth=2"}},
+      {"1D r=2 DRAM 25 GB/s",
+       {"--stencil", "1d", "--radius", "2", "--grid", "6000", "--set", "memory.dram.bandwidth_gbps=25"}},
+      {"1D r=8 fp_mac=6",
+       {"--stencil", "1d", "--radius", "8", "--grid", "6000", "--set", "fabric.latency.fp_mac=6"}},
+      {"1D r=2 DRAM latency 400",
+       {"--stencil", "1d", "--radius", "2", "--grid", "8000", "--set", "memory.dram.latency=400"}},
+      {"2D r=1 64x32", {"--stencil", "2d", "--radius", "1", "--grid", "64x32"}},
+      {"2D r=2 192x32 w=2 input queues 8",
+       {"--stencil", "2d", "--radius", "2", "--grid", "192x32", "--workers", "2", "--set", deep}},
+      {"2D r=4 120x40 hop 3",
+       {"--stencil", "2d", "--radius", "4", "--grid", "120x40", "--set", "network.hop_latency=3"}},
+      {"2D r=1 120x40 T auto", {"--stencil", "2d", "--radius", "1", "--grid", "120x40", "--time-steps", "auto"}},
+      {"2D r=2 120x40 T=2", {"--stencil", "2d", "--radius", "2", "--grid", "120x40", "--time-steps", "2"}},
+      {"2D r=2 240x60", {"--stencil", "2d", "--radius", "2", "--grid", "240x60"}},
+      {"2D r=3 160x48 w=3", {"--stencil", "2d", "--radius", "3", "--grid", "160x48", "--workers", "3"}},
+      {"2D r=4 DRAM 50 GB/s",
+       {"--stencil", "2d", "--radius", "4", "--grid", "240x60", "--set", "memory.dram.bandwidth_gbps=50"}},
+      {"2D r=8 200x60", {"--stencil", "2d", "--radius", "8", "--grid", "200x60"}},
+      {"2D r=2 DRAM latency 200",
+       {"--stencil", "2d", "--radius", "2", "--grid", "120x40", "--set", "memory.dram.latency=200"}},
+      {"3D r=1 32x16x12", {"--stencil", "3d", "--radius", "1", "--grid", "32x16x12"}},
+      {"3D r=1 32x16x10 T=2", {"--stencil", "3d", "--radius", "1", "--grid", "32x16x10", "--time-steps", "2"}},
+      // 3D r=2 on 48x20x12 (8 interior planes of 20 rows): the prediction is optimistic by 9-14 %
+      // on these two, a residual not yet traced to a term (the same mapping on 96x40x24 is within
+      // 3 %); bounded here so that it cannot grow unnoticed.
+      {"3D r=2 48x20x12 auto",
+       {"--stencil", "3d", "--radius", "2", "--grid", "48x20x12", "--workers", "auto"},
+       15,
+       "3D on a grid of 8 interior planes: an untraced residual, -9 to -14 %"},
+      {"3D r=2 48x20x12 w=6",
+       {"--stencil", "3d", "--radius", "2", "--grid", "48x20x12", "--workers", "6"},
+       15,
+       "3D on a grid of 8 interior planes: an untraced residual, -9 to -14 %"},
+  };
+}
+
+struct Outcome {
+  int code = -1;
+  std::string err;
+  double cycles = 0, predicted = 0;
+};
+
+Outcome run_case(const Case& c, const fs::path& root, std::size_t index) {
+  const fs::path dir = root / std::to_string(index);
+  fs::create_directories(dir);
+  std::vector<std::string> argv = {CGRASIM_BINARY};
+  argv.insert(argv.end(), c.args.begin(), c.args.end());
+  argv.insert(argv.end(), {"--json", (dir / "r.json").string(), "--quiet"});
+  const cgra::test::ChildResult r = cgra::test::run_child(argv, dir);
+  Outcome o{r.code, r.err};
+  if (r.code != 0) return o;
+  const json j = json::parse(cgra::test::slurp(dir / "r.json"));
+  if (j["output_check"] != "pass") {
+    o.code = -2;
+    o.err = "output check " + j["output_check"].dump();
+    return o;
+  }
+  o.cycles = j["cycles"].get<double>();
+  o.predicted = j["predicted_cycles"].get<double>();
+  return o;
+}
+
+TEST(PredictionAccuracy, SmallCasesWithinTheirBoundsAndTheMedianWithinFivePercent) {
+  const std::vector<Case> all = cases();
+  ASSERT_GE(all.size(), 20u);
+  const fs::path root = fs::temp_directory_path() / ("cgrasim_prediction_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  // Two children at a time (the machine the suite is sized for has two cores).
+  std::vector<Outcome> out(all.size());
+  for (std::size_t i = 0; i < all.size(); i += 2) {
+    auto second = i + 1 < all.size() ? std::async(std::launch::async, run_case, std::cref(all[i + 1]), root, i + 1)
+                                     : std::future<Outcome>();
+    out[i] = run_case(all[i], root, i);
+    if (second.valid()) out[i + 1] = second.get();
+  }
+  fs::remove_all(root);
+
+  std::vector<double> errors;
+  std::ostringstream table;
+  table << std::fixed << std::setprecision(1);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const Case& c = all[i];
+    const Outcome& o = out[i];
+    ASSERT_EQ(o.code, 0) << c.name << ": " << o.err;
+    ASSERT_GT(o.cycles, 0) << c.name;
+    ASSERT_LE(c.bound_percent, 15.0) << c.name;
+    if (c.bound_percent > 10) {
+      ASSERT_FALSE(c.why.empty()) << c.name << ": a bound above 10 % says why";
+    }
+    const double err = 100.0 * (o.predicted - o.cycles) / o.cycles;
+    errors.push_back(std::abs(err));
+    table << "  " << std::left << std::setw(34) << c.name << std::right << std::setw(9) << o.cycles << std::setw(9)
+          << o.predicted << std::setw(8) << err << " %\n";
+    EXPECT_LE(std::abs(err), c.bound_percent)
+        << c.name << ": predicted " << o.predicted << " cycles, simulated " << o.cycles << " (" << err << " %)";
+  }
+  std::vector<double> sorted = errors;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  std::cout << "[ cgrasim  ] case, simulated, predicted, error\n"
+            << table.str() << "[ cgrasim  ] median |error| " << median << " %, worst " << sorted.back() << " %\n";
+  EXPECT_LE(median, 5.0);
+  EXPECT_LE(sorted.back(), 15.0);
+}
+
+}  // namespace
