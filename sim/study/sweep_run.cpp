@@ -19,10 +19,7 @@
 #include <thread>
 
 #include <fmt/format.h>
-
-#ifdef CGRA_HAVE_MPI
 #include <mpi.h>
-#endif
 
 namespace cgra::study {
 namespace {
@@ -168,8 +165,6 @@ bool mpi_launched() {
   return pmix && ntasks && std::atoi(ntasks) > 1;
 }
 
-#ifdef CGRA_HAVE_MPI
-
 namespace {
 constexpr int kTagReady = 1, kTagRow = 2, kTagWork = 3, kTagStop = 4;
 
@@ -249,19 +244,5 @@ void mpi_worker(const MpiSession&, PointLauncher& launcher) {
     send_text(r.to_json().dump(), 0, kTagRow);
   }
 }
-
-#else
-
-MpiSession::MpiSession() {
-  throw SweepError("this cgrasim was built without MPI (install libopenmpi-dev and rebuild) but runs under an MPI launcher");
-}
-MpiSession::~MpiSession() = default;
-std::size_t mpi_master(const MpiSession&, const std::vector<Point>&, SweepDb*, const std::vector<std::string>&,
-                       const RunOptions&, std::size_t, std::size_t) {
-  return 0;
-}
-void mpi_worker(const MpiSession&, PointLauncher&) {}
-
-#endif
 
 }  // namespace cgra::study

@@ -41,8 +41,7 @@ std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::ve
 /// True when this process was started by an MPI launcher (mpirun, srun) with more than one rank.
 bool mpi_launched();
 
-/// MPI for the lifetime of the object (MPI_Init / MPI_Finalize); throws SweepError when this
-/// build has no MPI.
+/// MPI for the lifetime of the object (MPI_Init / MPI_Finalize).
 class MpiSession {
  public:
   MpiSession();

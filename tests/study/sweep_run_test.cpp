@@ -387,7 +387,6 @@ TEST(Sweep, PlotsAndPredictOnly) {
 }
 
 TEST(Sweep, MpiRanksGiveTheRowsOfALocalSweep) {
-  if (!CGRA_HAVE_MPI || std::string(MPIEXEC).empty()) GTEST_SKIP() << "built without MPI";
   TempDir d;
   write(d / "s.yaml", kSweep);
   ASSERT_EQ(cgrasim(d, "sweep s.yaml --jobs 2 --db local.sqlite").code, 0);
