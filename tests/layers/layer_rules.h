@@ -1,8 +1,10 @@
 #pragma once
-// The layer table of docs/architecture.md ("Layers") as data, and the checker that holds every
-// source of the layer folders to it: a file may include (`#include "..."`) headers of its own
-// layer and of the layers its row allows, all of them lower; only the rows that say so may
-// include SystemC. layers_test.cpp runs it over the source tree and over synthetic trees.
+// The layer table of docs/architecture.md ("Layers") as data, the folders beside the layers
+// ("Beside the layers"), and the checker that holds every source of the layer folders to the
+// table: a file may include (`#include "..."`) headers of its own layer and of the layers its
+// row allows, all of them lower; only the rows that say so may include SystemC. Every top-level folder of the tree that holds sources is a
+// row of the table or beside the layers. layers_test.cpp runs it over the source tree and over
+// synthetic trees.
 
 #include <algorithm>
 #include <filesystem>
@@ -47,6 +49,21 @@ inline const std::vector<Layer>& table() {
       {"sim/main.cpp", 8, {"common", "sim", "sim/study"}, false},
   };
   return rows;
+}
+
+/// The top-level folders beside the layers, not held to the table: the same folders as the
+/// table "Beside the layers" of docs/architecture.md. A top-level folder that holds sources and
+/// is neither a row of the table nor one of these fails the check.
+inline const std::vector<std::string>& beside() {
+  static const std::vector<std::string> folders = {"bench", "tests", "fuzz", "configs", "examples"};
+  return folders;
+}
+
+/// The top-level folders of the table's rows (`sim` for sim/model, sim/study and sim/main.cpp).
+inline std::set<std::string> layer_tops() {
+  std::set<std::string> tops;
+  for (const auto& l : table()) tops.insert(l.name.substr(0, l.name.find('/')));
+  return tops;
 }
 
 inline const Layer* find_layer(std::string_view name) {
@@ -137,22 +154,48 @@ inline bool is_source(const std::filesystem::path& p) {
   return exts.contains(p.extension().string());
 }
 
-/// What a check of a tree found: the sources read and the broken rules.
+/// What a check of a tree found: the sources read, the broken rules, and the top-level folders
+/// that hold sources but are neither a row of the table nor beside the layers.
 struct TreeReport {
   std::vector<std::string> sources;
   std::vector<Violation> violations;
+  std::vector<std::string> unplaced_folders;
 };
 
-/// Every source under the layer folders of the tree at `root`.
+/// A top-level folder that is not part of the source: hidden (`.git`, `.ci`), or a build tree
+/// (the ignored `build*/` and `out/` of .gitignore, or any folder holding a CMakeCache.txt).
+inline bool is_generated_or_hidden(const std::filesystem::path& dir) {
+  const std::string n = dir.filename().string();
+  return n.starts_with(".") || n.starts_with("build") || n == "out" ||
+         std::filesystem::exists(dir / "CMakeCache.txt");
+}
+
+/// The top-level folders of the tree at `root`, hidden and build folders left out.
+inline std::set<std::string> tree_tops(const std::filesystem::path& root) {
+  std::set<std::string> tops;
+  for (const auto& entry : std::filesystem::directory_iterator(root))
+    if (entry.is_directory() && !is_generated_or_hidden(entry.path()))
+      tops.insert(entry.path().filename().string());
+  return tops;
+}
+
+/// Every top-level folder of the tree at `root`: the sources under the layer folders checked
+/// against the table, and every other folder holding sources placed beside the layers.
 inline TreeReport check_tree(const std::filesystem::path& root) {
   namespace fs = std::filesystem;
   TreeReport report;
-  std::set<std::string> tops;
-  for (const Layer& l : table()) tops.insert(l.name.substr(0, l.name.find('/')));
+  const std::set<std::string> tops = tree_tops(root);
+  const std::set<std::string> layers = layer_tops();
+  const std::set<std::string> aside(beside().begin(), beside().end());
   for (const std::string& top : tops) {
-    if (!fs::is_directory(root / top)) continue;
-    for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
+    if (aside.contains(top)) continue;  // beside the layers: not held to the table
+    const bool layer = layers.contains(top);
+    bool holds_sources = false;
+    for (const auto& entry : fs::recursive_directory_iterator(
+             root / top, fs::directory_options::skip_permission_denied)) {
       if (!entry.is_regular_file() || !is_source(entry.path())) continue;
+      holds_sources = true;
+      if (!layer) break;
       const std::string rel = entry.path().lexically_relative(root).generic_string();
       if (layer_of(rel).empty()) continue;
       std::ifstream in(entry.path(), std::ios::binary);
@@ -161,6 +204,7 @@ inline TreeReport check_tree(const std::filesystem::path& root) {
       report.sources.push_back(rel);
       for (Violation& v : check_source(rel, text.str())) report.violations.push_back(std::move(v));
     }
+    if (holds_sources && !layer) report.unplaced_folders.push_back(top);
   }
   std::sort(report.sources.begin(), report.sources.end());
   return report;
