@@ -15,7 +15,7 @@ packages=(
   nlohmann-json3-dev
   libfmt-dev
   libsqlite3-dev                 # cgrasim sweep: the results database
-  openmpi-bin libopenmpi-dev     # cgrasim sweep under mpirun (optional at build time)
+  openmpi-bin libopenmpi-dev     # cgrasim sweep under mpirun, and its MPI test (required to build)
   gnuplot-nox                    # cgrasim sweep --plots, cgrasim plot
 )
 

@@ -306,6 +306,7 @@ void write_csv(const SweepDb& db, const std::string& path) {
   cols.insert(cols.end(), m.axes.begin(), m.axes.end());
   for (const char* c : {"status", "exit_code", "error"}) cols.push_back(c);
   for (const auto& f : figure_columns()) cols.push_back(f);
+  cols.push_back("rank");
   const auto t = db.select(cols);
   std::string s;
   for (std::size_t i = 0; i < cols.size(); ++i) s += (i ? "," : "") + csv_field(cols[i]);

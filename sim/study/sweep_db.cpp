@@ -106,10 +106,11 @@ SweepDb::SweepDb(const std::string& path, bool create) : path_(path) {
     // process crash (only a power loss may lose the last ones).
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
-    if (!create) {
-      const auto t = select_sql_count("SELECT count(*) FROM sqlite_master WHERE name='points'");
-      if (t == 0) fail("not a sweep database (no table 'points')");
-    }
+    const auto t = select_sql_count("SELECT count(*) FROM sqlite_master WHERE name='points'");
+    if (!create && t == 0) fail("not a sweep database (no table 'points')");
+    // A database made before the rank column gets it, NULL in its rows.
+    if (t && select_sql_count("SELECT count(*) FROM pragma_table_info('points') WHERE name = 'rank'") == 0)
+      exec("ALTER TABLE points ADD COLUMN rank INTEGER");
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -144,7 +145,7 @@ long long SweepDb::select_sql_count(const std::string& sql) const {
 void SweepDb::prepare(const Sweep& s) {
   exec("CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, status TEXT NOT NULL, exit_code INTEGER, "
        "error TEXT, cycles INTEGER, gflops REAL, roofline_percent REAL, attainable_percent REAL, "
-       "predicted_cycles INTEGER, dram_bytes INTEGER, wall_seconds REAL, report TEXT)");
+       "predicted_cycles INTEGER, dram_bytes INTEGER, wall_seconds REAL, report TEXT, rank INTEGER)");
   exec("CREATE TABLE IF NOT EXISTS sweep (key TEXT PRIMARY KEY, value TEXT)");
   std::set<std::string> have;
   const Table t = select_raw("SELECT name FROM pragma_table_info('points')");
@@ -173,11 +174,11 @@ std::set<std::string> SweepDb::ids() const {
 
 void SweepDb::insert(const Row& r, const std::vector<std::string>& axes) {
   std::string cols = "id, status, exit_code, error, cycles, gflops, roofline_percent, attainable_percent, "
-                     "predicted_cycles, dram_bytes, wall_seconds, report";
-  std::string qs = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12";
+                     "predicted_cycles, dram_bytes, wall_seconds, report, rank";
+  std::string qs = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13";
   for (std::size_t i = 0; i < axes.size(); ++i) {
     cols += ", " + quote_identifier(axes[i]);
-    qs += ", ?" + std::to_string(13 + i);
+    qs += ", ?" + std::to_string(14 + i);
   }
   const std::string sql = "INSERT INTO points (" + cols + ") VALUES (" + qs + ") ON CONFLICT(id) DO NOTHING";
   sqlite3_stmt* st = nullptr;
@@ -196,8 +197,10 @@ void SweepDb::insert(const Row& r, const std::vector<std::string>& axes) {
   sqlite3_bind_double(st, 11, r.wall_seconds);
   if (r.report.empty()) sqlite3_bind_null(st, 12);
   else sqlite3_bind_text(st, 12, r.report.c_str(), static_cast<int>(r.report.size()), SQLITE_TRANSIENT);
+  if (r.rank) sqlite3_bind_int(st, 13, *r.rank);
+  else sqlite3_bind_null(st, 13);
   for (std::size_t i = 0; i < axes.size() && i < r.values.size(); ++i)
-    bind_value(st, static_cast<int>(13 + i), r.values[i]);
+    bind_value(st, static_cast<int>(14 + i), r.values[i]);
   const int rc = sqlite3_step(st);
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) fail(std::string("cannot write a row: ") + sqlite3_errmsg(db_));

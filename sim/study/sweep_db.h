@@ -27,6 +27,8 @@ struct Row {
   std::optional<double> cycles, gflops, roofline_percent, attainable_percent, predicted_cycles, dram_bytes;
   double wall_seconds = 0;
   std::string report;               ///< the whole JSON report, empty when the run wrote none
+  std::optional<int> rank;          ///< the MPI rank that ran the point (set by rank 0 from the
+                                    ///< row's sender, not in the JSON); none in a local sweep
 
   nlohmann::json to_json() const;
   static Row from_json(const nlohmann::json& j);
@@ -42,7 +44,8 @@ struct SweepMeta {
 class SweepDb {
  public:
   /// Opens (creating when missing) the database at `path`; throws SweepError naming it.
-  /// `create` false: the file must exist and hold a sweep (for `cgrasim plot`).
+  /// `create` false: the file must exist and hold a sweep (for `cgrasim plot`). A table `points`
+  /// made before the `rank` column gets it (NULL in its rows).
   SweepDb(const std::string& path, bool create);
   ~SweepDb();
   SweepDb(const SweepDb&) = delete;

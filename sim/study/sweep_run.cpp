@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -16,13 +17,11 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
-
-#ifdef CGRA_HAVE_MPI
 #include <mpi.h>
-#endif
 
 namespace cgra::study {
 namespace {
@@ -168,8 +167,6 @@ bool mpi_launched() {
   return pmix && ntasks && std::atoi(ntasks) > 1;
 }
 
-#ifdef CGRA_HAVE_MPI
-
 namespace {
 constexpr int kTagReady = 1, kTagRow = 2, kTagWork = 3, kTagStop = 4;
 
@@ -205,24 +202,36 @@ std::size_t mpi_master(const MpiSession& mpi, const std::vector<Point>& todo, Sw
                        std::size_t already) {
   std::optional<Tally> tally;
   if (db) tally.emplace(o, total, already);
-  std::size_t next = 0;
-  int active = mpi.size() - 1;
+  // The deal: worker rank k's first point is todo[k-1], kept for it until it asks; the points
+  // after the first size-1 go to whichever rank asks next. So every worker rank runs a point
+  // when there are at least as many points as worker ranks, however fast the others are.
+  const int workers = mpi.size() - 1;
+  const std::size_t reserved = std::min(todo.size(), static_cast<std::size_t>(std::max(workers, 0)));
+  std::size_t next = reserved;
+  int active = workers;
   std::exception_ptr error;
   while (active > 0) {
     int source = 0, tag = 0;
     const std::string msg = recv_text(MPI_ANY_SOURCE, source, tag);
     if (tag == kTagRow && db && !error) {
       try {
-        const Row r = Row::from_json(nlohmann::json::parse(msg));
+        Row r = Row::from_json(nlohmann::json::parse(msg));
+        r.rank = source;
         db->insert(r, axes);
         tally->add(r);
       } catch (...) {
         error = std::current_exception();  // stop handing out work; keep answering the ranks
       }
     }
-    if (!error && next < todo.size()) {
-      const Point& p = todo[next++];
-      const nlohmann::json w = {{"id", p.id}, {"values", p.values}, {"args", p.args}};
+    const Point* p = nullptr;
+    if (!error) {
+      if (tag == kTagReady && static_cast<std::size_t>(source - 1) < reserved)
+        p = &todo[static_cast<std::size_t>(source - 1)];
+      else if (next < todo.size())
+        p = &todo[next++];
+    }
+    if (p) {
+      const nlohmann::json w = {{"id", p->id}, {"values", p->values}, {"args", p->args}};
       send_text(w.dump(), source, kTagWork);
     } else {
       send_text("", source, kTagStop);
@@ -249,19 +258,5 @@ void mpi_worker(const MpiSession&, PointLauncher& launcher) {
     send_text(r.to_json().dump(), 0, kTagRow);
   }
 }
-
-#else
-
-MpiSession::MpiSession() {
-  throw SweepError("this cgrasim was built without MPI (install libopenmpi-dev and rebuild) but runs under an MPI launcher");
-}
-MpiSession::~MpiSession() = default;
-std::size_t mpi_master(const MpiSession&, const std::vector<Point>&, SweepDb*, const std::vector<std::string>&,
-                       const RunOptions&, std::size_t, std::size_t) {
-  return 0;
-}
-void mpi_worker(const MpiSession&, PointLauncher&) {}
-
-#endif
 
 }  // namespace cgra::study

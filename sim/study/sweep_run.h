@@ -41,8 +41,7 @@ std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::ve
 /// True when this process was started by an MPI launcher (mpirun, srun) with more than one rank.
 bool mpi_launched();
 
-/// MPI for the lifetime of the object (MPI_Init / MPI_Finalize); throws SweepError when this
-/// build has no MPI.
+/// MPI for the lifetime of the object (MPI_Init / MPI_Finalize).
 class MpiSession {
  public:
   MpiSession();
@@ -57,8 +56,10 @@ class MpiSession {
 };
 
 /// Rank 0: hands `todo` out one point at a time to the other ranks, inserts the rows they send
-/// back (db may be null when todo is empty: then it only tells every rank to stop). Returns the
-/// number of failed points.
+/// back, each with the rank that ran it (db may be null when todo is empty: then it only tells
+/// every rank to stop). Worker rank k's first point is todo[k-1]; the rest go to whichever rank
+/// asks next, so with at least size-1 points every worker rank runs one. Returns the number of
+/// failed points.
 std::size_t mpi_master(const MpiSession& mpi, const std::vector<Point>& todo, SweepDb* db,
                        const std::vector<std::string>& axes, const RunOptions& o, std::size_t total,
                        std::size_t already);

@@ -129,7 +129,7 @@ TEST(Sweep, EveryPointGetsARowAndFailuresAreRecorded) {
   const std::string csv = read_file(d / "t.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "id,workers,run.max_cycles,status,exit_code,error,cycles,gflops,roofline_percent,attainable_percent,"
-            "predicted_cycles,dram_bytes,wall_seconds");
+            "predicted_cycles,dram_bytes,wall_seconds,rank");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
 }
 
@@ -142,17 +142,21 @@ TEST(Sweep, ResumeRunsOnlyThePointsWithoutARow) {
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_NE(again.out.find("4 points, 0 run now"), std::string::npos) << again.out;
   EXPECT_EQ(query(d / "r.sqlite", "SELECT id, wall_seconds FROM points ORDER BY id"), before);
-  // One row lost: only that point runs again.
+  // One row lost: only that point runs again. The database is also made one from before the
+  // `rank` column: the resume gives it the column back, NULL in every row (a local sweep's).
   sqlite3* h = nullptr;
   ASSERT_EQ(sqlite3_open(d.path.string().append("/r.sqlite").c_str(), &h), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(h, ("DELETE FROM points WHERE id = '" + before[1][0] + "'").c_str(), nullptr, nullptr, nullptr),
             SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(h, "ALTER TABLE points DROP COLUMN rank", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(h);
   again = cgrasim(d, "sweep s.yaml --db r.sqlite");
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_NE(again.out.find("4 points, 1 run now"), std::string::npos) << again.out;
   const auto after = query(d / "r.sqlite", "SELECT id, wall_seconds FROM points ORDER BY id");
   ASSERT_EQ(after.size(), 4u);
+  EXPECT_EQ(query(d / "r.sqlite", "SELECT count(*) FROM points WHERE rank IS NULL"),
+            (std::vector<std::vector<std::string>>{{"4"}}));
   for (std::size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(after[i][0], before[i][0]);
     if (i != 1) {
@@ -386,22 +390,50 @@ TEST(Sweep, PlotsAndPredictOnly) {
   }
 }
 
-TEST(Sweep, MpiRanksGiveTheRowsOfALocalSweep) {
-  if (!CGRA_HAVE_MPI || std::string(MPIEXEC).empty()) GTEST_SKIP() << "built without MPI";
-  TempDir d;
-  write(d / "s.yaml", kSweep);
-  ASSERT_EQ(cgrasim(d, "sweep s.yaml --jobs 2 --db local.sqlite").code, 0);
+/// Runs `cgrasim sweep s.yaml --db DB` under the MPI launcher with `ranks` ranks on this host.
+Proc mpi_sweep(const TempDir& d, int ranks, const std::string& db) {
   // Under AddressSanitizer, the ranks' leak check is off: Open MPI keeps what MPI_Init allocates
   // (its dlopen'ed components, unloaded by MPI_Finalize, so LeakSanitizer cannot even name them);
   // those are the library's, not ours. The local sweeps of the other tests keep the check.
-  const Proc r = shell(d, std::string("ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" '") + MPIEXEC +
-                              "' --oversubscribe --allow-run-as-root -n 3 '" + CGRASIM_EXE +
-                              "' sweep s.yaml --db mpi.sqlite");
+  return shell(d, std::string("ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" '") + MPIEXEC +
+                      "' --oversubscribe --allow-run-as-root -n " + std::to_string(ranks) + " '" + CGRASIM_EXE +
+                      "' sweep s.yaml --db " + db);
+}
+
+TEST(Sweep, MpiRanksGiveTheRowsOfALocalSweep) {
+  TempDir d;
+  write(d / "s.yaml", kSweep);
+  ASSERT_EQ(cgrasim(d, "sweep s.yaml --jobs 2 --db local.sqlite").code, 0);
+  const Proc r = mpi_sweep(d, 3, "mpi.sqlite");
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   const std::string q = "SELECT id, status, exit_code, cycles, workers, \"run.max_cycles\" FROM points ORDER BY id";
   const auto local = query(d / "local.sqlite", q), mpi = query(d / "mpi.sqlite", q);
   EXPECT_EQ(local.size(), 4u);
   EXPECT_EQ(mpi, local);
+  // Which rank ran each point: none in a local sweep. Rank 0 only hands points out and keeps the
+  // database, so the ranks that ran points are exactly the worker ranks 1 and 2: each worker
+  // rank's first point (the sweep file's order: rank k the k-th point) is kept for it, however
+  // fast the other rank is, and the other two go to whichever asks first.
+  EXPECT_EQ(query(d / "local.sqlite", "SELECT DISTINCT rank FROM points"),
+            (std::vector<std::vector<std::string>>{{"NULL"}}));
+  EXPECT_EQ(query(d / "mpi.sqlite", "SELECT DISTINCT rank FROM points ORDER BY rank"),
+            (std::vector<std::vector<std::string>>{{"1"}, {"2"}}));
+  EXPECT_EQ(query(d / "mpi.sqlite",
+                  "SELECT rank FROM points WHERE workers = 1 ORDER BY \"run.max_cycles\""),
+            (std::vector<std::vector<std::string>>{{"1"}, {"2"}}));
+}
+
+TEST(Sweep, MpiRanksBeyondThePointsRunNone) {
+  // Four points on five worker ranks: ranks 1 to 4 run one point each (the k-th point of the
+  // sweep file on rank k), rank 5 is told to stop at once, and the sweep ends with every row.
+  TempDir d;
+  write(d / "s.yaml", kSweep);
+  const Proc r = mpi_sweep(d, 6, "few.sqlite");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 points, 4 run now (2 failed)"), std::string::npos) << r.out;
+  EXPECT_EQ(query(d / "few.sqlite", "SELECT rank, workers, \"run.max_cycles\" FROM points ORDER BY rank"),
+            (std::vector<std::vector<std::string>>{
+                {"1", "1", "50"}, {"2", "1", "100000"}, {"3", "2", "50"}, {"4", "2", "100000"}}));
 }
 
 }  // namespace
