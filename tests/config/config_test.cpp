@@ -237,10 +237,11 @@ TEST(ArchConfig, StorageOfThePaperFabric) {
   EXPECT_EQ(s.scratchpad, 256u * 1024);
   EXPECT_EQ(s.caches, 16u * 1024 + 1024u * 1024);
   EXPECT_EQ(s.total(), s.queues() + s.scratchpad + s.caches);
-  // 128-entry input queues (reply buffers following them): eight times the PE input queue bytes.
-  const StorageBytes q = storage_of(load_default_arch({"fabric.pe.input_queue_depth=128", "fabric.pe.memory_queue_depth=0"}));
-  EXPECT_EQ(q.pe_input_queues, 512u * 4 * 128 * 8);
-  EXPECT_EQ(q.reply_buffers, s.reply_buffers);
+  // 64-entry input queues with the reply buffers following them (memory_queue_depth 0): four
+  // times the PE input queue bytes, and reply buffers of 64 entries instead of paper.yaml's 128.
+  const StorageBytes q = storage_of(load_default_arch({"fabric.pe.input_queue_depth=64", "fabric.pe.memory_queue_depth=0"}));
+  EXPECT_EQ(q.pe_input_queues, 512u * 4 * 64 * 8);
+  EXPECT_EQ(q.reply_buffers, 32u * 4 * 64 * 8);
   EXPECT_EQ(storage_of(load_default_arch({"network.stage_buffer_words=0"})).route_stages, 0u);
 }
 
