@@ -83,7 +83,8 @@ TEST(ForwardChain, RereadersWhereTheySparePesAndPortsRemain) {
 // and the placed program is bit-exact.
 TEST(ForwardChain, PlacedChainsWithRereadersAreBitExact) {
   const ArchConfig arch = legacy_default_arch({"network.hop_latency=3"});
-  const MappedStencil m = map_stencil(spec_2d(12, 41, 31, 5), arch);
+  const StencilSpec spec = spec_2d(12, 41, 31, 5);
+  const MappedStencil m = map_stencil(spec, arch);
   const BufferEstimate& b = m.summary.buffering;
   EXPECT_GE(b.forward_copies, x_forward_copies(m.spec, 5, arch));
   EXPECT_EQ(b.forward_rereads, 2u);
@@ -100,7 +101,7 @@ TEST(ForwardChain, PlacedChainsWithRereadersAreBitExact) {
     }
   EXPECT_EQ(rereaders, 10u);
   EXPECT_EQ(m.summary.ops_by_kind.at("LOAD"), 5u + rereaders);
-  const test::MappedRun r = test::interpret_mapped(m, 7);
+  const test::MappedRun r = test::interpret_mapped(m, spec, 7);
   ASSERT_TRUE(r.res.done) << r.res.blocked;
   EXPECT_TRUE(r.res.leftovers.empty());
   EXPECT_EQ(r.wrong, 0u);

@@ -125,7 +125,7 @@ void check_mapping(const StencilSpec& spec, unsigned w, bool interpret = true) {
   EXPECT_EQ(m.summary.ops_by_kind["MUL"] + m.summary.ops_by_kind["MAC"] + m.summary.ops_by_kind["ADD"],
             w * fp_pes_per_mapped_worker(spec));
   if (!interpret) return;
-  const test::MappedRun r = test::interpret_mapped(m, 3 * w + spec.radius[0]);
+  const test::MappedRun r = test::interpret_mapped(m, s, 3 * w + spec.radius[0]);
   ASSERT_TRUE(r.res.done) << r.res.blocked;
   EXPECT_TRUE(r.res.leftovers.empty()) << r.res.leftovers.front();
   EXPECT_EQ(r.wrong, 0u);
@@ -302,7 +302,7 @@ TEST(MapperMapStencil, AutoWorkersFitTinyGrids) {
     EXPECT_LE(m.spec.workers, columns);
     EXPECT_EQ(m.summary.workers, m.spec.workers);
     EXPECT_EQ(m.summary.workers_reason.rfind("auto: w=", 0), 0u) << m.summary.workers_reason;
-    const test::MappedRun r = test::interpret_mapped(m, 7);
+    const test::MappedRun r = test::interpret_mapped(m, s, 7);
     ASSERT_TRUE(r.res.done) << r.res.blocked;
     ASSERT_EQ(r.wrong, 0u);
   }
@@ -346,7 +346,7 @@ TEST(MapperMapStencil, SmallScratchpadForcesStripMining) {
   EXPECT_GT(b.blocks, 1u);
   EXPECT_LE(m.summary.buffering.scratchpad_bytes, 1024u);
   EXPECT_EQ((b.blocks - 1) * b.stride + b.out_width, 79u);
-  const test::MappedRun r = test::interpret_mapped(m, 11);
+  const test::MappedRun r = test::interpret_mapped(m, s, 11);
   ASSERT_TRUE(r.res.done) << r.res.blocked;
   EXPECT_TRUE(r.res.leftovers.empty());
   ASSERT_EQ(r.wrong, 0u);
@@ -406,7 +406,7 @@ TEST(MapperPaperCases, ExampleSpecFilesParse) {
 // The paper cases interpreted in full (tens of seconds; run with --gtest_also_run_disabled_tests).
 void interpret_paper_case(const StencilSpec& spec) {
   MappedStencil m = map_stencil(spec, legacy_default_arch());
-  const test::MappedRun r = test::interpret_mapped(m, 5);
+  const test::MappedRun r = test::interpret_mapped(m, spec, 5);
   ASSERT_TRUE(r.res.done) << r.res.blocked;
   EXPECT_TRUE(r.res.leftovers.empty()) << r.res.leftovers.front();
   EXPECT_EQ(r.wrong, 0u);

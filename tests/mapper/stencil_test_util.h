@@ -1,7 +1,11 @@
 #pragma once
 // Test helpers shared by the stencil mapper tests: specs with distinct coefficients, random grids,
-// a run of the DFG interpreter over the host layout, and bitwise comparison of grids.
+// a run of the DFG interpreter over the host layout, bitwise comparison of grids, and the check
+// that a mapping is the one a test asked for.
 
+#include <gtest/gtest.h>
+
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -55,10 +59,20 @@ inline std::vector<double> random_grid(std::uint64_t n, unsigned seed) {
   return v;
 }
 
+// Capacities of channels without a capacity attribute, as the interpreter takes them: a PE's
+// input queue and its producer's output queue, or the input queue alone where the producer's
+// output port feeds several channels (the tests' default: 8-entry input, 4-entry output queues).
+struct NativeCapacity {
+  std::uint64_t native = 12, multicast = 8;
+};
+inline NativeCapacity native_capacity(const ArchConfig& arch) {
+  return {arch.fabric.pe.input_queue_depth + arch.fabric.pe.output_queue_depth, arch.fabric.pe.input_queue_depth};
+}
+
 // Runs the interpreter on `g` with the host layout and returns the output grid.
-inline std::vector<double> interpret(const dfg::Dfg& g, const HostLayout& l,
-                              const std::vector<double>& in, InterpResult& res) {
-  DfgInterpreter it(g, 12, 8);
+inline std::vector<double> interpret(const dfg::Dfg& g, const HostLayout& l, const std::vector<double>& in,
+                                     InterpResult& res, NativeCapacity cap = {}) {
+  DfgInterpreter it(g, cap.native, cap.multicast);
   const std::vector<double> image = l.to_memory(in);
   for (std::uint64_t i = 0; i < image.size(); ++i) {
     it.memory()[l.input_base + 8 * i] = dbits(image[i]);
@@ -70,11 +84,41 @@ inline std::vector<double> interpret(const dfg::Dfg& g, const HostLayout& l,
   return l.from_memory(out);
 }
 
-// Words of `expected` whose bits differ from the same word of `actual` (at least as long).
+// Words of `expected` whose bits differ from the same word of `actual`. Grids of different sizes
+// fail the test (naming both sizes) and count as differing everywhere: the largest count there is.
 inline std::uint64_t differing_words(const std::vector<double>& expected, const std::vector<double>& actual) {
+  if (actual.size() != expected.size()) {
+    ADD_FAILURE() << "differing_words: the grids differ in size: " << expected.size() << " expected words, "
+                  << actual.size() << " actual";
+    return std::numeric_limits<std::uint64_t>::max();
+  }
   std::uint64_t n = 0;
   for (std::uint64_t i = 0; i < expected.size(); ++i) n += dbits(expected[i]) != dbits(actual[i]);
   return n;
+}
+
+// The mapping `m` is the one the test asked for with `asked`: the same dimensions, radii, grid and
+// coefficients, asked.time_steps stages (the test states the T it expects, also where the mapper
+// chooses it: asked.time_steps 0 fails) and, unless asked.workers is 0 (auto), asked.workers
+// workers, in the spec and in the summary alike.
+inline void expect_mapped_as_asked(const MappedStencil& m, const StencilSpec& asked) {
+  EXPECT_EQ(m.spec.dims, asked.dims);
+  EXPECT_EQ(m.spec.radius, asked.radius);
+  EXPECT_EQ(m.spec.grid, asked.grid);
+  EXPECT_EQ(m.spec.x_coefficients(), asked.x_coefficients());
+  if (asked.dims >= 2) {
+    EXPECT_EQ(m.spec.y_coefficients(), asked.y_coefficients());
+  }
+  if (asked.dims == 3) {
+    EXPECT_EQ(m.spec.z_coefficients(), asked.z_coefficients());
+  }
+  EXPECT_NE(asked.time_steps, 0u) << "the test must state the time steps it expects the mapping to take";
+  EXPECT_EQ(m.spec.time_steps, asked.time_steps) << m.summary.time_steps_reason;
+  EXPECT_EQ(m.summary.time_steps, asked.time_steps) << m.summary.time_steps_reason;
+  if (asked.workers != 0) {
+    EXPECT_EQ(m.spec.workers, asked.workers) << m.summary.workers_reason;
+  }
+  EXPECT_EQ(m.summary.workers, m.spec.workers);
 }
 
 // A mapped stencil interpreted on a random grid: the interpreter's result and the output words
@@ -84,11 +128,16 @@ struct MappedRun {
   std::uint64_t wrong = 0;
 };
 
-inline MappedRun interpret_mapped(const MappedStencil& m, unsigned seed) {
-  const std::vector<double> in = random_grid(m.spec.grid_points(), seed);
+// `m` interpreted on a random grid (seed `seed`) and compared with the reference of `asked`, the
+// spec the test asked for (expect_mapped_as_asked), not with the spec the mapper returned.
+// `cap`: the queues of the architecture `m` was mapped on (native_capacity).
+inline MappedRun interpret_mapped(const MappedStencil& m, const StencilSpec& asked, unsigned seed,
+                                  NativeCapacity cap = {}) {
+  expect_mapped_as_asked(m, asked);
+  const std::vector<double> in = random_grid(asked.grid_points(), seed);
   MappedRun r;
-  const std::vector<double> out = interpret(m.dfg, m.layout, in, r.res);
-  r.wrong = differing_words(reference_stencil(m.spec, in), out);
+  const std::vector<double> out = interpret(m.dfg, m.layout, in, r.res, cap);
+  r.wrong = differing_words(reference_stencil(asked, in), out);
   return r;
 }
 

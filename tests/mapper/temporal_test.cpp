@@ -151,7 +151,7 @@ TEST(MapperTemporal, PlacedRoutedBitExact) {
     spec.workers = 3;
     const MappedStencil m = map_stencil(spec, arch);
     EXPECT_EQ(m.summary.time_steps, steps);
-    const test::MappedRun r = test::interpret_mapped(m, 5);
+    const test::MappedRun r = test::interpret_mapped(m, spec, 5);
     ASSERT_TRUE(r.res.done) << r.res.blocked;
     EXPECT_EQ(r.wrong, 0u);
   }
@@ -191,7 +191,7 @@ TEST(MapperTemporal, WideWindowsTakeTheTwoCounterGenerator) {
   spec.time_steps = 2;
   spec.workers = 2;
   const MappedStencil m = map_stencil(spec, test::legacy_default_arch());
-  const test::MappedRun r = test::interpret_mapped(m, 13);
+  const test::MappedRun r = test::interpret_mapped(m, spec, 13);
   ASSERT_TRUE(r.res.done) << r.res.blocked;
   EXPECT_EQ(r.wrong, 0u);
   expect_stages_bit_exact(4, 3, 2, 3, 300);
@@ -311,7 +311,7 @@ void expect_placed_routed_bit_exact(StencilSpec spec, unsigned steps, unsigned w
   const MappedStencil m = map_stencil(spec, arch);
   EXPECT_EQ(m.summary.time_steps, steps);
   EXPECT_GT(m.summary.halo_overhead, 0.0);
-  const test::MappedRun r = test::interpret_mapped(m, seed);
+  const test::MappedRun r = test::interpret_mapped(m, spec, seed);
   ASSERT_TRUE(r.res.done) << r.res.blocked;
   EXPECT_EQ(r.wrong, 0u);
 }
