@@ -11,11 +11,16 @@
 namespace cgra {
 namespace {
 
+// `spec` with `w` workers mapped on paper.yaml (with `overrides`), run by the model and compared
+// with the reference of `spec` itself: the mapping must be the one asked for (dimensions, radii,
+// grid, coefficients, w workers, spec.time_steps stages), or a mapper that fell back to other
+// workers or to T = 1 would be checked against its own choice.
 void run_end_to_end(StencilSpec spec, unsigned w, const std::vector<std::string>& overrides = {}) {
   SCOPED_TRACE(spec.describe() + " w=" + std::to_string(w));
   spec.workers = w;
   const ArchConfig arch = load_default_arch(overrides);
   const MappedStencil m = map_stencil(spec, arch);
+  test::expect_mapped_as_asked(m, spec);
   const std::vector<double> in = test::random_grid(spec.grid_points(), 17 + w);
   // The host contract: input at input_base, and a copy at output_base (boundary cells).
   // (3D: the memory image, with the layout's padding after each plane.)
@@ -24,7 +29,7 @@ void run_end_to_end(StencilSpec spec, unsigned w, const std::vector<std::string>
   const std::vector<OutputArray> outputs{{"out", m.layout.output_base, image.size()}};
   const SimResult res = simulate(m.dfg, arch, inputs, outputs);
   ASSERT_EQ(res.status, RunStatus::Done) << res.report.substr(0, 2000);
-  const std::vector<double> ref = reference_stencil(m.spec, in);
+  const std::vector<double> ref = reference_stencil(spec, in);
   ASSERT_EQ(res.outputs.size(), 1u);
   EXPECT_EQ(test::differing_words(ref, m.layout.from_memory(res.outputs[0])), 0u);
 }
