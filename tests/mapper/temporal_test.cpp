@@ -7,6 +7,8 @@
 #include "dfg/validate.h"
 #include "mapper/map_stencil.h"
 #include "mapper/reference.h"
+#include "mapper/time_steps.h"
+#include "network/fabric_geometry.h"
 #include "tests/common/legacy_arch.h"
 #include "tests/mapper/stencil_test_util.h"
 
@@ -36,6 +38,31 @@ void expect_interpreted_bit_exact(const StencilSpec& spec, const StencilDfg& sd,
   EXPECT_EQ(test::differing_words(repeated_reference(spec, in, spec.time_steps), out), 0u);
   EXPECT_EQ(test::differing_words(in, out), spec.outputs());
 }
+
+// `--time-steps auto` on `spec` (time_steps 0) mapped as `m` on `arch` took the T its documented
+// rule gives (docs/stencil.md, "Choice"): of time_step_candidates (T = 1, 2, ... in order) the one
+// with the most steps per predicted cycle, the fewer steps on a tie, with that candidate's workers.
+// The test cases are small enough for that candidate to map, so a mapping of another T (a later
+// candidate, or T = 1 after a failed mapping) fails here. Returns the candidate.
+TimeStepEstimate expect_auto_time_steps(const MappedStencil& m, const StencilSpec& spec, const ArchConfig& arch) {
+  const std::vector<TimeStepEstimate> cands = time_step_candidates(spec, arch);
+  EXPECT_FALSE(cands.empty());
+  if (cands.empty()) return {};
+  TimeStepEstimate best = cands[0];
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    EXPECT_EQ(cands[i].time_steps, i + 1);
+    if (cands[i].steps_per_cycle > best.steps_per_cycle) best = cands[i];
+  }
+  EXPECT_EQ(m.spec.time_steps, best.time_steps) << m.summary.time_steps_reason;
+  EXPECT_EQ(m.summary.time_steps, best.time_steps) << m.summary.time_steps_reason;
+  EXPECT_EQ(m.spec.workers, best.workers) << m.summary.workers_reason;
+  EXPECT_EQ(m.summary.time_steps_reason.rfind("auto: T=" + std::to_string(best.time_steps) + " has the most steps", 0), 0u)
+      << m.summary.time_steps_reason;
+  return best;
+}
+
+// The MAC-capable (F) PEs of `arch`'s fabric.
+std::size_t mac_pes(const ArchConfig& arch) { return FabricGeometry(arch.fabric).positions(PeKind::Fp).size(); }
 
 // Ops of a stencil graph by kind (MUL and MAC together), and its deep channels (a capacity).
 struct OpCounts {
@@ -155,11 +182,21 @@ TEST(MapperTemporal, PlacedRoutedBitExact) {
     ASSERT_TRUE(r.res.done) << r.res.blocked;
     EXPECT_EQ(r.wrong, 0u);
   }
+  // Auto: one step of r = 1 moves 16 bytes per 5 flops, far below the fabric's MAC peak, so more
+  // steps a pass raise the steps per cycle until the stages' PEs leave room for fewer workers:
+  // the rule's choice is T > 1, whose T x 3 MACs for each of its workers fit the F PEs.
   StencilSpec spec = make_spec(1, 1, 3000);
   spec.time_steps = 0;
-  const MappedStencil m = map_stencil(spec, load_default_arch());
-  EXPECT_GT(m.spec.time_steps, 1u) << m.summary.time_steps_reason;
-  EXPECT_NE(m.summary.time_steps_reason.find("auto: T="), std::string::npos);
+  const ArchConfig paper = load_default_arch();
+  const MappedStencil m = map_stencil(spec, paper);
+  const TimeStepEstimate best = expect_auto_time_steps(m, spec, paper);
+  EXPECT_GT(best.time_steps, 1u) << m.summary.time_steps_reason;
+  EXPECT_LE(std::size_t{best.time_steps} * 3 * best.workers, mac_pes(paper));
+  StencilSpec asked = spec;
+  asked.time_steps = best.time_steps;  // the bits of T steps
+  const test::MappedRun r = test::interpret_mapped(m, asked, 17, test::native_capacity(paper));
+  ASSERT_TRUE(r.res.done) << r.res.blocked;
+  EXPECT_EQ(r.wrong, 0u);
 }
 
 TEST(MapperTemporal, UnmappableTimeStepsAreRefusedWithTheNumbers) {
@@ -330,11 +367,20 @@ TEST(MapperTemporal2d, PlacedRoutedBitExact) {
   } catch (const MapError& e) {
     EXPECT_NE(std::string(e.what()).find("T=20 with w=3 needs 360 MAC-capable PEs; the fabric has 256"), std::string::npos) << e.what();
   }
+  // Auto: one step of 2D r = 1 is as memory-bound as 1D's, so the rule's choice is T > 1, whose
+  // T x (3 + 2 MACs and an ADD) for each of its workers fit the F PEs.
   StencilSpec spec = make_spec(2, 1, 200, 40);
   spec.time_steps = 0;
-  const MappedStencil m = map_stencil(spec, load_default_arch());
-  EXPECT_GT(m.spec.time_steps, 1u) << m.summary.time_steps_reason;
-  EXPECT_NE(m.summary.time_steps_reason.find("auto: T="), std::string::npos);
+  const ArchConfig paper = load_default_arch();
+  const MappedStencil m = map_stencil(spec, paper);
+  const TimeStepEstimate best = expect_auto_time_steps(m, spec, paper);
+  EXPECT_GT(best.time_steps, 1u) << m.summary.time_steps_reason;
+  EXPECT_LE(std::size_t{best.time_steps} * 6 * best.workers, mac_pes(paper));
+  StencilSpec asked = spec;
+  asked.time_steps = best.time_steps;
+  const test::MappedRun r = test::interpret_mapped(m, asked, 19, test::native_capacity(paper));
+  ASSERT_TRUE(r.res.done) << r.res.blocked;
+  EXPECT_EQ(r.wrong, 0u);
 }
 
 // 3D: each stage streams every plane of its blocks; its z chain takes the column stream's interior
@@ -442,12 +488,21 @@ TEST(MapperTemporal3d, PlacedRoutedBitExact) {
   }
   StencilSpec spec = test::make_spec3(1, 1, 1, 96, 48, 24);
   spec.time_steps = 0;
-  const MappedStencil one = map_stencil(spec, load_default_arch());
+  const ArchConfig paper = load_default_arch();
+  const MappedStencil one = map_stencil(spec, paper);
+  EXPECT_EQ(expect_auto_time_steps(one, spec, paper).time_steps, 1u) << one.summary.time_steps_reason;
   EXPECT_EQ(one.spec.time_steps, 1u) << one.summary.time_steps_reason;
-  const MappedStencil more =
-      map_stencil(spec, load_default_arch({"memory.scratchpad.size_bytes=1MiB", "memory.scratchpad.ports=64",
-                                            "memory.scratchpad.banks=64"}));
-  EXPECT_GT(more.spec.time_steps, 1u) << more.summary.time_steps_reason;
+  const ArchConfig large = load_default_arch({"memory.scratchpad.size_bytes=1MiB", "memory.scratchpad.ports=64",
+                                              "memory.scratchpad.banks=64"});
+  const MappedStencil more = map_stencil(spec, large);
+  // T x (3 + 2 + 2 MACs and two ADDs) for each of the rule's workers fit the F PEs.
+  const TimeStepEstimate best = expect_auto_time_steps(more, spec, large);
+  EXPECT_GT(best.time_steps, 1u) << more.summary.time_steps_reason;
+  EXPECT_LE(std::size_t{best.time_steps} * 9 * best.workers, mac_pes(large));
+  StencilSpec asked = spec;
+  asked.time_steps = best.time_steps;
+  asked.workers = best.workers;
+  test::expect_mapped_as_asked(more, asked);  // not interpreted: seconds for this grid
 }
 
 }  // namespace
