@@ -169,30 +169,46 @@ std::string run_name(unsigned threads, unsigned repeat) {
 
 struct Mapped {
   FabricProgram program;
+  HostLayout layout;  // the grids' memory image (3D plane padding, the margins of T > 1)
   std::vector<HostArray> inputs;
   std::vector<OutputArray> outputs;
-  std::vector<double> reference;
+  std::vector<double> reference;  // the host reference of the spec the test asked for
 };
 
+// Maps `spec` and checks that the mapping is the one asked for (dimensions, radii, grid, workers,
+// time steps: a mapper that fell back to another T or w would compare another run), then lowers
+// it. The reference is computed from `spec` itself, not from what the mapper returned.
 Mapped map(const StencilSpec& spec, const ArchConfig& arch) {
   const MappedStencil m = map_stencil(spec, arch);
-  std::vector<double> in(m.spec.grid_points());
+  EXPECT_EQ(m.spec.dims, spec.dims);
+  EXPECT_EQ(m.spec.radius, spec.radius);
+  EXPECT_EQ(m.spec.grid, spec.grid);
+  EXPECT_EQ(m.spec.time_steps, spec.time_steps);
+  EXPECT_EQ(m.summary.time_steps, spec.time_steps) << m.summary.time_steps_reason;
+  EXPECT_EQ(m.summary.workers, spec.workers) << m.summary.workers_reason;
+  std::vector<double> in(spec.grid_points());
   for (std::size_t i = 0; i < in.size(); ++i)
     in[i] = 1.0 + 0.125 * static_cast<double>(i % 7) + 1e-3 * static_cast<double>(i);
-  // Host contract (docs/stencil.md): input at input_base, a copy of it at output_base.
+  // Host contract (docs/stencil.md): the input's memory image at input_base, a copy of it at
+  // output_base.
+  const std::vector<double> image = m.layout.to_memory(in);
   return {lower(m.dfg, arch),
-          {{"in", m.layout.input_base, in}, {"out", m.layout.output_base, in}},
-          {{"out", m.layout.output_base, in.size()}},
-          reference_stencil(m.spec, in)};
+          m.layout,
+          {{"in", m.layout.input_base, image}, {"out", m.layout.output_base, image}},
+          {{"out", m.layout.output_base, image.size()}},
+          reference_stencil(spec, in)};
 }
 
-// A star stencil: `dims` 1 or 2, radius r along each dimension, an nx x ny grid.
-StencilSpec star(unsigned dims, unsigned r, std::uint64_t nx, std::uint64_t ny, unsigned workers) {
+// A star stencil: `dims` 1, 2 or 3, radius r along each dimension, an nx x ny x nz grid, `steps`
+// time steps.
+StencilSpec star(unsigned dims, unsigned r, std::uint64_t nx, std::uint64_t ny, unsigned workers,
+                 std::uint64_t nz = 1, unsigned steps = 1) {
   StencilSpec spec;
   spec.dims = dims;
-  spec.radius = {r, dims == 2 ? r : 0, 0};
-  spec.grid = {nx, ny, 1};
+  spec.radius = {r, dims >= 2 ? r : 0, dims == 3 ? r : 0};
+  spec.grid = {nx, dims >= 2 ? ny : 1, dims == 3 ? nz : 1};
   spec.workers = workers;
+  spec.time_steps = steps;
   return spec;
 }
 
@@ -217,34 +233,48 @@ void expect_identical(const SimResult& a, const SimResult& b) {
   EXPECT_EQ(a.stats.dump(), b.stats.dump());  // every statistic, byte for byte
 }
 
-void expect_reference(const SimResult& r, const std::vector<double>& ref) {
-  ASSERT_EQ(r.status, RunStatus::Done) << r.report;
-  ASSERT_EQ(r.outputs[0].size(), ref.size());
+void expect_bits(const std::vector<double>& got, const std::vector<double>& ref) {
+  ASSERT_EQ(got.size(), ref.size());
   for (std::size_t i = 0; i < ref.size(); ++i)
-    ASSERT_EQ(std::bit_cast<std::uint64_t>(r.outputs[0][i]), std::bit_cast<std::uint64_t>(ref[i]))
-        << i;
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(got[i]), std::bit_cast<std::uint64_t>(ref[i])) << i;
 }
 
-// Several stencils, each run with one, two, three and four threads: same everything. The 2D case
-// on 8-entry queues has deep (scratchpad) channels, whose credit reports come from the memory
-// side; the 1D case's routes cross between the members.
-TEST(ModelThreads, StencilRunsAreIdenticalForAnyThreadCount) {
-  struct Case {
-    unsigned dims, r, x, y, workers;
-    std::vector<std::string> sets;
-  };
-  const std::vector<Case> cases = {
-      {2, 2, 64, 24, 2, {"fabric.pe.input_queue_depth=8"}},
-      {2, 3, 48, 20, 3, {}},
-      {1, 4, 600, 1, 3, {}},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(std::to_string(c.dims) + "D r=" + std::to_string(c.r));
-    const StencilSpec spec = star(c.dims, c.r, c.x, c.y, c.workers);
+void expect_reference(const SimResult& r, const std::vector<double>& ref) {
+  ASSERT_EQ(r.status, RunStatus::Done) << r.report;
+  ASSERT_EQ(r.outputs.size(), 1u);
+  expect_bits(r.outputs[0], ref);
+}
+
+// A mapped stencil's run against its host reference: the output grid read out of its memory image.
+void expect_reference(const SimResult& r, const Mapped& m) {
+  ASSERT_EQ(r.status, RunStatus::Done) << r.report;
+  ASSERT_EQ(r.outputs.size(), 1u);
+  ASSERT_EQ(r.outputs[0].size(), m.layout.words());
+  expect_bits(m.layout.from_memory(r.outputs[0]), m.reference);
+}
+
+// One stencil run with one, two, three and four threads: star(dims, r, x, y, workers, z, steps),
+// whether its mapping has deep (scratchpad) channels, the architecture's overrides.
+struct ThreadCase {
+  unsigned dims, r;
+  std::uint64_t x, y, z;
+  unsigned workers, steps;
+  bool deep;
+  std::vector<std::string> sets;
+};
+
+// Each case mapped as asked (map()) and run on one thread against the host reference of its spec,
+// then with two, three and four threads, five runs each: the same cycles, outputs, every statistic
+// and report, byte for byte.
+void expect_identical_for_any_thread_count(const std::vector<ThreadCase>& cases) {
+  for (const ThreadCase& c : cases) {
+    const StencilSpec spec = star(c.dims, c.r, c.x, c.y, c.workers, c.z, c.steps);
+    SCOPED_TRACE(spec.describe() + ", w=" + std::to_string(c.workers));
     const Mapped m = map(spec, with_threads(c.sets, 1));
     ASSERT_GE(m.program.pes.size(), 48u);  // enough PEs for four members (one per 16 PEs)
+    EXPECT_EQ(!m.program.deep.empty(), c.deep);
     const SimResult one = simulate(m.program, with_threads(c.sets, 1), m.inputs, m.outputs);
-    ASSERT_NO_FATAL_FAILURE(expect_reference(one, m.reference));
+    ASSERT_NO_FATAL_FAILURE(expect_reference(one, m));
     EXPECT_EQ(one.threads, 1u);
     EXPECT_EQ(one.cycles_run_ahead, 0u);
     for (unsigned t : kThreadCounts)
@@ -261,6 +291,38 @@ TEST(ModelThreads, StencilRunsAreIdenticalForAnyThreadCount) {
   }
 }
 
+// The 2D cases have deep (scratchpad) channels, whose credit reports come from the memory side;
+// the 1D case's routes cross between the members.
+TEST(ModelThreads, StencilRunsAreIdenticalForAnyThreadCount) {
+  expect_identical_for_any_thread_count({
+      {2, 2, 64, 24, 1, 2, 1, true, {"fabric.pe.input_queue_depth=8"}},
+      {2, 3, 48, 20, 1, 3, 1, true, {}},
+      {1, 4, 600, 1, 1, 3, 1, false, {}},
+  });
+}
+
+// 3D: z readers re-read planes through the caches, one per z tap (r=1, 2 workers), or (r=2,
+// 6 workers) fewer than the taps, the links of the taps sharing one holding planes of partial sums
+// in deep channels.
+TEST(ModelThreads, ThreeDimensionalRunsAreIdenticalForAnyThreadCount) {
+  expect_identical_for_any_thread_count({
+      {3, 1, 24, 12, 8, 2, 1, false, {}},
+      {3, 2, 24, 12, 8, 6, 1, true, {}},
+  });
+}
+
+// Temporal pipelining (T > 1): T stages per worker, each stage's results streaming into the next,
+// the boundary cells put back between them by filters and MUXes: 1D (no deep channel), 2D (the x
+// sums waiting for the y chain and the kept boundary rows in deep channels), 3D (also the z chains'
+// planes and the kept boundary planes).
+TEST(ModelThreads, TimeStepRunsAreIdenticalForAnyThreadCount) {
+  expect_identical_for_any_thread_count({
+      {1, 2, 300, 1, 1, 2, 3, false, {}},
+      {2, 1, 40, 16, 1, 2, 2, true, {}},
+      {3, 1, 22, 10, 8, 2, 2, true, {}},
+  });
+}
+
 // SimOptions::profile times where the host's time goes without changing the results: per member
 // its sends, deliveries and PE steps, all inside the run, member 0's inside the calling thread's
 // step_cycle time; nothing is timed without it.
@@ -274,7 +336,7 @@ TEST(ModelThreads, ProfileTimesThePartsWithoutChangingTheRun) {
     timed.profile = true;
     const SimResult a = simulate(m.program, with_threads(sets, t), m.inputs, m.outputs, plain);
     const SimResult b = simulate(m.program, with_threads(sets, t), m.inputs, m.outputs, timed);
-    ASSERT_NO_FATAL_FAILURE(expect_reference(b, m.reference));
+    ASSERT_NO_FATAL_FAILURE(expect_reference(b, m));
     expect_identical(a, b);
     EXPECT_EQ(a.profile.run_s, 0.0);
     EXPECT_TRUE(a.profile.fabric.members.empty());
@@ -302,7 +364,7 @@ TEST(ModelThreads, ThreadsAreCappedAtTheCpus) {
   const unsigned by_pes = static_cast<unsigned>(m.program.pes.size() / 16 + 1);
   const SimResult r = simulate(m.program, with_threads({}, cpus + 1), m.inputs, m.outputs);
   EXPECT_EQ(r.threads, std::min(cpus, by_pes));
-  ASSERT_NO_FATAL_FAILURE(expect_reference(r, m.reference));
+  ASSERT_NO_FATAL_FAILURE(expect_reference(r, m));
   const SimResult beyond = simulate(m.program, with_threads({}, cpus + 1), m.inputs, m.outputs, beyond_cpus());
   EXPECT_EQ(beyond.threads, std::min(cpus + 1, by_pes));
 }
@@ -317,7 +379,7 @@ TEST(ModelThreads, SkipAheadWithThreadsMatchesTheReferenceMode) {
   const Mapped m = map(spec, with_threads(q, 2));
   const SimResult threaded = simulate(m.program, with_threads(q, 2), m.inputs, m.outputs, beyond_cpus());
   EXPECT_EQ(threaded.threads, 2u);
-  ASSERT_NO_FATAL_FAILURE(expect_reference(threaded, m.reference));
+  ASSERT_NO_FATAL_FAILURE(expect_reference(threaded, m));
   SimOptions every = beyond_cpus();
   every.skip_ahead = false;
   const SimResult b = simulate(m.program, with_threads(q, 2), m.inputs, m.outputs, every);
