@@ -2,7 +2,8 @@
 // and every counter of every PE, queue, route, cache and DRAM channel — committed under
 // tests/reference/ and compared here, so that a change of a single cycle or counter anywhere in
 // the model fails the suite. Only `wall_clock` (host timings) is left out: the rest of a report is
-// deterministic (docs/json.md). The paper's two full-size cases are compared the same way by
+// deterministic (docs/json.md); before that, a workload that sets run.threads must have run on that
+// many threads (`wall_clock.threads`). The paper's two full-size cases are compared the same way by
 // sim_paper_cases_test (tests/reference/paper_*.json).
 //
 // A change that moves results on purpose (the model, the mapping, configs/paper.yaml) regenerates
@@ -12,6 +13,7 @@
 //   CGRA_UPDATE_REFERENCES=1 build/tests/sim/sim_paper_cases_test
 #include <gtest/gtest.h>
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -84,6 +86,23 @@ std::vector<Workload> workloads() {
   };
 }
 
+// N of the last `--set run.threads=N` in `args`; 0 if none.
+unsigned requested_threads(const std::vector<std::string>& args) {
+  const std::string key = "run.threads=";
+  unsigned n = 0;
+  for (const std::string& a : args)
+    if (a.rfind(key, 0) == 0) n = static_cast<unsigned>(std::stoul(a.substr(key.size())));
+  return n;
+}
+
+// CPUs this process may use (its affinity mask), where cgrasim caps run.threads (docs/model.md,
+// "Threads"); the child inherits the mask.
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : -1;
+}
+
 class StatsReference : public ::testing::TestWithParam<Workload> {};
 
 TEST_P(StatsReference, ReportEqualsTheCommittedReference) {
@@ -96,8 +115,20 @@ TEST_P(StatsReference, ReportEqualsTheCommittedReference) {
   argv.insert(argv.end(), {"--json", (dir / "r.json").string(), "--quiet"});
   const ChildResult r = run_child(argv, dir);
   ASSERT_EQ(r.code, w.exit_code) << r.err << r.out;
-  const json got = cgra::test::deterministic_report(json::parse(slurp(dir / "r.json")));
+  const json report = json::parse(slurp(dir / "r.json"));
   fs::remove_all(dir);
+  // A workload that asks for run.threads=N must have run on N threads: the comparison below leaves
+  // out wall_clock, which holds the count used, so a capped run would silently repeat another's.
+  if (const unsigned asked = requested_threads(w.args); asked != 0) {
+    ASSERT_TRUE(report.contains("wall_clock") && report["wall_clock"].contains("threads")) << report.dump().substr(0, 500);
+    ASSERT_EQ(report["wall_clock"]["threads"].get<unsigned>(), asked)
+        << "run.threads=" << asked << " ran on " << report["wall_clock"]["threads"]
+        << " threads: cgrasim caps run.threads at the CPUs the process may use (its affinity mask; docs/model.md, "
+           "\"Threads\"), here "
+        << usable_cpus() << ", so this workload cannot show that " << asked
+        << " threads give the same report; run it where the process may use " << asked << " CPUs";
+  }
+  const json got = cgra::test::deterministic_report(report);
   cgra::test::expect_reference(got, kSource + "/tests/reference/" + w.file + ".json",
                                "build/tests/sim/sim_stats_reference_test");
 }
