@@ -1,14 +1,16 @@
 // The primary paper's two cases, full size, run by the real cgrasim binary as a child process
 // (not run_cli in-process): the command a user types, its exit code, its report and its JSON.
-// Each must exit 0, pass the output check over the whole grid, and take exactly the cycles
-// recorded in tests/sim/paper_cycles.txt, and its whole JSON report (every counter, wall_clock
-// left out) must equal tests/reference/paper_<case>.json. A change that moves the results (the
-// mapping, the model, configs/paper.yaml) updates those files in the same commit; regenerate them
-// with
+// Each must exit 0, pass the output check over the whole grid, respect the cycle bounds and the
+// roofline floor of tests/sim/bounds.h (derived by hand, not from the model), and take exactly
+// the cycles recorded in tests/sim/paper_cycles.txt, and its whole JSON report (every counter,
+// wall_clock left out) must equal tests/reference/paper_<case>.json. A change that moves the
+// results (the mapping, the model, configs/paper.yaml) updates those files in the same commit;
+// regenerate them with
 //
 //   CGRA_UPDATE_REFERENCES=1 build/tests/sim/sim_paper_cases_test
 //
-// which runs both cases, and rewrites the files only when every run exits 0 with a passing check.
+// which runs both cases, and rewrites the files only when every run exits 0 with a passing check
+// within its bounds.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -26,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/sim/bounds.h"
 #include "tests/sim/child_process.h"
 #include "tests/sim/stats_reference.h"
 
@@ -131,7 +134,9 @@ TEST_P(PaperCases, ExitZeroWholeGridPassesAndExactCycles) {
             << j["wall_clock"]["simulate_seconds"].get<double>() + j["wall_clock"]["map_seconds"].get<double>()
             << " s of simulation and mapping\n";
 
-  // The whole report (every counter), against tests/reference/paper_<case>.json.
+  // Independent bounds and the floor (tests/sim/bounds.h), then the whole report (every counter)
+  // against tests/reference/paper_<case>.json (written only when everything above passed).
+  cgra::test::bounds::check_bounds("paper_" + c.name, c.args, j);
   cgra::test::expect_reference(cgra::test::deterministic_report(j),
                                kSource + "/tests/reference/paper_" + c.name + ".json",
                                "build/tests/sim/sim_paper_cases_test");

@@ -27,7 +27,7 @@ inline nlohmann::json deterministic_report(nlohmann::json j) {
 inline void expect_reference(const nlohmann::json& got, const std::string& file, const std::string& update_hint) {
   if (std::getenv("CGRA_UPDATE_REFERENCES") != nullptr) {
     if (::testing::Test::HasFailure()) {
-      ADD_FAILURE() << "not updated (the run failed): " << file;
+      ADD_FAILURE() << "not updated (the run or its bounds failed): " << file;
       return;
     }
     std::ofstream(file, std::ios::binary) << got.dump(1) << "\n";
