@@ -1,8 +1,8 @@
 // The hand-derived bounds of tests/sim/bounds.h themselves: their parameters are those of
 // configs/paper.yaml, a workload's --set reaches them, the arithmetic gives the figures worked out
 // by hand below, and check_bounds fails a report below a bound or under the floor.
-#include <gtest/gtest.h>
 #include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
@@ -48,14 +48,15 @@ TEST(Bounds, SetKeysAreTheConfigurationsParameters) {
     Arch a;
     ASSERT_EQ(with_sets(a, {"--set", key + "=7"}), std::nullopt) << key;
     EXPECT_EQ(a.*member, 7u) << key;
-    const std::uint64_t got = key == "memory.dram.latency"             ? cfg.memory.dram.latency
-                              : key == "memory.l1.hit_latency"         ? cfg.memory.l1.hit_latency
-                              : key == "memory.l2.hit_latency"         ? cfg.memory.l2.hit_latency
-                              : key == "fabric.latency.fp_mul"         ? cfg.fabric.pe.latency.fp_mul
-                              : key == "fabric.latency.fp_mac"         ? cfg.fabric.pe.latency.fp_mac
-                              : key == "fabric.latency.fp_add"         ? cfg.fabric.pe.latency.fp_add
-                              : key == "fabric.pe.output_queue_depth" ? cfg.fabric.pe.output_queue_depth
-                                                                       : 0;
+    const std::uint64_t got = key == "memory.dram.latency"     ? cfg.memory.dram.latency
+                              : key == "memory.l1.hit_latency" ? cfg.memory.l1.hit_latency
+                              : key == "memory.l2.hit_latency" ? cfg.memory.l2.hit_latency
+                              : key == "fabric.latency.fp_mul" ? cfg.fabric.pe.latency.fp_mul
+                              : key == "fabric.latency.fp_mac" ? cfg.fabric.pe.latency.fp_mac
+                              : key == "fabric.latency.fp_add" ? cfg.fabric.pe.latency.fp_add
+                              : key == "fabric.pe.output_queue_depth"
+                                  ? cfg.fabric.pe.output_queue_depth
+                                  : 0;
     EXPECT_EQ(got, 7u) << key;
   }
   for (const std::string& key : cgra::test::bounds::keys_outside_the_bounds())
@@ -66,13 +67,16 @@ TEST(Bounds, UnknownSetKeyOrArchIsRefused) {
   Arch a;
   const auto err = with_sets(a, {"--stencil", "1d", "--set", "memory.dram.bandwidth_gbps=50"});
   ASSERT_TRUE(err.has_value());
-  EXPECT_EQ(*err, "--set memory.dram.bandwidth_gbps=50: the bounds (tests/sim/bounds.h) do not know "
-                  "memory.dram.bandwidth_gbps; derive its effect there or list it in keys_outside_the_bounds()");
+  EXPECT_EQ(*err,
+            "--set memory.dram.bandwidth_gbps=50: the bounds (tests/sim/bounds.h) do not know "
+            "memory.dram.bandwidth_gbps; derive its effect there or list it in "
+            "keys_outside_the_bounds()");
   EXPECT_EQ(with_sets(a, {"--arch", "x.yaml"}).value_or(""),
             "the bounds assume configs/paper.yaml; the workload gives --arch x.yaml");
   EXPECT_EQ(with_sets(a, {"--set", "fabric.latency.fp_mac=four"}).value_or(""),
             "--set fabric.latency.fp_mac=four: not a whole number the bounds can take");
-  EXPECT_EQ(with_sets(a, {"--set", "run.threads=2", "--set", "network.hop_latency=3"}), std::nullopt);
+  EXPECT_EQ(with_sets(a, {"--set", "run.threads=2", "--set", "network.hop_latency=3"}),
+            std::nullopt);
 }
 
 // The paper's cases, worked out by hand (B = 100000 MB/s / 1200 MHz = 83.33 bytes per cycle).
@@ -83,9 +87,9 @@ TEST(Bounds, PaperCasesWorkedByHand) {
     EXPECT_EQ(b.outputs, 397800u);
     EXPECT_EQ(b.points, 49u);
     EXPECT_EQ(b.needed_points, 960u * 449 - 24 * 24);  // the four 12 x 12 corners are never read
-    EXPECT_EQ(b.dram, 2u + 12 + 41325 + 100);           // 430464 x 8 B / 83.33 = 41324.5
-    EXPECT_EQ(b.macs, 77696u);                          // 397800 x (49 + 1 ADD) / 256 = 77695.3
-    EXPECT_EQ(b.rate, 19889u * 5 + 4);                  // n = 79560: result 79560 issues at >= 79559/4 x 5
+    EXPECT_EQ(b.dram, 2u + 12 + 41325 + 100);          // 430464 x 8 B / 83.33 = 41324.5
+    EXPECT_EQ(b.macs, 77696u);                         // 397800 x (49 + 1 ADD) / 256 = 77695.3
+    EXPECT_EQ(b.rate, 19889u * 5 + 4);  // n = 79560: result 79560 issues at >= 79559/4 x 5
     EXPECT_EQ(b.latency, 2u + 12 + 100 + 1 + (4 + 24 * 4 + 3) + 2);
     EXPECT_NEAR(b.roofline_cycles, 2 * 431040 * 8 / (1e5 / 1200), 1e-6);  // memory-bound: 82759.68
   }
@@ -114,15 +118,18 @@ TEST(Bounds, PaperCasesWorkedByHand) {
   }
 }
 
-// A synthetic report of the paper's 2D case with `cycles`; roofline_percent as the report computes it.
-nlohmann::json paper_2d_report(std::uint64_t cycles, double roofline_cycles = 2 * 431040 * 8 / (1e5 / 1200)) {
+// A synthetic report of the paper's 2D case with `cycles`; roofline_percent as the report computes
+// it.
+nlohmann::json paper_2d_report(std::uint64_t cycles,
+                               double roofline_cycles = 2 * 431040 * 8 / (1e5 / 1200)) {
   return {{"stencil", {{"dims", 2}, {"grid", {960, 449}}, {"radius_x", 12}, {"radius_y", 12}}},
           {"mapping", {{"workers", 5}}},
           {"cycles", cycles},
           {"roofline_percent", 100.0 * roofline_cycles / double(cycles)}};
 }
 
-const std::vector<std::string> kPaper2dArgs = {"--stencil", "2d", "--radius", "12", "--workers", "5"};
+const std::vector<std::string> kPaper2dArgs = {"--stencil", "2d",        "--radius",
+                                               "12",        "--workers", "5"};
 
 TEST(Bounds, CheckPassesTheCommittedFigure) {
   cgra::test::bounds::check_bounds("paper_2d", kPaper2dArgs, paper_2d_report(113956));
@@ -130,8 +137,9 @@ TEST(Bounds, CheckPassesTheCommittedFigure) {
 
 TEST(Bounds, CheckFailsBelowALowerBound) {
   // 99448 cycles: under the MAC output queue's rate bound (99449), above every other.
-  EXPECT_NONFATAL_FAILURE(cgra::test::bounds::check_bounds("paper_2d", kPaper2dArgs, paper_2d_report(99448)),
-                          "faster than a MAC's output queue lets a worker emit results");
+  EXPECT_NONFATAL_FAILURE(
+      cgra::test::bounds::check_bounds("paper_2d", kPaper2dArgs, paper_2d_report(99448)),
+      "faster than a MAC's output queue lets a worker emit results");
   // With the output queue 8 deep the rate bound is 79563 and 99448 passes.
   std::vector<std::string> deep = kPaper2dArgs;
   deep.insert(deep.end(), {"--set", "fabric.pe.output_queue_depth=8"});
@@ -141,8 +149,9 @@ TEST(Bounds, CheckFailsBelowALowerBound) {
 TEST(Bounds, CheckFailsUnderTheFloor) {
   // 70.4% of 82759.68 roofline cycles is 117556 cycles at most.
   cgra::test::bounds::check_bounds("paper_2d", kPaper2dArgs, paper_2d_report(117556));
-  EXPECT_NONFATAL_FAILURE(cgra::test::bounds::check_bounds("paper_2d", kPaper2dArgs, paper_2d_report(117557)),
-                          "below the floor of 70.4%");
+  EXPECT_NONFATAL_FAILURE(
+      cgra::test::bounds::check_bounds("paper_2d", kPaper2dArgs, paper_2d_report(117557)),
+      "below the floor of 70.4%");
 }
 
 TEST(Bounds, CheckFailsAReportWhoseRooflineIsNotTheHandOne) {
@@ -152,9 +161,11 @@ TEST(Bounds, CheckFailsAReportWhoseRooflineIsNotTheHandOne) {
 }
 
 TEST(Bounds, CheckFailsAStencilWorkloadWithoutARowOrAnotherSpec) {
-  EXPECT_FATAL_FAILURE(cgra::test::bounds::check_bounds("no_such_workload", {}, paper_2d_report(113956)),
-                       "no_such_workload runs a stencil but has no row in tests/sim/bounds.h");
-  EXPECT_FATAL_FAILURE(cgra::test::bounds::check_bounds("paper_1d", {}, paper_2d_report(113956)), "paper_1d");
+  EXPECT_FATAL_FAILURE(
+      cgra::test::bounds::check_bounds("no_such_workload", {}, paper_2d_report(113956)),
+      "no_such_workload runs a stencil but has no row in tests/sim/bounds.h");
+  EXPECT_FATAL_FAILURE(cgra::test::bounds::check_bounds("paper_1d", {}, paper_2d_report(113956)),
+                       "paper_1d");
 }
 
 }  // namespace

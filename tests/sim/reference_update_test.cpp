@@ -1,7 +1,7 @@
 // Regenerating the reference files (tests/sim/stats_reference.h): refused under CI, and the summary
 // of what moved that a regeneration prints.
-#include <gtest/gtest.h>
 #include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
 
 #include <unistd.h>
 
@@ -41,19 +41,20 @@ TEST(ReferenceUpdate, SummaryNamesTheHeadlineTheGroupsAndTheLargestMoves) {
                     {"caches", {{"l1", {{"hits", 10}, {"misses", 5}}}}},
                     {"stats", {{"fabric", {{"pes", {{{"issued", 90}}, {{"issued", 3}}}}}}}},
                     {"new", 1}};
-  EXPECT_EQ(diff_summary(was, now),
-            "  cycles 1000 -> 1050 (+5%)\n"
-            "  roofline_percent 50 -> 47.619 (-4.76%)\n"
-            "  7 of 7 values moved:\n"
-            "    /                            2 changed, 1 added, 1 removed, largest +5% (/cycles)\n"
-            "    /stats/fabric/pes            2 changed, largest from 0 (/stats/fabric/pes/1/issued)\n"
-            "    /caches/l1                   1 changed, largest +25% (/caches/l1/misses)\n"
-            "  largest moves:\n"
-            "    /stats/fabric/pes/1/issued 0 -> 3 (from 0)\n"
-            "    /caches/l1/misses 4 -> 5 (+25%)\n"
-            "    /stats/fabric/pes/0/issued 100 -> 90 (-10%)\n"
-            "    /cycles 1000 -> 1050 (+5%)\n"
-            "    /roofline_percent 50 -> 47.619 (-4.76%)\n");
+  EXPECT_EQ(
+      diff_summary(was, now),
+      "  cycles 1000 -> 1050 (+5%)\n"
+      "  roofline_percent 50 -> 47.619 (-4.76%)\n"
+      "  7 of 7 values moved:\n"
+      "    /                            2 changed, 1 added, 1 removed, largest +5% (/cycles)\n"
+      "    /stats/fabric/pes            2 changed, largest from 0 (/stats/fabric/pes/1/issued)\n"
+      "    /caches/l1                   1 changed, largest +25% (/caches/l1/misses)\n"
+      "  largest moves:\n"
+      "    /stats/fabric/pes/1/issued 0 -> 3 (from 0)\n"
+      "    /caches/l1/misses 4 -> 5 (+25%)\n"
+      "    /stats/fabric/pes/0/issued 100 -> 90 (-10%)\n"
+      "    /cycles 1000 -> 1050 (+5%)\n"
+      "    /roofline_percent 50 -> 47.619 (-4.76%)\n");
   EXPECT_EQ(diff_summary(was, was), "  unchanged\n");
 }
 
@@ -63,17 +64,22 @@ struct ScopedEnv {
   std::optional<std::string> before;
   ScopedEnv(std::string n, const char* value) : name(std::move(n)) {
     if (const char* b = std::getenv(name.c_str())) before = b;
-    if (value != nullptr) ::setenv(name.c_str(), value, 1);
-    else ::unsetenv(name.c_str());
+    if (value != nullptr)
+      ::setenv(name.c_str(), value, 1);
+    else
+      ::unsetenv(name.c_str());
   }
   ~ScopedEnv() {
-    if (before) ::setenv(name.c_str(), before->c_str(), 1);
-    else ::unsetenv(name.c_str());
+    if (before)
+      ::setenv(name.c_str(), before->c_str(), 1);
+    else
+      ::unsetenv(name.c_str());
   }
 };
 
 TEST(ReferenceUpdate, RefusedUnderCi) {
-  const fs::path file = fs::temp_directory_path() / ("cgrasim_refupdate_" + std::to_string(::getpid()) + ".json");
+  const fs::path file =
+      fs::temp_directory_path() / ("cgrasim_refupdate_" + std::to_string(::getpid()) + ".json");
   std::ofstream(file) << "{\"cycles\": 1}\n";
   {
     const ScopedEnv update("CGRA_UPDATE_REFERENCES", "1");

@@ -31,8 +31,8 @@ inline nlohmann::json deterministic_report(nlohmann::json j) {
 }
 
 /// The group a value's JSON pointer belongs to in a diff summary: its parent's path with the array
-/// indices left out, at most three keys deep ("/stats/fabric/pes/12/stalls/x" -> "/stats/fabric/pes",
-/// "/caches/l1/hits" -> "/caches/l1", "/cycles" -> "/").
+/// indices left out, at most three keys deep: "/stats/fabric/pes/12/stalls/x" ->
+/// "/stats/fabric/pes", "/caches/l1/hits" -> "/caches/l1", "/cycles" -> "/".
 inline std::string diff_group(const std::string& pointer) {
   std::vector<std::string> keys;
   std::size_t at = 1;
@@ -45,7 +45,8 @@ inline std::string diff_group(const std::string& pointer) {
   std::string group;
   int depth = 0;
   for (const std::string& k : keys) {
-    if (!k.empty() && std::all_of(k.begin(), k.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+    if (!k.empty() && std::all_of(k.begin(), k.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
     if (depth++ == 3) break;
     group += "/" + k;
   }
@@ -77,8 +78,8 @@ inline std::string percent_text(double rel) {
 /// A regeneration's summary, short enough for a commit message: the headline figures that moved
 /// (`cycles`, `predicted_cycles`, `roofline_percent`), then per group (diff_group) the values
 /// changed, added or removed and the largest relative change, then the few largest moves.
-inline std::string diff_summary(const nlohmann::json& was, const nlohmann::json& now, std::size_t groups_shown = 12,
-                                std::size_t moves_shown = 5) {
+inline std::string diff_summary(const nlohmann::json& was, const nlohmann::json& now,
+                                std::size_t groups_shown = 12, std::size_t moves_shown = 5) {
   const nlohmann::json a = was.flatten(), b = now.flatten();
   struct Group {
     std::size_t changed = 0, added = 0, removed = 0;
@@ -124,7 +125,8 @@ inline std::string diff_summary(const nlohmann::json& was, const nlohmann::json&
     if (!was.contains(key) || !now.contains(key) || was[key] == now[key]) continue;
     o << "  " << key << " " << value_text(was[key]) << " -> " << value_text(now[key]);
     if (was[key].is_number() && now[key].is_number())
-      o << " (" << percent_text(relative_change(was[key].get<double>(), now[key].get<double>())) << ")";
+      o << " (" << percent_text(relative_change(was[key].get<double>(), now[key].get<double>()))
+        << ")";
     o << "\n";
   }
   o << "  " << changed << " of " << std::max(a.size(), b.size()) << " values moved:\n";
@@ -132,7 +134,8 @@ inline std::string diff_summary(const nlohmann::json& was, const nlohmann::json&
   for (const auto& [name, g] : groups)
     if (g.changed + g.added + g.removed > 0) sorted.emplace_back(name, g);
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
-    return x.second.changed + x.second.added + x.second.removed > y.second.changed + y.second.added + y.second.removed;
+    return x.second.changed + x.second.added + x.second.removed >
+           y.second.changed + y.second.added + y.second.removed;
   });
   for (std::size_t i = 0; i < sorted.size() && i < groups_shown; ++i) {
     const auto& [name, g] = sorted[i];
@@ -142,14 +145,15 @@ inline std::string diff_summary(const nlohmann::json& was, const nlohmann::json&
     if (!g.where.empty()) o << ", largest " << percent_text(g.largest) << " (" << g.where << ")";
     o << "\n";
   }
-  if (sorted.size() > groups_shown) o << "    ... and " << sorted.size() - groups_shown << " more groups\n";
+  if (sorted.size() > groups_shown)
+    o << "    ... and " << sorted.size() - groups_shown << " more groups\n";
   std::stable_sort(moves.begin(), moves.end(), [](const Move& x, const Move& y) {
     return std::fabs(x.rel) > std::fabs(y.rel);
   });
   if (!moves.empty()) o << "  largest moves:\n";
   for (std::size_t i = 0; i < moves.size() && i < moves_shown; ++i)
-    o << "    " << moves[i].path << " " << moves[i].was << " -> " << moves[i].now << " (" << percent_text(moves[i].rel)
-      << ")\n";
+    o << "    " << moves[i].path << " " << moves[i].was << " -> " << moves[i].now << " ("
+      << percent_text(moves[i].rel) << ")\n";
   return o.str();
 }
 
@@ -158,12 +162,14 @@ inline std::string diff_summary(const nlohmann::json& was, const nlohmann::json&
 /// has not failed so far, e.g. on the run's exit code or its bounds, and never when the environment
 /// variable CI is set) and prints what moved. `update_hint` names the test binary to run to
 /// regenerate it.
-inline void expect_reference(const nlohmann::json& got, const std::string& file, const std::string& update_hint) {
+inline void expect_reference(const nlohmann::json& got, const std::string& file,
+                             const std::string& update_hint) {
   if (std::getenv("CGRA_UPDATE_REFERENCES") != nullptr) {
     if (std::getenv("CI") != nullptr) {
-      ADD_FAILURE() << "CGRA_UPDATE_REFERENCES is refused under CI (the environment variable CI is set): "
-                       "references are regenerated on a developer's machine and committed with the change; "
-                    << file << " is left as it is";
+      ADD_FAILURE()
+          << "CGRA_UPDATE_REFERENCES is refused under CI (the environment variable CI is set): "
+             "references are regenerated on a developer's machine and committed with the change; "
+          << file << " is left as it is";
       return;
     }
     if (::testing::Test::HasFailure()) {
@@ -172,16 +178,19 @@ inline void expect_reference(const nlohmann::json& got, const std::string& file,
     }
     std::string summary = "  new file\n";
     if (std::filesystem::exists(file)) {
-      const nlohmann::json was = nlohmann::json::parse(slurp(file), nullptr, /*allow_exceptions=*/false);
-      summary = was.is_discarded() ? std::string("  (the old file was not JSON)\n") : diff_summary(was, got);
+      const nlohmann::json was =
+          nlohmann::json::parse(slurp(file), nullptr, /*allow_exceptions=*/false);
+      summary = was.is_discarded() ? std::string("  (the old file was not JSON)\n")
+                                   : diff_summary(was, got);
     }
     if (summary != "  unchanged\n") std::ofstream(file, std::ios::binary) << got.dump(1) << "\n";
-    std::cout << "[ cgrasim  ] " << (summary == "  unchanged\n" ? "unchanged: " : "updated: ") << file << "\n"
+    std::cout << "[ cgrasim  ] " << (summary == "  unchanged\n" ? "unchanged: " : "updated: ")
+              << file << "\n"
               << (summary == "  unchanged\n" ? std::string() : summary);
     return;
   }
-  ASSERT_TRUE(std::filesystem::exists(file)) << file << " is missing; make it with CGRA_UPDATE_REFERENCES=1 "
-                                             << update_hint;
+  ASSERT_TRUE(std::filesystem::exists(file))
+      << file << " is missing; make it with CGRA_UPDATE_REFERENCES=1 " << update_hint;
   const nlohmann::json want = nlohmann::json::parse(slurp(file));
   if (got == want) return;
   const nlohmann::json patch = nlohmann::json::diff(want, got);
@@ -194,8 +203,8 @@ inline void expect_reference(const nlohmann::json& got, const std::string& file,
       was = want.at(nlohmann::json::json_pointer(path)).dump();
     } catch (const nlohmann::json::exception&) {
     }
-    first += "\n  " + op.value("op", std::string()) + " " + path + ": reference " + was +
-             ", now " + (op.contains("value") ? op["value"].dump() : std::string("(absent)"));
+    first += "\n  " + op.value("op", std::string()) + " " + path + ": reference " + was + ", now " +
+             (op.contains("value") ? op["value"].dump() : std::string("(absent)"));
   }
   ADD_FAILURE() << file << ": the report differs from the reference in " << patch.size()
                 << " place(s); the first:" << first
