@@ -1,14 +1,15 @@
 // The primary paper's two cases, full size, run by the real cgrasim binary as a child process
 // (not run_cli in-process): the command a user types, its exit code, its report and its JSON.
-// Each must exit 0, pass the output check over the whole grid, and take exactly the cycles
-// recorded in tests/sim/paper_cycles.txt, and its whole JSON report (every counter, wall_clock
-// left out) must equal tests/reference/paper_<case>.json. A change that moves the results (the
-// mapping, the model, configs/paper.yaml) updates those files in the same commit; regenerate them
-// with
+// Each must exit 0 and pass the output check over the whole grid; its cycles must respect the
+// bounds and the roofline floor of tests/sim/bounds.h (derived by hand, not from the model); and
+// its whole JSON report (every counter, wall_clock left out) must equal
+// tests/reference/paper_<case>.json. A change that moves the results (the mapping, the model,
+// configs/paper.yaml) updates those files in the same commit; regenerate them with
 //
 //   CGRA_UPDATE_REFERENCES=1 build/tests/sim/sim_paper_cases_test
 //
-// which runs both cases, and rewrites the files only when every run exits 0 with a passing check.
+// which runs both cases, and rewrites the files only when every run exits 0 with a passing check
+// within its bounds (docs/robustness.md, "Reference files").
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -18,7 +19,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/sim/bounds.h"
 #include "tests/sim/child_process.h"
 #include "tests/sim/stats_reference.h"
 
@@ -38,10 +39,10 @@ using cgra::test::slurp;
 using nlohmann::json;
 
 const std::string kSource = CGRA_SOURCE_DIR;
-const std::string kCyclesFile = kSource + "/tests/sim/paper_cycles.txt";
 
-/// One case: its name in paper_cycles.txt, the command line, and what the whole-grid check must
-/// count (values = grid points, outputs = interior points; worked out from the paper's sizes).
+/// One case: its name (tests/reference/paper_<name>.json, the row paper_<name> of bounds.h), the
+/// command line, and what the whole-grid check must count (values = grid points, outputs =
+/// interior points; worked out from the paper's sizes).
 struct PaperCase {
   std::string name;
   std::vector<std::string> args;
@@ -59,39 +60,6 @@ std::vector<PaperCase> paper_cases() {
   };
 }
 
-/// paper_cycles.txt: "<case> <cycles>" per line; '#' starts a comment.
-std::map<std::string, std::uint64_t> read_cycles() {
-  std::map<std::string, std::uint64_t> cycles;
-  std::istringstream in(slurp(kCyclesFile));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream l(line);
-    std::string name;
-    std::uint64_t n = 0;
-    if (!(l >> name >> n)) ADD_FAILURE() << kCyclesFile << ": bad line '" << line << "'";
-    else cycles[name] = n;
-  }
-  return cycles;
-}
-
-/// Replaces the number on the line of `name` (adds the line if there is none).
-void write_cycles(const std::string& name, std::uint64_t n) {
-  std::istringstream in(slurp(kCyclesFile));
-  std::ostringstream out;
-  std::string line;
-  bool found = false;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line[0] != '#' && line.rfind(name + " ", 0) == 0) {
-      line = name + " " + std::to_string(n);
-      found = true;
-    }
-    out << line << "\n";
-  }
-  if (!found) out << name << " " << n << "\n";
-  std::ofstream(kCyclesFile, std::ios::binary) << out.str();
-}
-
 /// Runs the cgrasim binary with `args`, stdout and stderr into files of `dir`.
 ChildResult run_cgrasim(const std::vector<std::string>& args, const fs::path& dir) {
   std::vector<std::string> argv = {CGRASIM_BINARY};
@@ -101,7 +69,7 @@ ChildResult run_cgrasim(const std::vector<std::string>& args, const fs::path& di
 
 class PaperCases : public ::testing::TestWithParam<PaperCase> {};
 
-TEST_P(PaperCases, ExitZeroWholeGridPassesAndExactCycles) {
+TEST_P(PaperCases, ExitZeroWholeGridPassesWithinBoundsAndEqualsItsReference) {
   const PaperCase& c = GetParam();
   const fs::path dir = fs::temp_directory_path() / ("cgrasim_paper_" + c.name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
@@ -131,39 +99,30 @@ TEST_P(PaperCases, ExitZeroWholeGridPassesAndExactCycles) {
             << j["wall_clock"]["simulate_seconds"].get<double>() + j["wall_clock"]["map_seconds"].get<double>()
             << " s of simulation and mapping\n";
 
-  // The whole report (every counter), against tests/reference/paper_<case>.json.
+  // Independent bounds and the floor (tests/sim/bounds.h), then the whole report (every counter)
+  // against tests/reference/paper_<case>.json (written only when everything above passed).
+  cgra::test::bounds::check_bounds("paper_" + c.name, c.args, j);
   cgra::test::expect_reference(cgra::test::deterministic_report(j),
                                kSource + "/tests/reference/paper_" + c.name + ".json",
                                "build/tests/sim/sim_paper_cases_test");
-
-  if (std::getenv("CGRA_UPDATE_REFERENCES") != nullptr) {
-    if (!HasFailure()) write_cycles(c.name, cycles);
-    std::cout << "[ cgrasim  ] " << (HasFailure() ? "not updated: " : "updated: ") << kCyclesFile << "\n";
-  } else {
-    const auto want = read_cycles();
-    ASSERT_TRUE(want.count(c.name)) << kCyclesFile << " has no line '" << c.name << " <cycles>'";
-    EXPECT_EQ(cycles, want.at(c.name))
-        << "the paper's " << c.name << " case takes " << cycles << " cycles, " << kCyclesFile << " says "
-        << want.at(c.name) << "; if the change is deliberate, update the file in the same commit:\n"
-        << "  CGRA_UPDATE_REFERENCES=1 " << fs::path(CGRASIM_BINARY).parent_path().parent_path().string()
-        << "/tests/sim/sim_paper_cases_test";
-  }
   fs::remove_all(dir);
 }
 
-// The reference file names exactly the cases run here (a renamed or dropped case cannot leave a
-// stale number that nothing checks).
-TEST(PaperCycles, FileListsExactlyTheCases) {
-  const auto want = read_cycles();
-  std::vector<std::string> names;
-  for (const auto& [name, n] : want) {
-    names.push_back(name);
-    EXPECT_GT(n, 0u) << name;
+// Every case has its reference file, and it records a finished run (a renamed or added case cannot
+// run unchecked; StatsReferenceFiles.EveryFileIsCompared keeps stale files out).
+TEST(PaperReferences, EveryCaseHasItsReferenceJson) {
+  for (const PaperCase& c : paper_cases()) {
+    const fs::path file = kSource + "/tests/reference/paper_" + c.name + ".json";
+    ASSERT_TRUE(fs::exists(file)) << file << " is missing; make it with CGRA_UPDATE_REFERENCES=1 "
+                                  << "build/tests/sim/sim_paper_cases_test";
+    const json j = json::parse(slurp(file), nullptr, /*allow_exceptions=*/false);
+    ASSERT_FALSE(j.is_discarded()) << file << " is not JSON";
+    EXPECT_EQ(j.value("status", std::string()), "done") << file;
+    EXPECT_EQ(j.value("output_check", std::string()), "pass") << file;
+    EXPECT_GT(j.value("cycles", std::uint64_t{0}), 0u) << file;
+    EXPECT_NE(cgra::test::bounds::find_row("paper_" + c.name), nullptr) << "no row paper_" << c.name
+                                                                        << " in tests/sim/bounds.h";
   }
-  std::vector<std::string> cases;
-  for (const PaperCase& c : paper_cases()) cases.push_back(c.name);
-  std::sort(cases.begin(), cases.end());
-  EXPECT_EQ(names, cases);
 }
 
 INSTANTIATE_TEST_SUITE_P(Paper, PaperCases, ::testing::ValuesIn(paper_cases()),

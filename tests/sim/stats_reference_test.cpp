@@ -11,6 +11,9 @@
 //
 //   CGRA_UPDATE_REFERENCES=1 build/tests/sim/sim_stats_reference_test
 //   CGRA_UPDATE_REFERENCES=1 build/tests/sim/sim_paper_cases_test
+//
+// Beside the files, every stencil workload's cycles are held to bounds and a roofline floor derived
+// by hand (tests/sim/bounds.h), in both modes, so a slowdown cannot be regenerated in unnoticed.
 #include <gtest/gtest.h>
 
 #include <sched.h>
@@ -25,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/sim/bounds.h"
 #include "tests/sim/child_process.h"
 #include "tests/sim/stats_reference.h"
 
@@ -129,6 +133,7 @@ TEST_P(StatsReference, ReportEqualsTheCommittedReference) {
         << " threads give the same report; run it where the process may use " << asked << " CPUs";
   }
   const json got = cgra::test::deterministic_report(report);
+  cgra::test::bounds::check_bounds(w.file, w.args, got);  // tests/sim/bounds.h; before the reference is written
   cgra::test::expect_reference(got, kSource + "/tests/reference/" + w.file + ".json",
                                "build/tests/sim/sim_stats_reference_test");
 }
@@ -147,6 +152,18 @@ TEST(StatsReferenceFiles, EveryFileIsCompared) {
   std::sort(used.begin(), used.end());
   used.erase(std::unique(used.begin(), used.end()), used.end());
   EXPECT_EQ(files, used);
+}
+
+// --- Independent bounds (tests/sim/bounds.h) -------------------------------------------------------
+
+// Every row of the bounds table is a workload run here or a paper case (a dropped workload cannot
+// leave a row that nothing checks); check_bounds fails a stencil workload without a row.
+TEST(StatsReferenceBounds, EveryRowIsAWorkload) {
+  std::vector<std::string> files = {"paper_1d", "paper_2d"};
+  for (const Workload& w : workloads()) files.push_back(w.file);
+  for (const cgra::test::bounds::Row& row : cgra::test::bounds::table())
+    EXPECT_TRUE(std::find(files.begin(), files.end(), row.file) != files.end())
+        << "tests/sim/bounds.h has a row " << row.file << " that no workload runs";
 }
 
 }  // namespace
