@@ -103,27 +103,6 @@ Planned plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& bloc
 
 }  // namespace
 
-CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, const ArchConfig& arch) {
-  // The blocking estimate, and the MAC chains: worker 0 (the most columns; with T time steps, of
-  // stage 1, the widest) computes every row of every block at the pipeline's rate.
-  const StencilPlan plan(spec, w, buf.blocks, buf.delay_stages);
-  const StencilPlan widest = plan.time_steps() > 1 ? plan.stage(1) : plan;
-  const double compute = double(buf.blocks.blocks) * double(widest.streamed_planes()) * double(plan.ny()) *
-                         double(widest.worker_count(0)) / pipeline_rate_bound(arch);
-  // The readers: their words at the scratchpad's rate, or at what their loads in flight sustain
-  // (load_rate_bound, Little's law) when that is lower.
-  const double scratchpad_readers = buf.predicted_reader_cycles > 0 ? buf.predicted_reader_cycles : buf.reader_cycles;
-  const double readers = std::max(scratchpad_readers, buf.reader_cycles * buf.scratchpad_rate / load_rate_bound(arch));
-  const double cycles = std::max({readers, buf.dram_cycles, buf.compute_cycles, compute});
-  CyclePrediction p;
-  p.fill_cycles = buf.pipeline_cycles;
-  p.cycles = static_cast<std::uint64_t>(std::ceil(cycles + p.fill_cycles));
-  p.bound = cycles == compute                      ? "MAC pipeline (output queue / FP latency)"
-            : readers >= buf.dram_cycles ? "readers"
-                                                     : "DRAM bandwidth";
-  return p;
-}
-
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
                                   const ArchConfig& arch) {
   const Planned p = plan_2d(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages, arch,

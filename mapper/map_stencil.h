@@ -79,12 +79,6 @@ BufferEstimate choose_blocking(const StencilSpec& spec, unsigned workers, const 
 std::vector<std::pair<unsigned, BufferEstimate>> workers_by_cycles_3d(const StencilSpec& spec, unsigned most,
                                                                      const ArchConfig& arch);
 
-/// 2D and 3D: the predicted cycles of `spec` with `workers` workers and the blocking `buf`: the
-/// longest of the readers, the DRAM and the MAC chains (worker 0 of the widest stage computing
-/// every row of every block at pipeline_rate_bound).
-CyclePrediction predict_blocks(const StencilSpec& spec, unsigned workers, const BufferEstimate& buf,
-                               const ArchConfig& arch);
-
 /// What a mapping uses, for reports and tests.
 struct MappingSummary {
   unsigned workers = 0;

@@ -45,6 +45,27 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   return p;
 }
 
+CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, const ArchConfig& arch) {
+  // The blocking estimate, and the MAC chains: worker 0 (the most columns; with T time steps, of
+  // stage 1, the widest) computes every row of every block at the pipeline's rate.
+  const StencilPlan plan(spec, w, buf.blocks, buf.delay_stages);
+  const StencilPlan widest = plan.time_steps() > 1 ? plan.stage(1) : plan;
+  const double compute = double(buf.blocks.blocks) * double(widest.streamed_planes()) * double(plan.ny()) *
+                         double(widest.worker_count(0)) / pipeline_rate_bound(arch);
+  // The readers: their words at the scratchpad's rate, or at what their loads in flight sustain
+  // (load_rate_bound, Little's law) when that is lower.
+  const double scratchpad_readers = buf.predicted_reader_cycles > 0 ? buf.predicted_reader_cycles : buf.reader_cycles;
+  const double readers = std::max(scratchpad_readers, buf.reader_cycles * buf.scratchpad_rate / load_rate_bound(arch));
+  const double cycles = std::max({readers, buf.dram_cycles, buf.compute_cycles, compute});
+  CyclePrediction p;
+  p.fill_cycles = buf.pipeline_cycles;
+  p.cycles = static_cast<std::uint64_t>(std::ceil(cycles + p.fill_cycles));
+  p.bound = cycles == compute                      ? "MAC pipeline (output queue / FP latency)"
+            : readers >= buf.dram_cycles ? "readers"
+                                                     : "DRAM bandwidth";
+  return p;
+}
+
 double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const ArchConfig& arch) {
   const dfg::Graph& gr = g.graph();
   const OpLatencies& lat = arch.fabric.pe.latency;
@@ -62,8 +83,9 @@ double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const Arc
   const auto channel_latency = [&](const dfg::Channel& ch) {
     return double(route_latency(arch.network, ch.route.empty() ? 1u : unsigned(ch.route.size() - 1)));
   };
-  // to_done[v]: the longest time from v's firing to the done token (-1: done not reached; -2: on
-  // the walk's stack, a cycle closed by a channel without initial tokens is not followed).
+  // to_done[v]: the longest time from v's firing to the done token (-3: not visited yet; -2: on the
+  // walk's stack, so a cycle closed by a channel without initial tokens is not followed; -1: the
+  // done token is not reached from v).
   const std::optional<dfg::Vertex> done = g.find(done_op);
   std::vector<double> to_done(g.num_ops(), -3);
   std::vector<std::pair<dfg::Vertex, bool>> stack;  // (op, its successors pushed)

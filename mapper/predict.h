@@ -13,6 +13,8 @@
 
 namespace cgra {
 
+struct BufferEstimate;  // mapper/map_stencil.h
+
 /// A predicted run and the terms it is made of.
 struct CyclePrediction {
   std::uint64_t cycles = 0;    ///< predicted cycles until the last store has reached the caches
@@ -31,6 +33,13 @@ struct CyclePrediction {
 /// a tap, the stages' filters and MUXes, the writer and the done tree; the taps take each word at
 /// once, and the chain links' interleave tokens hide their latency).
 CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, double pipeline);
+
+/// 2D and 3D: the predicted cycles of `spec` with `workers` workers and the blocking `buf`
+/// (estimate_buffering, mapper/map_stencil.h): the longest of the readers (at the scratchpad's
+/// rate or their loads in flight), the DRAM and the MAC chains (worker 0 of the widest stage
+/// computing every row of every block at pipeline_rate_bound), plus the fill, `buf.pipeline_cycles`.
+CyclePrediction predict_blocks(const StencilSpec& spec, unsigned workers, const BufferEstimate& buf,
+                               const ArchConfig& arch);
 
 /// The latency of the pipeline a word goes through, from the first load issued to the done
 /// token, for 2D and 3D mappings (docs/stencil.md, "Predicted cycles"): a load that misses (L1 +
