@@ -64,6 +64,24 @@ TimeStepEstimate expect_auto_time_steps(const MappedStencil& m, const StencilSpe
 // The MAC-capable (F) PEs of `arch`'s fabric.
 std::size_t mac_pes(const ArchConfig& arch) { return FabricGeometry(arch.fabric).positions(PeKind::Fp).size(); }
 
+// `--time-steps auto` on `spec` (1D or 2D, r = 1) on paper.yaml: one step is memory-bound, far below
+// the fabric's MAC peak, so the rule's choice is T > 1, whose T x `fp_ops_per_step` F PEs for each
+// of its workers fit the fabric; the mapping, interpreted with paper.yaml's queue depths, gives the
+// bits of T steps.
+void expect_auto_steps_bit_exact(StencilSpec spec, unsigned fp_ops_per_step, unsigned seed) {
+  spec.time_steps = 0;
+  const ArchConfig paper = load_default_arch();
+  const MappedStencil m = map_stencil(spec, paper);
+  const TimeStepEstimate best = expect_auto_time_steps(m, spec, paper);
+  EXPECT_GT(best.time_steps, 1u) << m.summary.time_steps_reason;
+  EXPECT_LE(std::size_t{best.time_steps} * fp_ops_per_step * best.workers, mac_pes(paper));
+  StencilSpec asked = spec;
+  asked.time_steps = best.time_steps;  // the bits of T steps
+  const test::MappedRun r = test::interpret_mapped(m, asked, seed, test::native_capacity(paper));
+  ASSERT_TRUE(r.res.done) << r.res.blocked;
+  EXPECT_EQ(r.wrong, 0u);
+}
+
 // Ops of a stencil graph by kind (MUL and MAC together), and its deep channels (a capacity).
 struct OpCounts {
   unsigned macs = 0, adds = 0, muxes = 0, loads = 0, deep = 0;
@@ -182,21 +200,9 @@ TEST(MapperTemporal, PlacedRoutedBitExact) {
     ASSERT_TRUE(r.res.done) << r.res.blocked;
     EXPECT_EQ(r.wrong, 0u);
   }
-  // Auto: one step of r = 1 moves 16 bytes per 5 flops, far below the fabric's MAC peak, so more
-  // steps a pass raise the steps per cycle until the stages' PEs leave room for fewer workers:
-  // the rule's choice is T > 1, whose T x 3 MACs for each of its workers fit the F PEs.
-  StencilSpec spec = make_spec(1, 1, 3000);
-  spec.time_steps = 0;
-  const ArchConfig paper = load_default_arch();
-  const MappedStencil m = map_stencil(spec, paper);
-  const TimeStepEstimate best = expect_auto_time_steps(m, spec, paper);
-  EXPECT_GT(best.time_steps, 1u) << m.summary.time_steps_reason;
-  EXPECT_LE(std::size_t{best.time_steps} * 3 * best.workers, mac_pes(paper));
-  StencilSpec asked = spec;
-  asked.time_steps = best.time_steps;  // the bits of T steps
-  const test::MappedRun r = test::interpret_mapped(m, asked, 17, test::native_capacity(paper));
-  ASSERT_TRUE(r.res.done) << r.res.blocked;
-  EXPECT_EQ(r.wrong, 0u);
+  // Auto: one step of r = 1 moves 16 bytes per 5 flops; more steps a pass raise the steps per
+  // cycle until the stages' PEs leave room for fewer workers. 3 MACs a step.
+  expect_auto_steps_bit_exact(make_spec(1, 1, 3000), 3, 17);
 }
 
 TEST(MapperTemporal, UnmappableTimeStepsAreRefusedWithTheNumbers) {
@@ -367,20 +373,8 @@ TEST(MapperTemporal2d, PlacedRoutedBitExact) {
   } catch (const MapError& e) {
     EXPECT_NE(std::string(e.what()).find("T=20 with w=3 needs 360 MAC-capable PEs; the fabric has 256"), std::string::npos) << e.what();
   }
-  // Auto: one step of 2D r = 1 is as memory-bound as 1D's, so the rule's choice is T > 1, whose
-  // T x (3 + 2 MACs and an ADD) for each of its workers fit the F PEs.
-  StencilSpec spec = make_spec(2, 1, 200, 40);
-  spec.time_steps = 0;
-  const ArchConfig paper = load_default_arch();
-  const MappedStencil m = map_stencil(spec, paper);
-  const TimeStepEstimate best = expect_auto_time_steps(m, spec, paper);
-  EXPECT_GT(best.time_steps, 1u) << m.summary.time_steps_reason;
-  EXPECT_LE(std::size_t{best.time_steps} * 6 * best.workers, mac_pes(paper));
-  StencilSpec asked = spec;
-  asked.time_steps = best.time_steps;
-  const test::MappedRun r = test::interpret_mapped(m, asked, 19, test::native_capacity(paper));
-  ASSERT_TRUE(r.res.done) << r.res.blocked;
-  EXPECT_EQ(r.wrong, 0u);
+  // Auto: one step of 2D r = 1 is as memory-bound as 1D's. 3 + 2 MACs and an ADD a step.
+  expect_auto_steps_bit_exact(make_spec(2, 1, 200, 40), 6, 19);
 }
 
 // 3D: each stage streams every plane of its blocks; its z chain takes the column stream's interior
