@@ -25,4 +25,4 @@ else
   echo "build.sh: the project's reference did not compile on its own; building without it" >&2
 fi
 set -x
-"${NVCC:-nvcc}" "${nvflags[@]}" "${defs[@]}" "$root/bench/gpu/stencil_gpu.cu" "${objs[@]}" -o "$out/stencil_gpu"
+"${NVCC:-nvcc}" "${nvflags[@]}" "${defs[@]}" "$root/bench/gpu/stencil_gpu.cu" "${objs[@]}" -ldl -o "$out/stencil_gpu"

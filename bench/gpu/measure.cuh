@@ -148,6 +148,31 @@ struct VariantResult {
   long long mismatches;
 };
 
+// Energy of a case's timed batches (docs/gpu.md, "Energy"): the best variant's batch graph replayed
+// back to back for at least `target_s`, the board's energy counter read at counter updates just
+// before the first batch and just after the last one has finished.
+struct EnergyContext {
+  EnergyMeter* meter = nullptr;
+  std::string off_reason = "not measured";  // when there is no meter
+  double target_s = 2.0;                    // least time of work in one energy window
+  double warm_s = 0.2;                      // batches run before the window
+  double idle_w = kNaN;                     // idle board power measured before the cases
+};
+
+struct EnergyResult {
+  bool ok = false;
+  std::string reason;
+  long long batches = 0, sweeps = 0;  // sweeps = batches x launches per batch
+  double host_s = 0;    // between the two counter reads
+  double gpu_s = 0;     // CUDA events around the batches
+  double tail_s = 0;    // after the last batch finished, until the counter's next update
+  double joules = 0;    // counter difference
+  double j_per_sweep = 0, watts = 0, watts_above_idle = kNaN, j_per_sweep_above_idle = kNaN;
+  double gflops_run = 0;  // useful flops x sweeps / gpu_s (the energy run's own throughput)
+  double gflop_per_j = 0, gflop_per_j_above_idle = kNaN, pj_per_output = 0, pj_per_grid_point = 0;
+  PowerStats samples;
+};
+
 struct CaseResult {
   Case c;
   long long outputs, grid_points, useful_flops_i;
@@ -159,11 +184,73 @@ struct CaseResult {
   double gflops = 0, gflops_hot = 0, memory_gflops = 0, roofline_gflops = 0, percent = 0, percent_hot = 0,
          ideal_gbs = 0;
   std::string bound;
+  EnergyResult energy;
 };
+
+EnergyResult measure_energy(const Variant& v, const std::vector<double*>& ins, const std::vector<double*>& outs,
+                            int sets, int per_batch, double sweep_ms, const CaseResult& res, const EnergyContext& ec,
+                            cudaStream_t s) {
+  EnergyResult e;
+  if (!ec.meter || !ec.meter->available()) {
+    e.reason = ec.meter ? ec.meter->reason() : ec.off_reason;
+    return e;
+  }
+  EnergyMeter& m = *ec.meter;
+  cudaGraphExec_t exec = capture_batch(v, ins, outs, sets, per_batch, s);
+  const double batch_s = std::max(sweep_ms * per_batch * 1e-3, 1e-7);
+  const long long warm = std::max(2ll, (long long)std::ceil(ec.warm_s / batch_s));
+  e.batches = std::max(15ll, (long long)std::ceil(ec.target_s / batch_s));
+  e.sweeps = e.batches * per_batch;
+  cudaEvent_t a, b;
+  CUDA_CHECK(cudaEventCreate(&a));
+  CUDA_CHECK(cudaEventCreate(&b));
+  for (long long w = 0; w < warm; ++w) CUDA_CHECK(cudaGraphLaunch(exec, s));
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  unsigned long long e0 = 0, e1 = 0;
+  double t0 = 0, t1 = 0;
+  if (!m.wait_tick(e0, t0)) {
+    e.reason = "energy counter read failed";
+  } else {
+    CUDA_CHECK(cudaEventRecord(a, s));
+    for (long long k = 0; k < e.batches; ++k) CUDA_CHECK(cudaGraphLaunch(exec, s));
+    CUDA_CHECK(cudaEventRecord(b, s));
+    CUDA_CHECK(cudaEventSynchronize(b));
+    CUDA_CHECK(cudaGetLastError());
+    const double t_done = m.now();
+    if (!m.wait_tick(e1, t1)) {
+      e.reason = "energy counter read failed";
+    } else {
+      float ms = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+      e.ok = true;
+      e.gpu_s = ms * 1e-3;
+      e.host_s = t1 - t0;
+      e.tail_s = t1 - t_done;
+      e.joules = double(e1 - e0) / 1e3;
+      e.watts = e.joules / e.host_s;
+      e.j_per_sweep = e.joules / double(e.sweeps);
+      e.gflops_run = res.useful_flops * double(e.sweeps) / e.gpu_s / 1e9;
+      e.gflop_per_j = res.useful_flops / e.j_per_sweep / 1e9;
+      e.pj_per_output = e.j_per_sweep / double(res.outputs) * 1e12;
+      e.pj_per_grid_point = e.j_per_sweep / double(res.grid_points) * 1e12;
+      if (!std::isnan(ec.idle_w)) {
+        e.watts_above_idle = e.watts - ec.idle_w;
+        e.j_per_sweep_above_idle = e.watts_above_idle * e.host_s / double(e.sweeps);
+        e.gflop_per_j_above_idle = res.useful_flops / e.j_per_sweep_above_idle / 1e9;
+      }
+      e.samples = m.stats(t0, t1);
+    }
+  }
+  CUDA_CHECK(cudaGraphExecDestroy(exec));
+  CUDA_CHECK(cudaEventDestroy(a));
+  CUDA_CHECK(cudaEventDestroy(b));
+  return e;
+}
 
 // Runs one problem: host reference, every variant checked bit for bit and timed.
 CaseResult run_case(const Case& c, const DeviceInfo& dev, int reps, bool verbose, cudaStream_t s,
-                    std::uint64_t seed_offset = 0) {
+                    std::uint64_t seed_offset = 0, const EnergyContext* energy = nullptr) {
   CaseResult res;
   res.c = c;
   const Problem& p = c.p;
@@ -250,13 +337,40 @@ CaseResult run_case(const Case& c, const DeviceInfo& dev, int reps, bool verbose
     std::fflush(stdout);
     res.variants.push_back(vr);
   }
+  if (reps > 0) {
+    for (std::size_t k = 0; k < res.variants.size(); ++k)
+      if (res.best < 0 || res.variants[k].cold.median_ms < res.variants[res.best].cold.median_ms) res.best = (int)k;
+    // Energy: the best variant's timed batches again, after all the timing (docs/gpu.md, "Energy").
+    if (energy) {
+      res.energy = measure_energy(vs[res.best], ins, outs, sets, sets > 1 ? sets : 1,
+                                  res.variants[res.best].cold.median_ms, res, *energy, s);
+      const EnergyResult& e = res.energy;
+      if (verbose && e.ok)
+        std::printf("  %-20s energy: %lld batches (%lld sweeps), %.3f s GPU, %.3f s counter window (tail %.0f ms): "
+                    "%.3f J, %.1f W, %.4g J/sweep, %.2f GFLOP/J, %.1f pJ/output; sampled %.1f W mean (%d), "
+                    "instant %.1f W mean %.1f W peak (%d), SM %.0f MHz, max %.0f C\n",
+                    c.name.c_str(), e.batches, e.sweeps, e.gpu_s, e.host_s, 1e3 * e.tail_s, e.joules, e.watts,
+                    e.j_per_sweep, e.gflop_per_j, e.pj_per_output, e.samples.avg_mean_w, e.samples.n_avg,
+                    e.samples.inst_mean_w, e.samples.inst_peak_w, e.samples.n_inst, e.samples.sm_mhz_mean,
+                    e.samples.temp_c_max);
+      else if (verbose)
+        std::printf("  %-20s energy: n/a (%s)\n", c.name.c_str(), e.reason.c_str());
+      // The energy run wrote the outputs again: check the last set once more.
+      CUDA_CHECK(cudaMemcpy(got.data(), outs[sets - 1], bytes, cudaMemcpyDeviceToHost));
+      long long first;
+      const long long bad = count_mismatches(got, ref, &first);
+      if (bad) {
+        std::fprintf(stderr, "MISMATCH after the energy run %s: %lld values differ\n", c.name.c_str(), bad);
+        res.variants[res.best].mismatches += bad;
+        res.check = "FAIL";
+      }
+    }
+  }
   for (int k = 0; k < sets; ++k) {
     CUDA_CHECK(cudaFree(ins[k]));
     CUDA_CHECK(cudaFree(outs[k]));
   }
   if (reps > 0) {
-    for (std::size_t k = 0; k < res.variants.size(); ++k)
-      if (res.best < 0 || res.variants[k].cold.median_ms < res.variants[res.best].cold.median_ms) res.best = (int)k;
     const VariantResult& b = res.variants[res.best];
     res.gflops = res.useful_flops / (b.cold.median_ms * 1e-3) / 1e9;
     double best_hot = b.hot.median_ms;
@@ -273,12 +387,76 @@ std::string json_escape(const std::string& s) {
   std::string o;
   for (char ch : s) {
     if (ch == '"' || ch == '\\') o += '\\';
-    o += ch;
+    o += (static_cast<unsigned char>(ch) < 0x20) ? ' ' : ch;
   }
   return o;
 }
 
-void write_json(const char* path, const DeviceInfo& d, const std::vector<CaseResult>& rs) {
+// What the energy measurement found before the cases (written into every case's JSON object).
+struct EnergyInfo {
+  bool available = false;
+  std::string reason;  // why not, when not available
+  std::string pci_bus_id;
+  IdlePower idle;
+  double counter_period_ms = kNaN, counter_step_mj_min = kNaN, power_limit_w = kNaN, target_s = 0;
+  int counter_changes = 0;
+  bool power_usage_ok = false, instant_ok = false, header_checked = false;
+};
+
+// A JSON number, or null where it is not a number (never a made-up value).
+std::string jnum(double x, int decimals = 3) {
+  if (!std::isfinite(x)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
+}
+
+std::string energy_json(const EnergyResult& e) {
+  if (!e.ok) return "{\"available\": false, \"reason\": \"" + json_escape(e.reason) + "\"}";
+  const PowerStats& p = e.samples;
+  std::string o = "{\"available\": true, ";
+  o += "\"batches\": " + std::to_string(e.batches) + ", \"sweeps\": " + std::to_string(e.sweeps) + ", ";
+  o += "\"gpu_s\": " + jnum(e.gpu_s, 6) + ", \"counter_window_s\": " + jnum(e.host_s, 6) +
+       ", \"tail_s\": " + jnum(e.tail_s, 6) + ", \"joules\": " + jnum(e.joules, 3) + ", ";
+  o += "\"joules_per_sweep\": " + jnum(e.j_per_sweep, 9) + ", \"watts\": " + jnum(e.watts, 2) +
+       ", \"watts_above_idle\": " + jnum(e.watts_above_idle, 2) +
+       ", \"joules_per_sweep_above_idle\": " + jnum(e.j_per_sweep_above_idle, 9) + ", ";
+  o += "\"gflops_energy_run\": " + jnum(e.gflops_run, 3) + ", \"gflop_per_joule\": " + jnum(e.gflop_per_j, 4) +
+       ", \"gflop_per_joule_above_idle\": " + jnum(e.gflop_per_j_above_idle, 4) +
+       ", \"pj_per_output\": " + jnum(e.pj_per_output, 3) +
+       ", \"pj_per_grid_point\": " + jnum(e.pj_per_grid_point, 3) + ", ";
+  o += "\"power_usage_samples\": " + std::to_string(p.n_avg) + ", \"power_usage_mean_w\": " +
+       jnum(p.avg_mean_w, 2) + ", \"power_usage_peak_w\": " + jnum(p.avg_peak_w, 2) + ", ";
+  o += "\"power_instant_samples\": " + std::to_string(p.n_inst) + ", \"power_instant_mean_w\": " +
+       jnum(p.inst_mean_w, 2) + ", \"power_instant_peak_w\": " + jnum(p.inst_peak_w, 2) + ", ";
+  o += "\"sample_interval_ms\": " + jnum(p.sample_interval_ms, 2) + ", \"sm_clock_mhz_mean\": " +
+       jnum(p.sm_mhz_mean, 1) + ", \"temperature_c_max\": " + jnum(p.temp_c_max, 0) + "}";
+  return o;
+}
+
+std::string energy_info_json(const EnergyInfo& i) {
+  if (!i.available) return "{\"available\": false, \"reason\": \"" + json_escape(i.reason) + "\"}";
+  std::string o = "{\"available\": true, \"source\": \"NVML nvmlDeviceGetTotalEnergyConsumption (mJ)\", ";
+  o += "\"pci_bus_id\": \"" + json_escape(i.pci_bus_id) + "\", ";
+  o += "\"counter_update_ms_median\": " + jnum(i.counter_period_ms, 3) + ", \"counter_updates_seen\": " +
+       std::to_string(i.counter_changes) + ", \"counter_step_mj_min\": " + jnum(i.counter_step_mj_min, 0) + ", ";
+  o += "\"power_limit_w\": " + jnum(i.power_limit_w, 1) + ", \"power_usage_readable\": " +
+       std::string(i.power_usage_ok ? "true" : "false") + ", \"power_instant_readable\": " +
+       std::string(i.instant_ok ? "true" : "false") + ", \"nvml_header_checked\": " +
+       std::string(i.header_checked ? "true" : "false") + ", \"energy_window_target_s\": " + jnum(i.target_s, 2) + ", ";
+  if (i.idle.ok)
+    o += "\"idle_w\": " + jnum(i.idle.watts, 2) + ", \"idle_window_s\": " + jnum(i.idle.seconds, 3) +
+         ", \"idle_joules\": " + jnum(i.idle.joules, 3) + ", \"idle_power_usage_mean_w\": " +
+         jnum(i.idle.samples.avg_mean_w, 2) + ", \"idle_power_instant_mean_w\": " +
+         jnum(i.idle.samples.inst_mean_w, 2) + ", \"idle_sm_clock_mhz_mean\": " +
+         jnum(i.idle.samples.sm_mhz_mean, 1) + ", \"idle_temperature_c_max\": " +
+         jnum(i.idle.samples.temp_c_max, 0) + "}";
+  else
+    o += "\"idle_w\": null, \"idle_reason\": \"" + json_escape(i.idle.reason) + "\"}";
+  return o;
+}
+
+void write_json(const char* path, const DeviceInfo& d, const std::vector<CaseResult>& rs, const EnergyInfo& ei) {
   FILE* f = std::fopen(path, "w");
   if (!f) {
     std::fprintf(stderr, "cannot write %s\n", path);
@@ -317,6 +495,8 @@ void write_json(const char* path, const DeviceInfo& d, const std::vector<CaseRes
                  version_text(d.runtime).c_str(), d.clock_khz / 1000, d.l2_bytes, d.copy_gbs_min, d.copy_gbs_max,
                  json_escape(d.copy_best).c_str(), d.memcpy_gbs, d.theoretical_gbs, d.computed_fp64_gflops,
                  json_escape(d.peak_source).c_str());
+    std::fprintf(f, "\"energy\": %s, \"energy_setup\": %s, ", energy_json(r.energy).c_str(),
+                 energy_info_json(ei).c_str());
     std::fprintf(f, "\"variants\": [");
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
       const VariantResult& x = r.variants[v];

@@ -300,20 +300,25 @@ struct Timing {
 // Median over `reps` batches of `per_batch` launches (rotating over `sets` buffer pairs), per
 // launch. With `graph`, the batch is captured once as a CUDA graph and the graph is replayed (no
 // host launch overhead between the kernels); otherwise the kernels are launched one by one.
+// One batch as a CUDA graph: `per_batch` launches rotating over `sets` buffer pairs.
+cudaGraphExec_t capture_batch(const Variant& v, const std::vector<double*>& ins, const std::vector<double*>& outs,
+                              int sets, int per_batch, cudaStream_t s) {
+  cudaGraphExec_t exec = nullptr;
+  cudaGraph_t g;
+  CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  for (int k = 0; k < per_batch; ++k) v.launch(ins[k % sets], outs[k % sets], s);
+  CUDA_CHECK(cudaStreamEndCapture(s, &g));
+  CUDA_CHECK(cudaGraphInstantiate(&exec, g, 0));
+  CUDA_CHECK(cudaGraphDestroy(g));
+  return exec;
+}
+
 Timing time_launches(const Variant& v, const std::vector<double*>& ins, const std::vector<double*>& outs, int sets,
                      int per_batch, int reps, cudaStream_t s, bool graph) {
   cudaEvent_t a, b;
   CUDA_CHECK(cudaEventCreate(&a));
   CUDA_CHECK(cudaEventCreate(&b));
-  cudaGraphExec_t exec = nullptr;
-  if (graph) {
-    cudaGraph_t g;
-    CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (int k = 0; k < per_batch; ++k) v.launch(ins[k % sets], outs[k % sets], s);
-    CUDA_CHECK(cudaStreamEndCapture(s, &g));
-    CUDA_CHECK(cudaGraphInstantiate(&exec, g, 0));
-    CUDA_CHECK(cudaGraphDestroy(g));
-  }
+  cudaGraphExec_t exec = graph ? capture_batch(v, ins, outs, sets, per_batch, s) : nullptr;
   auto batch = [&](int& next) {
     if (graph) {
       CUDA_CHECK(cudaGraphLaunch(exec, s));

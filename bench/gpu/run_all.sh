@@ -11,6 +11,8 @@ build="${BUILD_DIR:-/tmp/stencil-gpu-build}"
   echo "== date"; date -u
   echo "== nvidia-smi"; nvidia-smi
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,clocks.sm,clocks.mem,power.limit,temperature.gpu --format=csv
+  nvidia-smi -q -d POWER
+  echo "== nvml.h"; ls -l "$(dirname "$(command -v "${NVCC:-nvcc}")")/../include/nvml.h"
   echo "== nvcc"; "${NVCC:-nvcc}" --version
   echo "== host compiler (${CXX:-g++})"; "${CXX:-g++}" --version | head -1
   echo "== cpu"; nproc; uname -r

@@ -19,7 +19,14 @@
 // same run. Flops and bytes are counted as mapper/roofline.cpp counts
 // them: useful flops = interior outputs x (2 (points - 1) + 1); ideal bytes = 2 x 8 x grid points.
 //
+// Energy (energy.cuh): the board's NVML energy counter read around each case's timed batches,
+// replayed back to back for at least --energy-seconds (default 2 s) so that the counter's update
+// steps are small against the window; the idle board is measured the same way before the cases and
+// a host thread samples the power every 10 ms as a cross-check. Without NVML every energy figure
+// reads "n/a (reason)".
+//
 // Usage: stencil_gpu [--json FILE] [--only NAME,NAME...] [--reps N] [--no-large] [--peak-gflops G]
+//                    [--no-energy] [--energy-seconds S] [--idle-seconds S] [--nvml-lib PATH]
 //        stencil_gpu --host-only   (no GPU: the host reference against the project's, 1D/2D)
 // docs/gpu.md describes the kernels, the build and the measured table.
 
@@ -53,6 +60,7 @@
 
 #include "bench/gpu/kernels.cuh"
 #include "bench/gpu/problems.cuh"
+#include "bench/gpu/energy.cuh"
 #include "bench/gpu/measure.cuh"
 
 namespace {
@@ -156,6 +164,9 @@ int main(int argc, char** argv) {
   int reps = 15;
   bool large = true;
   double peak_override = 0;
+  bool energy_on = true;
+  double energy_s = 2.0, idle_s = 5.0;
+  std::string nvml_lib = "libnvidia-ml.so.1";
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--json" && a + 1 < argc) {
@@ -170,13 +181,25 @@ int main(int argc, char** argv) {
       large = false;
     } else if (arg == "--peak-gflops" && a + 1 < argc) {
       peak_override = std::atof(argv[++a]);
+    } else if (arg == "--no-energy") {
+      energy_on = false;
+    } else if (arg == "--energy-seconds" && a + 1 < argc) {
+      energy_s = std::atof(argv[++a]);
+    } else if (arg == "--idle-seconds" && a + 1 < argc) {
+      idle_s = std::atof(argv[++a]);
+    } else if (arg == "--nvml-lib" && a + 1 < argc) {
+      nvml_lib = argv[++a];
     } else {
       std::fprintf(stderr,
-                   "usage: %s [--json FILE] [--only NAME,NAME...] [--reps N] [--no-large] [--peak-gflops G] | "
-                   "--host-only\n",
+                   "usage: %s [--json FILE] [--only NAME,NAME...] [--reps N] [--no-large] [--peak-gflops G] "
+                   "[--no-energy] [--energy-seconds S] [--idle-seconds S] [--nvml-lib PATH] | --host-only\n",
                    argv[0]);
       return 2;
     }
+  }
+  if (!(energy_s > 0 && energy_s <= 60) || !(idle_s > 0 && idle_s <= 60)) {
+    std::fprintf(stderr, "--energy-seconds and --idle-seconds take a number of seconds in (0, 60]\n");
+    return 2;
   }
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreate(&s));
@@ -185,6 +208,49 @@ int main(int argc, char** argv) {
   std::printf("device: %s, %d SMs, cc %d.%d, clock %d MHz, L2 %lld MiB, %lld GiB, driver (CUDA) %s, runtime %s\n",
               dev.name.c_str(), dev.sms, dev.cc_major, dev.cc_minor, dev.clock_khz / 1000, dev.l2_bytes >> 20,
               dev.global_bytes >> 30, version_text(dev.driver).c_str(), version_text(dev.runtime).c_str());
+  // Energy (docs/gpu.md, "Energy"): NVML opened, the counter probed and the idle board measured
+  // before any kernel of ours runs; a thread samples the power every 10 ms from here to the end.
+  EnergyMeter meter;
+  EnergyInfo einfo;
+  EnergyContext ectx;
+  einfo.header_checked = CGRA_NVML_HEADER_CHECKED;
+  einfo.target_s = energy_s;
+  ectx.target_s = energy_s;
+  if (energy_on) {
+    meter.open(nvml_lib, 0);
+    ectx.meter = &meter;
+  } else {
+    ectx.off_reason = "--no-energy";
+  }
+  einfo.available = meter.available();
+  einfo.reason = energy_on ? meter.reason() : ectx.off_reason;
+  if (meter.available()) {
+    meter.probe_counter(0.5);
+    meter.start_sampler(0.010);
+    einfo.idle = measure_idle(meter, idle_s);
+    ectx.idle_w = einfo.idle.ok ? einfo.idle.watts : kNaN;
+    einfo.pci_bus_id = meter.pci_bus_id();
+    einfo.counter_period_ms = meter.counter_period_ms();
+    einfo.counter_changes = meter.counter_changes();
+    einfo.counter_step_mj_min = meter.counter_step_mj_min();
+    einfo.power_limit_w = meter.power_limit_w();
+    einfo.power_usage_ok = meter.power_usage_ok();
+    einfo.instant_ok = meter.instant_ok();
+    std::printf("energy: NVML at PCI %s (nvml.h layout check: %s); counter updates every %.1f ms (median of %d "
+                "updates in 0.5 s, smallest step %.0f mJ); power limit %.0f W; power usage %s, instantaneous %s\n",
+                einfo.pci_bus_id.c_str(), einfo.header_checked ? "done" : "no header", einfo.counter_period_ms,
+                einfo.counter_changes, einfo.counter_step_mj_min, einfo.power_limit_w,
+                einfo.power_usage_ok ? "readable" : "n/a", einfo.instant_ok ? "readable" : "n/a");
+    if (einfo.idle.ok)
+      std::printf("idle board (context created, no kernel): %.2f W by the counter over %.2f s (%.3f J); sampled "
+                  "power usage %.1f W, instantaneous %.1f W; SM %.0f MHz, %.0f C\n",
+                  einfo.idle.watts, einfo.idle.seconds, einfo.idle.joules, einfo.idle.samples.avg_mean_w,
+                  einfo.idle.samples.inst_mean_w, einfo.idle.samples.sm_mhz_mean, einfo.idle.samples.temp_c_max);
+    else
+      std::printf("idle board: n/a (%s)\n", einfo.idle.reason.c_str());
+  } else {
+    std::printf("energy: n/a (%s)\n", einfo.reason.c_str());
+  }
   measure_copy(dev, s);
   for (const auto& c : dev.copies) std::printf("  copy %-46s %8.1f GB/s\n", c.first.c_str(), c.second);
   std::printf("  cudaMemcpyAsync device to device (reference only)  %8.1f GB/s\n", dev.memcpy_gbs);
@@ -216,7 +282,7 @@ int main(int argc, char** argv) {
   std::vector<CaseResult> results;
   for (const Case& c : cases) {
     if (!only.empty() && ("," + only + ",").find("," + c.name + ",") == std::string::npos) continue;
-    results.push_back(run_case(c, dev, reps, true, s));
+    results.push_back(run_case(c, dev, reps, true, s, 0, &ectx));
     const CaseResult& r = results.back();
     std::printf("  -> %s: best %s, %.1f GFLOP/s, %.1f%% of roofline, check %s, project reference %s\n\n",
                 c.name.c_str(), r.variants[r.best].name.c_str(), r.gflops, r.percent, r.check.c_str(),
@@ -244,8 +310,29 @@ int main(int argc, char** argv) {
   std::printf("(roof = min(FP64 peak, copy GB/s x AI); AI = useful flops / (16 B x grid points) as mapper/roofline.cpp;"
               "\n GB/s = ideal bytes / time; time: CUDA graph of launches over rotated buffer sets; hot: the same on one"
               "\n set, L2-resident when it fits; launch ms: the best variant launched one by one, no graph)\n");
+  if (einfo.available && einfo.idle.ok)
+    std::printf("\nEnergy (NVML board energy counter over each case's timed batches, replayed back to back for at "
+                "least %.1f s;\n idle board %.1f W; W = J / counter window; GFLOP/J = useful flops / J per sweep):\n",
+                energy_s, einfo.idle.watts);
+  else
+    std::printf("\nEnergy:\n");
+  std::printf("%-20s %9s %9s %12s %8s %8s %8s %10s %9s %9s %9s %7s\n", "case", "GFLOP/s", "run GF/s", "J/sweep", "W",
+              "W-idle", "GFLOP/J", "pJ/output", "sampledW", "inst W", "peak W", "window");
+  for (const CaseResult& r : results) {
+    const EnergyResult& e = r.energy;
+    if (!e.ok) {
+      std::printf("%-20s %9.1f  energy: n/a (%s)\n", r.c.name.c_str(), r.gflops, e.reason.c_str());
+      continue;
+    }
+    std::printf("%-20s %9.1f %9.1f %12.5g %8.1f %8.1f %8.3f %10.1f %9.1f %9.1f %9.1f %6.2fs\n", r.c.name.c_str(),
+                r.gflops, e.gflops_run, e.j_per_sweep, e.watts, e.watts_above_idle, e.gflop_per_j, e.pj_per_output,
+                e.samples.avg_mean_w, e.samples.inst_mean_w,
+                std::isnan(e.samples.inst_peak_w) ? e.samples.avg_peak_w : e.samples.inst_peak_w, e.host_s);
+  }
+  std::printf("(run GF/s: the energy run's own throughput; sampledW: mean of nvmlDeviceGetPowerUsage (1-s average)"
+              "\n samples from 1 s into the window; inst W / peak W: NVML_FI_DEV_POWER_INSTANT samples every 10 ms)\n");
   if (json_path) {
-    write_json(json_path, dev, results);
+    write_json(json_path, dev, results, einfo);
     std::printf("wrote %s\n", json_path);
   }
   std::printf("%s\n", ok ? "all outputs bit-exact" : "MISMATCH: see above");
