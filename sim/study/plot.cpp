@@ -34,6 +34,12 @@ std::string unit_of(const std::string& key) {
       {"predicted_cycles", "cycles"},
       {"dram_bytes", "B"},
       {"wall_seconds", "s"},
+      {"area_mm2", "mm²"},
+      {"energy_joules", "J"},
+      {"energy_per_output_pj", "pJ/output"},
+      {"average_power_watts", "W"},
+      {"gflops_per_watt", "GFLOP/s/W"},
+      {"gflops_per_mm2", "GFLOP/s/mm²"},
       {"radius", "points"},
       {"radius-x", "points"},
       {"radius-y", "points"},
@@ -192,6 +198,13 @@ std::string roofline_body(const SweepDb& db) {
   return b;
 }
 
+bool is_cost_column(const std::string& name) {
+  const auto& c = cost_columns();
+  return std::find(c.begin(), c.end(), name) != c.end();
+}
+
+const char* const no_cost_why = "their reports have no 'cost' object: made by a cgrasim without the cost model?";
+
 std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) {
   std::vector<std::string> others;  // axes that are neither x nor series but vary
   std::vector<std::string> cols = {p.x, p.y};
@@ -200,6 +213,8 @@ std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) 
     if (a != p.x && a != p.series) others.push_back(a);
   for (const auto& a : others) cols.push_back(a);
   const auto t = db.select(cols, "status = 'done' AND " + column_expression(p.y) + " IS NOT NULL");
+  if (t.rows.empty() && is_cost_column(p.y))
+    throw SweepError(db.path() + ": plot y '" + p.y + "': no done point has a cost (" + no_cost_why + ")");
   if (t.rows.empty()) throw SweepError(db.path() + ": no done point with " + p.y + ": nothing to plot");
   // Other axes that take more than one value split the lines too.
   std::vector<std::size_t> split;

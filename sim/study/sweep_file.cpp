@@ -180,8 +180,9 @@ class Parser {
             if (!report_field && (std::find(f.begin(), f.end(), val) == f.end() || val == "wall_seconds"))
               fail(kv.second.Mark(), "plot y '" + val +
                                          "' is not a figure (cycles, gflops, roofline_percent, attainable_percent, "
-                                         "predicted_cycles, dram_bytes, or report.KEY.KEY for a number of the JSON "
-                                         "report)");
+                                         "predicted_cycles, dram_bytes, area_mm2, energy_joules, "
+                                         "energy_per_output_pj, average_power_watts, gflops_per_watt, "
+                                         "gflops_per_mm2, or report.KEY.KEY for a number of the JSON report)");
             ps.y = val;
           } else {
             fail(kv.first.Mark(), "unknown plot key '" + k + "' (expected x, y, series)");
@@ -412,10 +413,20 @@ std::string file_digest(const std::string& path) {
 
 }  // namespace
 
+const std::vector<std::string>& cost_columns() {
+  static const std::vector<std::string> c = {"area_mm2",          "energy_joules",    "energy_per_output_pj",
+                                             "average_power_watts", "gflops_per_watt", "gflops_per_mm2"};
+  return c;
+}
+
 const std::vector<std::string>& figure_columns() {
-  static const std::vector<std::string> f = {"cycles",          "gflops",     "roofline_percent",
-                                             "attainable_percent", "predicted_cycles", "dram_bytes",
-                                             "wall_seconds"};
+  static const std::vector<std::string> f = [] {
+    std::vector<std::string> v = {"cycles",           "gflops",    "roofline_percent", "attainable_percent",
+                                  "predicted_cycles", "dram_bytes"};
+    v.insert(v.end(), cost_columns().begin(), cost_columns().end());
+    v.push_back("wall_seconds");
+    return v;
+  }();
   return f;
 }
 

@@ -1,12 +1,28 @@
-// The cost side of sweeps: the Pareto front of the cost plots.
+// The cost side of sweeps: the Pareto front, the cost columns from a report's `cost` object
+// through the database to the CSV, and a database made before the cost columns. Reports are hand-written fixtures, their numbers chosen so that every expected value
+// below is worked out by hand.
 #include <gtest/gtest.h>
 
-#include <cmath>
+#include <sqlite3.h>
+#include <unistd.h>
 
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/output_file.h"
 #include "sim/study/pareto.h"
+#include "sim/study/plot.h"
+#include "sim/study/point_launcher.h"
+#include "sim/study/study_cli.h"
+#include "sim/study/sweep_db.h"
 
 namespace cgra::study {
 namespace {
+
+namespace fs = std::filesystem;
 
 // ---- the Pareto front -------------------------------------------------------------------------
 
@@ -38,6 +54,211 @@ TEST(ParetoFront, EveryPointOnTheFrontComesInCostOrder) {
 TEST(ParetoFront, PointsWithANaNAreNeverOnIt) {
   const std::vector<CostPoint> p = {{NAN, 100}, {1, 1}, {2, NAN}};
   EXPECT_EQ(pareto_front(p), (std::vector<std::size_t>{1}));
+}
+
+// ---- fixtures -----------------------------------------------------------------------------------
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("cgrasim_cost_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(getpid()));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& f) const { return (path / f).string(); }
+};
+
+/// A run's report with a cost object: GFLOP/s `gflops`, area `area` mm², power `watts` W, and
+/// 2.5 µJ spent on 20000 outputs (125 pJ each), split over the components as
+/// 50 + 5 + 10 + 5 + 5 + 0 + 10 + 5 + 25 + 5 + 5 = 125 pJ per output.
+nlohmann::json report(double gflops, double area, double watts) {
+  return nlohmann::json::parse(R"({
+    "status": "done", "cycles": 1000, "gflops": 0, "roofline_percent": 80, "attainable_percent": 90,
+    "predicted_cycles": 990, "dram_bytes": 4096, "arithmetic_intensity": 2, "fabric_gflops": 614.4,
+    "architecture": {"dram_gbps": 100},
+    "cost": {
+      "area_mm2": 0, "energy_joules": 2.5e-06, "energy_per_output_pj": 125, "average_power_watts": 0,
+      "gflops_per_watt": 0, "gflops_per_mm2": 0, "node_nm": 22,
+      "area_breakdown_mm2": {"fp_units": 0, "int_units": 0, "instruction_storage": 0, "pe_queues": 0,
+                             "network": 0, "memory_ports": 0, "scratchpad": 0, "l1": 0, "l2": 0,
+                             "memory_controller": 0, "dram_phys": 0},
+      "energy_breakdown_joules": {"fp_units": 1e-06, "int_units": 1e-07, "instructions": 2e-07,
+                                  "pe_queues": 1e-07, "network": 1e-07, "scratchpad": 0, "l1": 2e-07,
+                                  "l2": 1e-07, "dram": 5e-07, "clock": 1e-07, "static": 1e-07}}})")
+      .patch(nlohmann::json::array({
+          {{"op", "replace"}, {"path", "/gflops"}, {"value", gflops}},
+          {{"op", "replace"}, {"path", "/cost/area_mm2"}, {"value", area}},
+          {{"op", "replace"}, {"path", "/cost/area_breakdown_mm2/fp_units"}, {"value", area}},
+          {{"op", "replace"}, {"path", "/cost/average_power_watts"}, {"value", watts}},
+          {{"op", "replace"}, {"path", "/cost/gflops_per_watt"}, {"value", gflops / watts}},
+          {{"op", "replace"}, {"path", "/cost/gflops_per_mm2"}, {"value", gflops / area}},
+      }));
+}
+
+/// A sweep over `radius` with the given plots, prepared in a new database at `path`.
+Sweep radius_sweep(std::vector<PlotSpec> plots = {}) {
+  Sweep s;
+  s.file = "c.yaml";
+  s.name = "c";
+  s.axes = {"radius"};
+  s.plots = std::move(plots);
+  return s;
+}
+
+Row row_of(const std::string& id, const std::string& radius, const nlohmann::json& rep) {
+  Row r;
+  r.id = id;
+  r.values = {radius};
+  r.status = "done";
+  r.wall_seconds = 0.25;
+  read_report(r, rep);
+  return r;
+}
+
+/// The lines of the datablock `name` in a gnuplot script.
+std::vector<std::string> datablock(const std::string& gp, const std::string& name) {
+  std::vector<std::string> out;
+  const auto at = gp.find(name + " << EOD\n");
+  if (at == std::string::npos) return {"(no datablock " + name + ")"};
+  std::istringstream in(gp.substr(at + name.size() + 8));
+  for (std::string l; std::getline(in, l) && l != "EOD";) out.push_back(l);
+  return out;
+}
+
+// ---- the cost columns ---------------------------------------------------------------------------
+
+TEST(CostColumns, FromTheReportThroughTheDatabaseToTheCsv) {
+  TempDir d;
+  const Row r = row_of("00000000000000aa", "4", report(40.5, 12.5, 2.5));
+  EXPECT_EQ(r.area_mm2, 12.5);
+  EXPECT_EQ(r.energy_joules, 2.5e-06);
+  EXPECT_EQ(r.energy_per_output_pj, 125);
+  EXPECT_EQ(r.average_power_watts, 2.5);
+  EXPECT_EQ(r.gflops_per_watt, 40.5 / 2.5);
+  EXPECT_EQ(r.gflops_per_mm2, 40.5 / 12.5);
+  // A report without a cost object (a cgrasim before the cost model): no cost, the rest kept.
+  nlohmann::json old = report(40.5, 12.5, 2.5);
+  old.erase("cost");
+  const Row r_old = row_of("00000000000000bb", "8", old);
+  EXPECT_EQ(r_old.gflops, 40.5);
+  EXPECT_FALSE(r_old.area_mm2 || r_old.energy_joules || r_old.energy_per_output_pj || r_old.average_power_watts ||
+               r_old.gflops_per_watt || r_old.gflops_per_mm2);
+  // The row as MPI ranks send it keeps the cost.
+  const Row sent = Row::from_json(r.to_json());
+  EXPECT_EQ(sent.area_mm2, 12.5);
+  EXPECT_EQ(sent.energy_per_output_pj, 125);
+  EXPECT_EQ(sent.gflops_per_mm2, 40.5 / 12.5);
+  EXPECT_FALSE(Row::from_json(r_old.to_json()).average_power_watts);
+
+  {
+    SweepDb db(d / "c.sqlite", true);
+    db.prepare(radius_sweep());
+    db.insert(r, {"radius"});
+    db.insert(r_old, {"radius"});
+    write_csv(db, d / "c.csv");
+  }
+  // SQLite writes a real as the shortest of 15 digits that gives it back, with ".0" when whole.
+  EXPECT_EQ(read_file(d / "c.csv"),
+            "id,radius,status,exit_code,error,cycles,gflops,roofline_percent,attainable_percent,predicted_cycles,"
+            "dram_bytes,area_mm2,energy_joules,energy_per_output_pj,average_power_watts,gflops_per_watt,"
+            "gflops_per_mm2,wall_seconds,rank\n"
+            "00000000000000aa,4,done,0,,1000,40.5,80.0,90.0,990,4096,12.5,2.5e-06,125.0,2.5,16.2,3.24,0.25,\n"
+            "00000000000000bb,8,done,0,,1000,40.5,80.0,90.0,990,4096,,,,,,,0.25,\n");
+}
+
+TEST(CostColumns, APredictOnlyReportGivesItsCost) {
+  nlohmann::json p = report(0, 20, 4);
+  p["status"] = "predicted";
+  p.erase("cycles");
+  p["predicted_gflops"] = 60;
+  const Row r = row_of("00000000000000cc", "1", p);
+  EXPECT_EQ(r.gflops, 60);
+  EXPECT_FALSE(r.cycles);
+  EXPECT_EQ(r.area_mm2, 20);
+  EXPECT_EQ(r.average_power_watts, 4);
+}
+
+TEST(CostColumns, ADatabaseMadeBeforeThemGetsThem) {
+  TempDir d;
+  const std::string path = d / "old.sqlite";
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &h), SQLITE_OK);
+  const char* old_schema =
+      "CREATE TABLE points (id TEXT PRIMARY KEY, status TEXT NOT NULL, exit_code INTEGER, error TEXT, "
+      "cycles INTEGER, gflops REAL, roofline_percent REAL, attainable_percent REAL, predicted_cycles INTEGER, "
+      "dram_bytes INTEGER, wall_seconds REAL, report TEXT, rank INTEGER, radius);"
+      "CREATE TABLE sweep (key TEXT PRIMARY KEY, value TEXT);"
+      "INSERT INTO sweep VALUES ('meta', '{\"name\":\"old\",\"axes\":[\"radius\"],\"plots\":[],\"file\":\"o.yaml\"}');"
+      "INSERT INTO points (id, status, exit_code, cycles, gflops, wall_seconds, report, radius) "
+      "VALUES ('00000000000000dd', 'done', 0, 500, 7.5, 0.5, "
+      "'{\"gflops\": 7.5, \"arithmetic_intensity\": 1, \"fabric_gflops\": 600, \"architecture\": {\"dram_gbps\": 50}}', 2);";
+  ASSERT_EQ(sqlite3_exec(h, old_schema, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(h);
+  {
+    SweepDb db(path, false);
+    const auto t = db.select({"id", "area_mm2", "energy_joules", "energy_per_output_pj", "average_power_watts",
+                              "gflops_per_watt", "gflops_per_mm2", "gflops"});
+    ASSERT_EQ(t.rows.size(), 1u);
+    EXPECT_EQ(t.rows[0][0], "00000000000000dd");
+    for (std::size_t c = 1; c <= 6; ++c) EXPECT_FALSE(t.rows[0][c]) << t.columns[c];
+    EXPECT_EQ(t.rows[0][7], "7.5");
+    // Plots: the roofline.
+    const auto files = write_plots(db, d / "p");
+    EXPECT_EQ(files, (std::vector<std::string>{d / "p/roofline.svg", d / "p/roofline.png"}));
+    // A new row with a cost goes in beside the old one.
+    db.insert(row_of("00000000000000ee", "4", report(40.5, 12.5, 2.5)), {"radius"});
+    EXPECT_EQ(db.select({"radius", "area_mm2"}).rows,
+              (std::vector<std::vector<std::optional<std::string>>>{{"2", std::nullopt}, {"4", "12.5"}}));
+  }
+  // The column types are those of a new database.
+  sqlite3_open(path.c_str(), &h);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(h, "SELECT group_concat(name || ' ' || type, ', ') FROM pragma_table_info('points') WHERE cid >= 14",
+                     -1, &st, nullptr);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))),
+            "area_mm2 REAL, energy_joules REAL, energy_per_output_pj REAL, average_power_watts REAL, "
+            "gflops_per_watt REAL, gflops_per_mm2 REAL");
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+}
+
+// ---- the cost plots -----------------------------------------------------------------------------
+
+TEST(CostPlots, CostFiguresAreLinePlotFigures) {
+  TempDir d;
+  SweepDb db(d / "c.sqlite", true);
+  db.prepare(radius_sweep({{"radius", "gflops_per_watt", ""}}));
+  for (int r = 1; r <= 4; ++r) {
+    const double gflops[] = {100, 90, 150, 160}, watts[] = {2, 1.5, 3, 4};
+    db.insert(row_of("000000000000000" + std::to_string(r), std::to_string(r),
+                     report(gflops[r - 1], 10, watts[r - 1])),
+              {"radius"});
+  }
+  write_plots(db, d / "p");
+  const std::string gp = read_file(d / "p/gflops_per_watt_vs_radius.gp");
+  // GFLOP/s / W by hand: 100/2, 90/1.5, 150/3, 160/4.
+  EXPECT_EQ(datablock(gp, "$line0"), (std::vector<std::string>{"1 50.0", "2 60.0", "3 50.0", "4 40.0"}));
+  EXPECT_NE(gp.find("set ylabel 'gflops_per_watt [GFLOP/s/W]'"), std::string::npos) << gp;
+}
+
+TEST(CostPlots, ACostFigureWithoutCostInTheRowsIsAOneLineError) {
+  TempDir d;
+  {
+    SweepDb db(d / "n.sqlite", true);
+    db.prepare(radius_sweep({{"radius", "area_mm2", ""}}));
+    nlohmann::json rep = report(40.5, 12.5, 2.5);
+    rep.erase("cost");
+    db.insert(row_of("0000000000000001", "1", rep), {"radius"});
+  }
+  std::ostringstream out, err;
+  EXPECT_EQ(run_study_cli({"plot", d / "n.sqlite", "--plots", d / "p"}, out, err), 1);
+  EXPECT_EQ(err.str(), "cgrasim: error: " + (d / "n.sqlite") +
+                           ": plot y 'area_mm2': no done point has a cost (their reports have no 'cost' "
+                           "object: made by a cgrasim without the cost model?)\n");
 }
 
 }  // namespace

@@ -129,7 +129,8 @@ TEST(SweepFile, BadFilesNameTheFileAndLine) {
             "s.yaml:5: plot x 'radius' is not an axis of this sweep");
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1]}\nplots:\n  - {x: workers, y: speed}\n"),
             "s.yaml:5: plot y 'speed' is not a figure (cycles, gflops, roofline_percent, attainable_percent, "
-            "predicted_cycles, dram_bytes, or report.KEY.KEY for a number of the JSON report)");
+            "predicted_cycles, dram_bytes, area_mm2, energy_joules, energy_per_output_pj, average_power_watts, "
+            "gflops_per_watt, gflops_per_mm2, or report.KEY.KEY for a number of the JSON report)");
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1]}\nplots:\n"
                      "  - {x: workers, y: report.writeback.roofline_percent}\n"),
             "(no error)");
@@ -151,6 +152,17 @@ TEST(SweepFile, BadFilesNameTheFileAndLine) {
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes:\n  time-stepz: [1, 2]\n"),
             "s.yaml:4: unknown option 'time-stepz' (neither a stencil option, see cgrasim --help, nor an "
             "architecture parameter, see cgrasim --list-params)");
+}
+
+TEST(SweepFile, CostFiguresArePlotFigures) {
+  // Every cost column is a figure a line plot may draw.
+  const std::string head = "name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1, 2]}\n";
+  for (const char* y : {"area_mm2", "energy_joules", "energy_per_output_pj", "average_power_watts",
+                        "gflops_per_watt", "gflops_per_mm2"}) {
+    const Sweep s = parse_sweep(head + "plots:\n  - {x: workers, y: " + y + "}\n", "s.yaml");
+    ASSERT_EQ(s.plots.size(), 1u);
+    EXPECT_EQ(s.plots[0].y, y);
+  }
 }
 
 TEST(SweepFile, ThreeDimensionalStencils) {

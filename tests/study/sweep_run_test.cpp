@@ -129,7 +129,8 @@ TEST(Sweep, EveryPointGetsARowAndFailuresAreRecorded) {
   const std::string csv = read_file(d / "t.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "id,workers,run.max_cycles,status,exit_code,error,cycles,gflops,roofline_percent,attainable_percent,"
-            "predicted_cycles,dram_bytes,wall_seconds,rank");
+            "predicted_cycles,dram_bytes,area_mm2,energy_joules,energy_per_output_pj,average_power_watts,"
+            "gflops_per_watt,gflops_per_mm2,wall_seconds,rank");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
 }
 
