@@ -178,7 +178,8 @@ void SweepDb::prepare(const Sweep& s) {
     if (!have.count(a)) exec("ALTER TABLE points ADD COLUMN " + quote_identifier(a));
   nlohmann::json plots = nlohmann::json::array();
   for (const auto& p : s.plots) plots.push_back({{"x", p.x}, {"y", p.y}, {"series", p.series}});
-  const nlohmann::json meta = {{"name", s.name}, {"axes", s.axes}, {"plots", plots}, {"file", s.file}};
+  nlohmann::json meta = {{"name", s.name}, {"axes", s.axes}, {"plots", plots}, {"file", s.file}};
+  if (s.cost_plots) meta["cost_plots"] = *s.cost_plots;
   sqlite3_stmt* st = nullptr;
   if (sqlite3_prepare_v2(db_, "INSERT OR REPLACE INTO sweep (key, value) VALUES ('meta', ?1)", -1, &st, nullptr) !=
       SQLITE_OK)
@@ -247,6 +248,7 @@ SweepMeta SweepDb::meta() const {
     m.axes = j.at("axes").get<std::vector<std::string>>();
     for (const auto& p : j.at("plots"))
       m.plots.push_back({p.at("x").get<std::string>(), p.at("y").get<std::string>(), p.at("series").get<std::string>()});
+    if (j.contains("cost_plots")) m.cost_plots = j["cost_plots"].get<bool>();
   } catch (const nlohmann::json::exception& e) {
     fail(std::string("the sweep description is damaged: ") + e.what());
   }

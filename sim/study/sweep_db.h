@@ -43,6 +43,7 @@ struct SweepMeta {
   std::string name;
   std::vector<std::string> axes;
   std::vector<PlotSpec> plots;
+  std::optional<bool> cost_plots;  ///< the sweep file's `cost_plots`; none: drawn when rows have cost
 };
 
 class SweepDb {

@@ -114,8 +114,14 @@ class Parser {
       } else if (key == "plots") {
         if (!v.IsNull() && !v.IsSequence()) fail(v.Mark(), "'plots': expected a list of {x, y, series}");
         plots = v;
+      } else if (key == "cost_plots") {
+        const std::string b = scalar(v, kv.first.Mark(), key);
+        if (b != "true" && b != "false")
+          fail(v.Mark(), "'cost_plots': expected true or false, got '" + b + "'");
+        s.cost_plots = b == "true";
       } else {
-        fail(kv.first.Mark(), "unknown key '" + key + "' (expected name, stencil, arch, set, axes, zip, plots)");
+        fail(kv.first.Mark(),
+             "unknown key '" + key + "' (expected name, stencil, arch, set, axes, zip, plots, cost_plots)");
       }
     }
     if (s.name.empty()) fail(root.Mark(), "no 'name' (it names the sweep and its database file)");

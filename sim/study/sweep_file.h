@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,6 +51,7 @@ struct Sweep {
   std::size_t product_axes = 0;
   std::vector<std::vector<Value>> zip_values;  ///< per zip key (axes after product_axes), same length
   std::vector<PlotSpec> plots;
+  std::optional<bool> cost_plots;              ///< `cost_plots`; none: drawn when the rows have cost
 };
 
 /// The figure columns of the results table, in order (docs/sweep.md): the run's figures, the

@@ -1,5 +1,6 @@
 // The cost side of sweeps: the Pareto front, the cost columns from a report's `cost` object
-// through the database to the CSV, and a database made before the cost columns. Reports are hand-written fixtures, their numbers chosen so that every expected value
+// through the database to the CSV, the cost plots' scripts, and a database made before the cost
+// columns. Reports are hand-written fixtures, their numbers chosen so that every expected value
 // below is worked out by hand.
 #include <gtest/gtest.h>
 
@@ -99,12 +100,13 @@ nlohmann::json report(double gflops, double area, double watts) {
 }
 
 /// A sweep over `radius` with the given plots, prepared in a new database at `path`.
-Sweep radius_sweep(std::vector<PlotSpec> plots = {}) {
+Sweep radius_sweep(std::vector<PlotSpec> plots = {}, std::optional<bool> cost_plots = std::nullopt) {
   Sweep s;
   s.file = "c.yaml";
   s.name = "c";
   s.axes = {"radius"};
   s.plots = std::move(plots);
+  s.cost_plots = cost_plots;
   return s;
 }
 
@@ -205,7 +207,7 @@ TEST(CostColumns, ADatabaseMadeBeforeThemGetsThem) {
     EXPECT_EQ(t.rows[0][0], "00000000000000dd");
     for (std::size_t c = 1; c <= 6; ++c) EXPECT_FALSE(t.rows[0][c]) << t.columns[c];
     EXPECT_EQ(t.rows[0][7], "7.5");
-    // Plots: the roofline.
+    // Plots: the roofline, and no cost plot (no row has a cost; by default that is no error).
     const auto files = write_plots(db, d / "p");
     EXPECT_EQ(files, (std::vector<std::string>{d / "p/roofline.svg", d / "p/roofline.png"}));
     // A new row with a cost goes in beside the old one.
@@ -228,16 +230,70 @@ TEST(CostColumns, ADatabaseMadeBeforeThemGetsThem) {
 
 // ---- the cost plots -----------------------------------------------------------------------------
 
+/// Four points (radius = GFLOP/s, mm², W): 1 = (100, 10, 2), 2 = (90, 12, 1.5), 3 = (150, 20, 3),
+/// 4 = (160, 15, 4). Against the area, radius 2 (more area, fewer GFLOP/s than radius 1) and
+/// radius 3 (more than radius 4) are beaten: the front is 1, 4. Against the power each step up
+/// in watts buys GFLOP/s: the front is 2, 1, 3, 4.
+void fill_four(SweepDb& db) {
+  db.insert(row_of("0000000000000001", "1", report(100, 10, 2)), {"radius"});
+  db.insert(row_of("0000000000000002", "2", report(90, 12, 1.5)), {"radius"});
+  db.insert(row_of("0000000000000003", "3", report(150, 20, 3)), {"radius"});
+  db.insert(row_of("0000000000000004", "4", report(160, 15, 4)), {"radius"});
+}
+
+TEST(CostPlots, TheParetoFrontsInOrderAndTheEnergyBars) {
+  TempDir d;
+  SweepDb db(d / "c.sqlite", true);
+  db.prepare(radius_sweep());
+  fill_four(db);
+  const auto files = write_plots(db, d / "p");
+  for (const char* f : {"gflops_vs_area_mm2", "gflops_vs_average_power_watts", "energy_per_output_by_component"}) {
+    for (const char* ext : {".svg", ".png"}) {
+      const std::string path = d / (std::string("p/") + f + ext);
+      EXPECT_NE(std::find(files.begin(), files.end(), path), files.end()) << path;
+      ASSERT_TRUE(fs::exists(path)) << path;
+      EXPECT_GT(fs::file_size(path), 1000u) << path;
+    }
+  }
+  const std::string area = read_file(d / "p/gflops_vs_area_mm2.gp");
+  EXPECT_EQ(datablock(area, "$front"), (std::vector<std::string>{"10 100 \"1\"", "15 160 \"4\""}));
+  EXPECT_EQ(datablock(area, "$points"), (std::vector<std::string>{"10 100", "12 90", "20 150", "15 160"}));
+  EXPECT_NE(area.find("set xlabel 'area_mm2 [mm²]'"), std::string::npos) << area;
+  EXPECT_NE(area.find("title 'Pareto front (labels: radius)'"), std::string::npos) << area;
+  const std::string power = read_file(d / "p/gflops_vs_average_power_watts.gp");
+  EXPECT_EQ(datablock(power, "$front"), (std::vector<std::string>{"1.5 90 \"2\"", "2 100 \"1\"", "3 150 \"3\"", "4 160 \"4\""}));
+  EXPECT_NE(power.find("set xlabel 'average_power_watts [W]'"), std::string::npos) << power;
+  // One bar per point, the components in pJ per output (the report's split, worked out by hand).
+  const auto bars = datablock(read_file(d / "p/energy_per_output_by_component.gp"), "$bars");
+  ASSERT_EQ(bars.size(), 5u);
+  EXPECT_EQ(bars[0], "point fp_units int_units instructions pe_queues network scratchpad l1 l2 dram clock static");
+  const std::vector<double> pj = {50, 5, 10, 5, 5, 0, 10, 5, 25, 5, 5};
+  for (int b = 1; b <= 4; ++b) {
+    std::istringstream in(bars[b]);
+    std::string label;
+    in >> label;
+    EXPECT_EQ(label, "\"" + std::to_string(b) + "\"");
+    for (std::size_t c = 0; c < pj.size(); ++c) {
+      double v = -1;
+      in >> v;
+      EXPECT_NEAR(v, pj[c], 1e-9) << "bar " << b << " component " << c;
+    }
+  }
+}
+
+TEST(CostPlots, OffWhenTheSweepFileSaysSo) {
+  TempDir d;
+  SweepDb db(d / "c.sqlite", true);
+  db.prepare(radius_sweep({}, false));
+  fill_four(db);
+  EXPECT_EQ(write_plots(db, d / "p"), (std::vector<std::string>{d / "p/roofline.svg", d / "p/roofline.png"}));
+}
+
 TEST(CostPlots, CostFiguresAreLinePlotFigures) {
   TempDir d;
   SweepDb db(d / "c.sqlite", true);
-  db.prepare(radius_sweep({{"radius", "gflops_per_watt", ""}}));
-  for (int r = 1; r <= 4; ++r) {
-    const double gflops[] = {100, 90, 150, 160}, watts[] = {2, 1.5, 3, 4};
-    db.insert(row_of("000000000000000" + std::to_string(r), std::to_string(r),
-                     report(gflops[r - 1], 10, watts[r - 1])),
-              {"radius"});
-  }
+  db.prepare(radius_sweep({{"radius", "gflops_per_watt", ""}}, false));
+  fill_four(db);
   write_plots(db, d / "p");
   const std::string gp = read_file(d / "p/gflops_per_watt_vs_radius.gp");
   // GFLOP/s / W by hand: 100/2, 90/1.5, 150/3, 160/4.
@@ -245,20 +301,32 @@ TEST(CostPlots, CostFiguresAreLinePlotFigures) {
   EXPECT_NE(gp.find("set ylabel 'gflops_per_watt [GFLOP/s/W]'"), std::string::npos) << gp;
 }
 
-TEST(CostPlots, ACostFigureWithoutCostInTheRowsIsAOneLineError) {
-  TempDir d;
+/// `cgrasim plot` on a database whose rows have no cost: exit code and stderr.
+std::pair<int, std::string> plot_without_cost(const TempDir& d, std::vector<PlotSpec> plots, std::optional<bool> cost_plots) {
   {
     SweepDb db(d / "n.sqlite", true);
-    db.prepare(radius_sweep({{"radius", "area_mm2", ""}}));
+    db.prepare(radius_sweep(std::move(plots), cost_plots));
     nlohmann::json rep = report(40.5, 12.5, 2.5);
     rep.erase("cost");
     db.insert(row_of("0000000000000001", "1", rep), {"radius"});
   }
   std::ostringstream out, err;
-  EXPECT_EQ(run_study_cli({"plot", d / "n.sqlite", "--plots", d / "p"}, out, err), 1);
-  EXPECT_EQ(err.str(), "cgrasim: error: " + (d / "n.sqlite") +
-                           ": plot y 'area_mm2': no done point has a cost (their reports have no 'cost' "
-                           "object: made by a cgrasim without the cost model?)\n");
+  const int code = run_study_cli({"plot", d / "n.sqlite", "--plots", d / "p"}, out, err);
+  return {code, err.str()};
+}
+
+TEST(CostPlots, ACostFigureWithoutCostInTheRowsIsAOneLineError) {
+  TempDir d;
+  EXPECT_EQ(plot_without_cost(d, {{"radius", "area_mm2", ""}}, std::nullopt),
+            std::make_pair(1, "cgrasim: error: " + (d / "n.sqlite") +
+                                  ": plot y 'area_mm2': no done point has a cost (their reports have no 'cost' "
+                                  "object: made by a cgrasim without the cost model?)\n"));
+  EXPECT_EQ(plot_without_cost(d, {}, true),
+            std::make_pair(1, "cgrasim: error: " + (d / "n.sqlite") +
+                                  ": cost_plots: no done point has a cost (their reports have no 'cost' object: "
+                                  "made by a cgrasim without the cost model?)\n"));
+  // By default, no cost is no cost plot, and no error.
+  EXPECT_EQ(plot_without_cost(d, {}, std::nullopt), std::make_pair(0, std::string()));
 }
 
 }  // namespace
