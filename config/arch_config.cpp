@@ -53,11 +53,51 @@ std::string unknown_key_message(const std::string& path) {
   return msg;
 }
 
+/// Where a document comes from, for resolving its includes: a file on disk (its folder), or a
+/// file compiled into the binary (its path under configs/).
+struct DocumentPlace {
+  std::string source;       ///< the name used in messages
+  bool embedded = false;    ///< a compiled-in file of configs/
+  std::string folder;       ///< the folder its includes are relative to (a disk path or a configs/ path)
+};
+
+/// Reads an included document: beside the including one, else compiled in.
+std::pair<std::string, DocumentPlace> read_include(const DocumentPlace& from, const std::string& path,
+                                                   const std::string& at) {
+  namespace fs = std::filesystem;
+  const auto embedded = [&](const std::string& rel) -> std::optional<std::pair<std::string, DocumentPlace>> {
+    const std::string key = fs::path(rel).lexically_normal().generic_string();
+    if (auto text = embedded_config_file(key))
+      return std::pair{std::string(*text),
+                       DocumentPlace{"<built-in configs/" + key + ">", true, fs::path(key).parent_path().generic_string()}};
+    return std::nullopt;
+  };
+  if (from.embedded) {
+    if (auto doc = embedded((fs::path(from.folder) / path).generic_string())) return *doc;
+    throw ConfigError(at, "'include': no built-in file configs/" + path);
+  }
+  const fs::path disk = fs::path(path).is_absolute() ? fs::path(path) : fs::path(from.folder) / path;
+  std::error_code ec;
+  if (fs::is_regular_file(disk, ec)) {
+    std::ifstream in(disk, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in || in.bad()) throw ConfigError(at, "'include': cannot read " + disk.string());
+    return {text.str(), DocumentPlace{disk.string(), false, disk.parent_path().string()}};
+  }
+  if (!fs::path(path).is_absolute())
+    if (auto doc = embedded(path)) return *doc;
+  throw ConfigError(at, "'include': cannot open " + disk.string() + " (nor is it a built-in file of configs/)");
+}
+
 /// Applies a YAML document to `cfg`, remembering where each key was set (for later messages).
 class DocumentLoader {
  public:
   DocumentLoader(ArchConfig& cfg, std::string source, std::map<std::string, std::string>& origin)
-      : cfg_(cfg), source_(std::move(source)), origin_(origin) {}
+      : cfg_(cfg), place_(place_of(source)), origin_(origin) {}
+  DocumentLoader(ArchConfig& cfg, DocumentPlace place, std::map<std::string, std::string>& origin,
+                 std::vector<std::string> chain)
+      : cfg_(cfg), place_(std::move(place)), origin_(origin), chain_(std::move(chain)) {}
 
   void load(std::string_view text) {
     YAML::Node root;
@@ -67,12 +107,48 @@ class DocumentLoader {
       throw ConfigError(where(e.mark), "malformed YAML: " + e.msg);
     }
     if (root.IsNull()) return;  // an empty document keeps every default
-    if (!root.IsMap()) throw ConfigError(where(root.Mark()), "expected a map of sections (clock, fabric, network, memory, run)");
+    if (!root.IsMap())
+      throw ConfigError(where(root.Mark()), "expected a map of sections (clock, fabric, network, memory, run, technology)");
+    if (const YAML::Node inc = root["include"]) load_includes(inc);
     apply_map(root, "");
   }
 
  private:
+  /// A source name that is a path on disk resolves its includes beside it; "<...>" names (the
+  /// built-in paper.yaml) among the compiled-in files of configs/.
+  static DocumentPlace place_of(const std::string& source) {
+    if (source.starts_with("<built-in configs/")) return {source, true, ""};
+    if (source.starts_with("<")) return {source, false, "."};
+    const std::string folder = std::filesystem::path(source).parent_path().string();
+    return {source, false, folder.empty() ? "." : folder};
+  }
+
+  void load_includes(const YAML::Node& inc) {
+    const std::string at = where(inc.Mark());
+    std::vector<std::string> paths;
+    if (inc.IsScalar()) {
+      paths.push_back(inc.Scalar());
+    } else if (inc.IsSequence()) {
+      for (const auto& item : inc) {
+        if (!item.IsScalar()) throw ConfigError(at, "'include': expected a file name or a list of file names");
+        paths.push_back(item.Scalar());
+      }
+    } else {
+      throw ConfigError(at, "'include': expected a file name or a list of file names");
+    }
+    for (const std::string& path : paths) {
+      if (path.empty()) throw ConfigError(at, "'include': empty file name");
+      auto [text, place] = read_include(place_, path, at);
+      std::vector<std::string> chain = chain_;
+      chain.push_back(place_.source);
+      if (std::find(chain.begin(), chain.end(), place.source) != chain.end() || chain.size() > 16)
+        throw ConfigError(at, "'include': " + path + " includes itself (through " + chain.back() + ")");
+      DocumentLoader(cfg_, place, origin_, std::move(chain)).load(text);
+    }
+  }
+
   std::string where(const YAML::Mark& m) const {
+    const std::string& source_ = place_.source;
     return m.is_null() ? source_ : source_ + ":" + std::to_string(m.line + 1);
   }
 
@@ -84,6 +160,7 @@ class DocumentLoader {
       const std::string name = kv.first.Scalar();
       const std::string path = prefix.empty() ? name : prefix + "." + name;
       if (!seen.insert(name).second) throw ConfigError(at, "duplicate key '" + path + "'");
+      if (path == "include") continue;  // loaded first (load_includes)
       if (const ParamSpec* spec = find_spec(path)) {
         if (kv.second.IsNull()) throw ConfigError(at, "'" + path + "': no value given");
         spec->parse(cfg_, kv.second, at);
@@ -99,8 +176,9 @@ class DocumentLoader {
   }
 
   ArchConfig& cfg_;
-  std::string source_;
+  DocumentPlace place_;
   std::map<std::string, std::string>& origin_;
+  std::vector<std::string> chain_;  ///< the documents that include this one, outermost first
 };
 
 /// Where each key was set (the document's file:line or the --set argument), and for keys set by
@@ -290,7 +368,7 @@ ArchConfig load_default_arch(const std::vector<std::string>& overrides) {
   struct Parsed {
     ArchConfig cfg = default_arch_config();
     Origins origin;
-    Parsed() { DocumentLoader(cfg, "<built-in configs/paper.yaml>", origin.where).load(embedded_paper_yaml()); }
+    Parsed() { DocumentLoader(cfg, DocumentPlace{"<built-in configs/paper.yaml>", true, ""}, origin.where, {}).load(embedded_paper_yaml()); }
   };
   static const Parsed parsed;
   ArchConfig cfg = parsed.cfg;

@@ -19,6 +19,7 @@
 #include "config/mem_params.h"
 #include "config/network_params.h"
 #include "config/pe_params.h"
+#include "config/technology_params.h"
 
 namespace cgra {
 
@@ -45,6 +46,7 @@ struct ArchConfig {
   NetworkParams network;
   MemoryParams memory;
   RunParams run;
+  TechnologyParams technology;
 
   /// DRAM bandwidth in bytes per fabric cycle (100 GB/s at 1.2 GHz = 83.33 B/cycle).
   double dram_bytes_per_cycle() const { return memory.dram.bandwidth_gbps / clock.freq_ghz; }
@@ -103,7 +105,11 @@ std::string_view param_type_name(ParamType t);
 ArchConfig default_arch_config();
 
 /// Parses a YAML document on top of the defaults, then applies `overrides` ("key=value" each).
-/// `source` names the document in messages (a file name, or "<built-in paper.yaml>").
+/// `source` names the document in messages (a file name, or "<built-in paper.yaml>"). A document's
+/// top-level `include:` (a path or a list of paths) loads those documents first, in order, so
+/// that the including document's own keys override theirs; a path is taken relative to the
+/// including file's folder, and one not found there is looked up among the files of configs/
+/// compiled into the binary (embedded_config_file).
 ArchConfig load_arch_config(std::string_view yaml_text, const std::string& source,
                             const std::vector<std::string>& overrides = {});
 
@@ -112,6 +118,10 @@ ArchConfig load_arch_file(const std::string& path, const std::vector<std::string
 
 /// The built-in default: configs/paper.yaml as compiled into the binary.
 std::string_view embedded_paper_yaml();
+
+/// A file of configs/ compiled into the binary, by its path under configs/
+/// ("technology/tables_45nm.yaml"); none when there is no such file.
+std::optional<std::string_view> embedded_config_file(std::string_view relative_path);
 
 /// Loads the built-in paper architecture with overrides.
 ArchConfig load_default_arch(const std::vector<std::string>& overrides = {});

@@ -121,6 +121,28 @@ ParamSpec real_param(std::string key, auto field, std::string unit, double def, 
   return s;
 }
 
+/// Real parameter with a closed range (lo <= v <= hi): the cost model's figures, where 0 is a
+/// meaningful value (an event taken as free) and a negative one is not.
+ParamSpec closed_real_param(std::string key, auto field, std::string unit, double def, double lo, double hi,
+                            std::string desc) {
+  ParamSpec s;
+  s.info = {key, ParamType::Real, unit, to_text(def), "[" + to_text(lo) + ", " + to_text(hi) + "]",
+            std::move(desc)};
+  s.parse = [=](ArchConfig& c, const YAML::Node& n, const std::string& where) {
+    std::string text = scalar_of(n, where, key, "a number");
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
+      fail(where, key, "expected a number, got '" + text + "'");
+    if (!(v >= lo && v <= hi))
+      fail(where, key, "value " + text + " out of range [" + to_text(lo) + ", " + to_text(hi) + "]");
+    field(c) = v;
+  };
+  s.set_default = [=](ArchConfig& c) { field(c) = def; };
+  s.emit = [=](const ArchConfig& c, YAML::Emitter& e) { e << to_text(field(c)); };
+  return s;
+}
+
 /// Parameter taking one of a fixed set of names, bound to an enum field.
 template <typename E>
 ParamSpec choice_param(std::string key, auto field, std::vector<std::pair<std::string, E>> choices,
@@ -174,6 +196,100 @@ ParamSpec layout_param(std::string key, auto field, std::vector<std::string> def
 
 // Binds a parameter to a member path of ArchConfig, e.g. FIELD(fabric.rows).
 #define FIELD(path) [](auto& c) -> auto& { return c.path; }
+
+/// The technology tables' defaults: configs/technology/tables_45nm.yaml (which names the source
+/// of each) states the same values; a test checks that the two agree.
+constexpr TechnologyParams kTech = [] {
+  TechnologyParams t;
+  t.leakage_mw_per_mm2 = 15;
+  t.leakage_sram_mw_per_mm2 = 5;
+  t.energy_pj = {.fp_fma = 36, .fp_mul = 29, .fp_add = 10, .int_op = 0.2, .instruction = 4, .queue_access = 0.8,
+                 .router_word = 3, .wire_fj_bit_mm = 150, .sram_access_8kib = 10, .pe_clock_cycle = 5,
+                 .dram_bit = {.ddr4 = 20, .lpddr4 = 6, .gddr6 = 7.5, .hbm2 = 3.9}};
+  t.area = {.fp_fma_um2 = 20000, .int_alu_um2 = 1700, .flop_bit_um2 = 6.46, .sram_bit_um2 = 0.6, .router_um2 = 4100,
+            .memory_port_um2 = 5000, .memory_controller_mm2 = 1.5,
+            .dram_phy_mm2 = {.ddr4 = 6, .lpddr4 = 3, .gddr6 = 4.5, .hbm2 = 12.5}};
+  t.dram_channel_gbps = {.ddr4 = 25.6, .lpddr4 = 17.064, .gddr6 = 64, .hbm2 = 256};
+  return t;
+}();
+
+/// The `technology:` section (config/technology_params.h; the cost model, docs/cost.md). The
+/// defaults are the values of configs/technology/tables_45nm.yaml, which names their sources.
+void declare_technology(std::vector<ParamSpec>& p) {
+  constexpr double kBig = 1e9;
+  const auto energy = [&](const std::string& name, auto field, double def, const std::string& desc) {
+    p.push_back(closed_real_param("technology.energy_pj." + name, field, "pJ", def, 0.0, kBig, desc));
+  };
+  const auto per_dram = [&](const std::string& section, auto field, const std::string& unit, const PerDramType& def,
+                            double lo, const std::string& desc) {
+    const std::pair<const char*, double PerDramType::*> kinds[] = {
+        {"ddr4", &PerDramType::ddr4}, {"lpddr4", &PerDramType::lpddr4}, {"gddr6", &PerDramType::gddr6},
+        {"hbm2", &PerDramType::hbm2}};
+    for (const auto& [name, member] : kinds)
+      p.push_back(closed_real_param(section + "." + name,
+                                    [field, member](auto& c) -> auto& { return field(c).*member; }, unit,
+                                    def.*member, lo, kBig, desc + " (" + name + ")"));
+  };
+  p.push_back(closed_real_param("technology.node_nm", FIELD(technology.node_nm), "nm", 45, 7, 180,
+                                "process node the fabric is built in: the tables are scaled to it from "
+                                "tables_node_nm (docs/cost.md, \"Scaling\"; 7..180 nm)"));
+  p.push_back(closed_real_param("technology.tables_node_nm", FIELD(technology.tables_node_nm), "nm", 45, 7, 180,
+                                "process node the energy and area tables below are given at"));
+  p.push_back(uint_param("technology.instruction_bits", FIELD(technology.instruction_bits), "bits", 64, 8, 1024,
+                         "bits of one instruction slot (trigger, opcode, operands, destinations)"));
+  p.push_back(uint_param("technology.address_bits", FIELD(technology.address_bits), "bits", 48, 16, 64,
+                         "physical address bits (cache tags and MSHR addresses)"));
+  p.push_back(closed_real_param("technology.leakage_mw_per_mm2", FIELD(technology.leakage_mw_per_mm2), "mW/mm²",
+                                kTech.leakage_mw_per_mm2, 0.0, kBig,
+                                "static (leakage) power per mm² of logic (PEs, routers, controllers) at the tables' "
+                                "node; the same density at every node (docs/cost.md)"));
+  p.push_back(closed_real_param("technology.leakage_sram_mw_per_mm2", FIELD(technology.leakage_sram_mw_per_mm2),
+                                "mW/mm²", kTech.leakage_sram_mw_per_mm2, 0.0, kBig,
+                                "static power per mm² of SRAM (scratchpad, caches) at the tables' node"));
+  const EventEnergies& e = kTech.energy_pj;
+  energy("fp_fma", FIELD(technology.energy_pj.fp_fma), e.fp_fma, "one double-precision fused multiply-add (FMAC)");
+  energy("fp_mul", FIELD(technology.energy_pj.fp_mul), e.fp_mul, "one double-precision multiply (FMUL)");
+  energy("fp_add", FIELD(technology.energy_pj.fp_add), e.fp_add, "one double-precision add or subtract");
+  energy("int_op", FIELD(technology.energy_pj.int_op), e.int_op,
+         "one 64-bit integer ALU op (add, compare, logic, shift, select)");
+  energy("instruction", FIELD(technology.energy_pj.instruction), e.instruction,
+         "issuing one instruction: slot read, trigger resolution, predicate update, register access");
+  energy("queue_access", FIELD(technology.energy_pj.queue_access), e.queue_access,
+         "one 64-bit write or read of a PE queue (a word pushed costs one of each)");
+  energy("router_word", FIELD(technology.energy_pj.router_word), e.router_word,
+         "one 64-bit word through one router (crossbar and pipeline register)");
+  p.push_back(closed_real_param("technology.energy_pj.wire_fj_bit_mm", FIELD(technology.energy_pj.wire_fj_bit_mm),
+                                "fJ/bit/mm", e.wire_fj_bit_mm, 0.0, kBig,
+                                "on-chip wire energy per bit per mm (a hop is one PE pitch)"));
+  energy("sram_access_8kib", FIELD(technology.energy_pj.sram_access_8kib), e.sram_access_8kib,
+         "one 64-bit access to an 8 KiB SRAM array; an array of S bytes costs this x sqrt(S / 8 KiB)");
+  energy("pe_clock_cycle", FIELD(technology.energy_pj.pe_clock_cycle), e.pe_clock_cycle,
+         "clock tree and pipeline registers of one placed PE per cycle (unplaced PEs are clock-gated)");
+  per_dram("technology.energy_pj.dram_bit", FIELD(technology.energy_pj.dram_bit), "pJ/bit", e.dram_bit, 0.0,
+           "DRAM energy per bit read or written, interface and array (not scaled with the node)");
+  const ComponentAreas& a = kTech.area;
+  const auto area = [&](const std::string& name, auto field, double def, const std::string& desc) {
+    p.push_back(closed_real_param("technology.area." + name, field, "µm²", def, 0.0, kBig, desc));
+  };
+  area("fp_fma_um2", FIELD(technology.area.fp_fma_um2), a.fp_fma_um2,
+       "a double-precision FMA unit (MUL, MAC and ADD of an F PE)");
+  area("int_alu_um2", FIELD(technology.area.int_alu_um2), a.int_alu_um2, "a 64-bit integer ALU (one per PE)");
+  area("flop_bit_um2", FIELD(technology.area.flop_bit_um2), a.flop_bit_um2,
+       "one flip-flop bit, placed and wired (queues, registers, predicates, instruction slots, route stages, MSHRs)");
+  area("sram_bit_um2", FIELD(technology.area.sram_bit_um2), a.sram_bit_um2,
+       "one SRAM bit with its array's periphery (scratchpad, cache data and tags)");
+  area("router_um2", FIELD(technology.area.router_um2), a.router_um2,
+       "one PE's router: crossbar and route configuration, without its stage buffers");
+  area("memory_port_um2", FIELD(technology.area.memory_port_um2), a.memory_port_um2,
+       "a memory-port PE's address and request logic, without its reply buffers");
+  p.push_back(closed_real_param("technology.area.memory_controller_mm2", FIELD(technology.area.memory_controller_mm2),
+                                "mm²", a.memory_controller_mm2, 0.0, kBig,
+                                "the memory controller's logic per DRAM channel"));
+  per_dram("technology.area.dram_phy_mm2", FIELD(technology.area.dram_phy_mm2), "mm²", a.dram_phy_mm2, 0.0,
+           "one DRAM channel's PHY (not scaled with the node)");
+  per_dram("technology.dram_channel_gbps", FIELD(technology.dram_channel_gbps), "GB/s", kTech.dram_channel_gbps,
+           1e-3, "bandwidth of one DRAM channel: memory.dram.bandwidth_gbps needs ceil(bandwidth / this) PHYs");
+}
 
 std::vector<ParamSpec> declare() {
   constexpr unsigned kMaxDim = 1024;
@@ -279,6 +395,12 @@ std::vector<ParamSpec> declare() {
                          "DRAM access latency, unloaded"));
   p.push_back(real_param("memory.dram.bandwidth_gbps", FIELD(memory.dram.bandwidth_gbps), "GB/s", 100.0, 0.0,
                          1e6, "DRAM peak bandwidth (10^9 bytes/s; per cycle = this / clock.freq_ghz)"));
+  p.push_back(choice_param<DramType>("memory.dram.type", FIELD(memory.dram.type),
+                                     {{"ddr4", DramType::Ddr4}, {"lpddr4", DramType::Lpddr4},
+                                      {"gddr6", DramType::Gddr6}, {"hbm2", DramType::Hbm2}},
+                                     DramType::Ddr4,
+                                     "DRAM device kind: its energy per bit and the PHYs its bandwidth needs "
+                                     "(cost model only; the timing is latency and bandwidth_gbps)"));
   // --- run control ---
   p.push_back(count64_param("run.deadlock_cycles", FIELD(run.deadlock_cycles), "cycles", 10000, 1, kMaxCycles,
                             "cycles with nothing issued and nothing in flight before a run ends as a deadlock"));
@@ -288,6 +410,7 @@ std::vector<ParamSpec> declare() {
                          "host threads that step the fabric's PEs (and plan the mapper's blocking "
                          "candidates) in parallel (results are identical for any count; more than 1 "
                          "pays off from a few hundred placed PEs)"));
+  declare_technology(p);
   return p;
 }
 

@@ -41,10 +41,14 @@ struct ScratchpadParams {
   friend bool operator==(const ScratchpadParams&, const ScratchpadParams&) = default;
 };
 
+/// The kinds of DRAM the cost model has energy and PHY figures for (config/technology_params.h).
+enum class DramType { Ddr4, Lpddr4, Gddr6, Hbm2 };
+
 /// Main memory behind the last cache level.
 struct DramParams {
   unsigned latency = 0;        ///< cycles from request to first data, unloaded
   double bandwidth_gbps = 0;   ///< peak bandwidth in GB/s (10^9 bytes per second)
+  DramType type = DramType::Ddr4;  ///< the device kind: its energy per bit and PHYs (cost model only)
 
   friend bool operator==(const DramParams&, const DramParams&) = default;
 };

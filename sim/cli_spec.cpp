@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <ostream>
 
+#include "sim/report.h"
 #include "spec/spec_yaml.h"
 
 namespace cgra {
@@ -165,7 +166,7 @@ ArchConfig arch_of(const Options& o, std::ostream& out) {
     out << "# effective architecture (" << arch_name_of(o)
         << (o.sets.empty() && !o.max_cycles ? "" : " with --set overrides")
         << ")\n"
-        << arch_to_yaml(arch);
+        << arch_to_yaml(arch) << "# " << area_text(arch) << " (docs/cost.md)\n";
   return arch;
 }
 

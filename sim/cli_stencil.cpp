@@ -42,6 +42,7 @@ void print_roofline(std::ostream& out, const StencilSpec& spec, const ArchConfig
                   "DRAM {} GB/s ({:.2f} B/cycle)\n",
              arch_name, f.rows, f.cols, f.count(PeKind::Fp), f.count(PeKind::Int), f.count(PeKind::Memory),
              arch.clock.freq_ghz, arch.memory.dram.bandwidth_gbps, arch.dram_bytes_per_cycle());
+  fmt::print(out, "cost: {} (docs/cost.md)\n", area_text(arch));
   fmt::print(out, "\nroofline (analytic, primary paper section VI):\n");
   fmt::print(out, "  outputs (interior)        {:>14}\n", r.outputs);
   fmt::print(out, "  useful flops              {:>14.0f}   ({} per output: 1 MUL + {} MAC)\n", r.useful_flops,

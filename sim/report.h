@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/arch_config.h"
+#include "cost/cost_model.h"
 #include "mapper/map_stencil.h"
 #include "mapper/roofline.h"
 #include "sim/model/simulation.h"
@@ -70,6 +71,24 @@ nlohmann::json prediction_json(const MappedStencil& m, const ArchConfig& arch, c
 
 /// The on-chip storage of `arch` (storage_of) as the report's `architecture.storage` object.
 nlohmann::json storage_json(const ArchConfig& arch);
+
+/// The events a run counted that cost energy (sim/report_cost.cpp; docs/cost.md): from its
+/// statistics tree, the lines still dirty at its end included in the DRAM bytes.
+cost::EventCounts run_events(const SimResult& res);
+
+/// The events a mapping implies without running it: every op fires once per word of its
+/// worker's stream, a route carries that many words over each of its links (docs/cost.md).
+cost::EventCounts predicted_events(const MappedStencil& m, const Roofline& rl);
+
+/// The report's `cost` object: `events` priced by the cost model, and the fabric's area.
+nlohmann::json cost_json(const ArchConfig& arch, const cost::EventCounts& events, double useful_flops,
+                         double outputs, bool predicted);
+
+/// The fabric's area by component (`cost.area_breakdown_mm2`).
+nlohmann::json area_json(const ArchConfig& arch);
+
+/// One line: the fabric's area and its breakdown (--dump-arch, --roofline-only).
+std::string area_text(const ArchConfig& arch);
 
 /// The readable report (several sections) printed from report_json's object.
 std::string report_text(const nlohmann::json& report);

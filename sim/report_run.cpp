@@ -279,6 +279,11 @@ void rate_json(json& j, const char* gflops_key, double gflops, const Roofline& r
       rl.attainable_gflops > 0 ? 100.0 * gflops / rl.attainable_gflops : 0.0;
 }
 
+/// Output points the energy is shared by: the interior outputs of every time step.
+double outputs_of(const StencilSpec& spec, const Roofline& rl) {
+  return double(rl.outputs) * std::max(1u, spec.time_steps);
+}
+
 double gflops_of(const Roofline& rl, std::uint64_t cycles, double ghz) {
   const double seconds = static_cast<double>(cycles) / (ghz * 1e9);
   return seconds > 0 ? rl.useful_flops / seconds / 1e9 : 0.0;
@@ -304,6 +309,7 @@ json prediction_json(const MappedStencil& m, const ArchConfig& arch, const std::
   j["predicted_seconds"] = static_cast<double>(m.summary.predicted_cycles) / (arch.clock.freq_ghz * 1e9);
   rate_json(j, "predicted_gflops", gflops_of(rl, m.summary.predicted_cycles, arch.clock.freq_ghz), rl, "predicted_");
   if (single_pass) j["temporal"] = temporal_json(m.spec.time_steps, *single_pass, m.summary.predicted_cycles);
+  stats::put(j, "cost", cost_json(arch, predicted_events(m, rl), rl.useful_flops, outputs_of(m.spec, rl), true));
   return j;
 }
 
@@ -362,6 +368,7 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
   stats::put(j, "max_abs_error", run.checked ? json(run.max_abs_error) : json(nullptr));
   stats::put(j, "mismatches", run.mismatches);
   if (run.mismatches) stats::put(j, "first_mismatch", run.first_mismatch);
+  stats::put(j, "cost", cost_json(arch, run_events(res), rl.useful_flops, outputs_of(run.mapped.spec, rl), false));
   stats::put(j, "stats", res.stats);
   json w;
   stats::put(w, "wall_clock.map_seconds", run.map_seconds);

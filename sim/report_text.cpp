@@ -1,5 +1,10 @@
 // The readable stencil report, printed from the JSON report object (so the two agree).
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "sim/report.h"
@@ -35,6 +40,34 @@ std::string temporal_text(const json& j) {
                      d(tj, "speedup"), tj.at("time_steps").get<unsigned>(),
                      tj.at("single_pass_cycles").get<std::uint64_t>(),
                      tj.at("single_pass_source").get<std::string>(), tj.at("single_pass_workers").get<unsigned>());
+}
+
+/// The cost section (docs/cost.md): area, energy, power and their breakdowns.
+std::string cost_text(const json& j) {
+  if (!j.contains("cost")) return {};
+  const json& c = stats::at(j, "cost");
+  const bool predicted = stats::field(c, "cost.source").get<std::string>() == "predicted";
+  const auto breakdown = [](const json& b, double total, const char* unit, double scale) {
+    std::vector<std::pair<double, std::string>> parts;
+    for (const auto& [k, v] : b.items()) parts.emplace_back(v.get<double>(), k);
+    std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string out;
+    for (const auto& [v, k] : parts)
+      if (v > 0) out += fmt::format("{}{} {:.4g}{} ({:.0f}%)", out.empty() ? "" : ", ", k, v * scale, unit,
+                                    total > 0 ? 100 * v / total : 0.0);
+    return out;
+  };
+  std::string t = fmt::format("\ncost ({}, tables at node {:g} nm; docs/cost.md):\n", predicted ? "predicted events" : "counted events",
+                              stats::number(c, "cost.node_nm"));
+  const auto line = [&](const std::string& label, const std::string& value) { t += fmt::format("  {:<26}{}\n", label, value); };
+  const double area = stats::number(c, "cost.area_mm2"), joules = stats::number(c, "cost.energy_joules");
+  line("area", fmt::format("{:.2f} mm²: {}", area, breakdown(stats::field(c, "cost.area_breakdown_mm2"), area, " mm²", 1)));
+  line("energy", fmt::format("{:.4g} J = {:.1f} pJ per output: {}", joules, stats::number(c, "cost.energy_per_output_pj"),
+                             breakdown(stats::field(c, "cost.energy_breakdown_joules"), joules, " µJ", 1e6)));
+  line("power", fmt::format("{:.2f} W average", stats::number(c, "cost.average_power_watts")));
+  line("efficiency", fmt::format("{:.2f} GFLOP/J (GFLOP/s per W), {:.2f} GFLOP/s per mm²",
+                                 stats::number(c, "cost.gflops_per_watt"), stats::number(c, "cost.gflops_per_mm2")));
+  return t;
 }
 
 }  // namespace
@@ -117,6 +150,7 @@ std::string report_text(const json& j) {
                                   d(j, "predicted_gflops"), d(j, "predicted_roofline_percent"),
                                   d(j, "predicted_attainable_percent")));
     t += temporal_text(j);
+    t += cost_text(j);
     return t;
   }
 
@@ -171,6 +205,7 @@ std::string report_text(const json& j) {
                      stats::number(cj, "caches{}.hit_rate"), stats::count(cj, "caches{}.accesses"),
                      stats::count(cj, "caches{}.compulsory_misses"), stats::count(cj, "caches{}.capacity_misses"),
                      stats::count(cj, "caches{}.conflict_misses"), stats::count(cj, "caches{}.mshr_merges")));
+  t += cost_text(j);
 
   t += "\ntop stalls (PE-cycles by role and reason):\n";
   for (const json& st : stats::at(j, "stalls.top"))

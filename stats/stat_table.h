@@ -101,6 +101,51 @@ inline constexpr Stat kStallTop[] = {
     {"fraction_of_role", "float", "fraction", "`cycles` / the role's `pe_cycles`"},
 };
 
+inline constexpr Place kCostPlaces[] = {
+    {"cost", "the run (its counted events), or with `--predict-only` the prediction (estimated events)"}};
+inline constexpr Stat kCost[] = {
+    {"source", "text", "-", "`simulated` (events the run counted) or `predicted` (events the mapping implies)"},
+    {"node_nm", "float", "nm", "the node the tables are scaled to (`technology.node_nm`)"},
+    {"area_mm2", "float", "mm²", "the fabric's area: the sum of `area_breakdown_mm2`"},
+    {"energy_joules", "float", "J", "the run's energy: the sum of `energy_breakdown_joules`"},
+    {"energy_per_output_pj", "float", "pJ", "`energy_joules` per output point (`stencil.outputs` × time steps)"},
+    {"average_power_watts", "float", "W", "`energy_joules` over the run's seconds"},
+    {"gflops_per_watt", "float", "GFLOP/J", "`useful_flops / energy_joules / 1e9`"},
+    {"gflops_per_mm2", "float", "GFLOP/s/mm²", "the run's GFLOP/s over `area_mm2`"},
+    {"pe_pitch_mm", "float", "mm", "side of one PE's tile: a mesh hop's wire length"},
+    {"dram_channels", "int", "channels", "DRAM channels (PHYs) the bandwidth needs: ceil(bandwidth / channel bandwidth)"},
+};
+
+inline constexpr Place kAreaBreakdownPlaces[] = {{"cost.area_breakdown_mm2", "the whole fabric, by component kind"}};
+inline constexpr Stat kAreaBreakdown[] = {
+    {"fp_units", "float", "mm²", "the F PEs' double-precision FMA units"},
+    {"int_units", "float", "mm²", "every PE's 64-bit integer ALU"},
+    {"instruction_storage", "float", "mm²", "every PE's instruction slots, predicates and registers (flip-flops)"},
+    {"pe_queues", "float", "mm²", "every PE's input and output queues, memory-port reply buffers included (flip-flops)"},
+    {"network", "float", "mm²", "a router per PE and the route pipeline stages"},
+    {"memory_ports", "float", "mm²", "the memory-port PEs' address and request logic"},
+    {"scratchpad", "float", "mm²", "scratchpad SRAM"},
+    {"l1", "float", "mm²", "every L1: data, tags and state (SRAM), MSHRs (flip-flops)"},
+    {"l2", "float", "mm²", "the L2: data, tags and state (SRAM), MSHRs (flip-flops)"},
+    {"memory_controller", "float", "mm²", "the memory controller"},
+    {"dram_phys", "float", "mm²", "the DRAM PHYs, one per channel (not scaled with the node)"},
+};
+
+inline constexpr Place kEnergyBreakdownPlaces[] = {{"cost.energy_breakdown_joules", "the run, by component kind"}};
+inline constexpr Stat kEnergyBreakdown[] = {
+    {"fp_units", "float", "J", "FMAC, FMUL, FADD/FSUB issues × their energies"},
+    {"int_units", "float", "J", "integer ALU issues × `energy_pj.int_op`"},
+    {"instructions", "float", "J", "issued instructions × `energy_pj.instruction`"},
+    {"pe_queues", "float", "J", "words pushed into PE queues × 2 (a write and a read) × `energy_pj.queue_access`"},
+    {"network", "float", "J", "word-hops × (a router's energy + the wire of one PE pitch)"},
+    {"scratchpad", "float", "J", "scratchpad word accesses × the access energy of one bank"},
+    {"l1", "float", "J", "L1 word accesses, and the words of the lines filled or written out, × the L1's access energy"},
+    {"l2", "float", "J", "the words of the L2's line accesses, fills and write-outs × the L2's access energy"},
+    {"dram", "float", "J", "DRAM bits read and written (the run's, plus its dirty lines at the end) × pJ/bit of the type"},
+    {"clock", "float", "J", "placed PEs × cycles × `energy_pj.pe_clock_cycle`"},
+    {"static", "float", "J", "leakage power of the fabric's area (the PHYs aside) over the run's seconds"},
+};
+
 inline constexpr Place kWallClockPlaces[] = {{"wall_clock", "the host process (not deterministic)"}};
 inline constexpr Stat kWallClock[] = {
     {"map_seconds", "float", "s", "wall time of mapping and lowering"},
@@ -259,6 +304,9 @@ inline constexpr StatGroup kStatGroups[] = {
     {"stall reasons", "pe/triggered_pe.h PeStats::stalls (index StallReason)", kStallReasonPlaces, kStallReasons},
     {"stalls by role", "sim/report_run.cpp (stall_summary)", kStallRolePlaces, kStallRole},
     {"top stalls", "sim/report_run.cpp (stall_summary)", kStallTopPlaces, kStallTop},
+    {"cost", "sim/report_cost.cpp (cost_json) from cost/cost_model.h", kCostPlaces, kCost},
+    {"area breakdown", "cost/cost_model.h AreaBreakdown", kAreaBreakdownPlaces, kAreaBreakdown},
+    {"energy breakdown", "cost/cost_model.h EnergyBreakdown", kEnergyBreakdownPlaces, kEnergyBreakdown},
     {"wall clock", "sim/report_run.cpp (report_json), StencilRun", kWallClockPlaces, kWallClock},
     {"model run", "sim/model/simulation.h SimResult (simulate)", kModelRunPlaces, kModelRun},
     {"write-back drain", "mem/memory_system.h MemorySystem::WriteBackDrain", kDrainPlaces, kDrain, "status done"},
