@@ -162,8 +162,10 @@ std::string roofline_body(const SweepDb& db) {
   for (const auto& r : t.rows) {
     try {
       const auto j = nlohmann::json::parse(*r[0]);
-      if (!j.contains("arithmetic_intensity") || !j.contains("gflops")) continue;
-      pts.push_back({j["arithmetic_intensity"].get<double>(), j["gflops"].get<double>()});
+      // A --predict-only point: its predicted GFLOP/s.
+      const char* gflops = j.value("status", std::string()) == "predicted" ? "predicted_gflops" : "gflops";
+      if (!j.contains("arithmetic_intensity") || !j.contains(gflops)) continue;
+      pts.push_back({j["arithmetic_intensity"].get<double>(), j[gflops].get<double>()});
       roofs.insert({j.at("architecture").at("dram_gbps").get<double>(), j.at("fabric_gflops").get<double>()});
     } catch (const nlohmann::json::exception&) {
     }
@@ -283,6 +285,7 @@ std::string energy_body(const SweepDb& db, const SweepMeta& m) {
   const auto t = db.select(cols, "status = 'done' AND energy_joules > 0 AND energy_per_output_pj > 0");
   struct Bar {
     std::string label;
+    std::vector<std::optional<std::string>> values;  // the axis values
     std::map<std::string, double> pj;
   };
   std::vector<Bar> bars;
@@ -301,7 +304,7 @@ std::string energy_body(const SweepDb& db, const SweepMeta& m) {
     if (cost == j.end() || !cost->is_object()) continue;
     const auto br = cost->find("energy_breakdown_joules");
     if (br == cost->end() || !br->is_object()) continue;
-    Bar bar{point_label(m.axes, r, 3), {}};
+    Bar bar{point_label(m.axes, r, 3), {r.begin() + 3, r.end()}, {}};
     for (const auto& [k, v] : br->items()) {
       if (!v.is_number()) continue;
       bar.pj[k] = v.get<double>() * per_output / joules;  // = J * 1e12 / outputs
@@ -312,6 +315,19 @@ std::string energy_body(const SweepDb& db, const SweepMeta& m) {
   if (bars.empty())
     throw SweepError(db.path() + ": no done point has cost.energy_breakdown_joules: nothing to plot");
   comps.insert(comps.end(), extra.begin(), extra.end());
+  // The bars in the order of their axis values (numbers as numbers), not the order the points ended.
+  std::stable_sort(bars.begin(), bars.end(), [](const Bar& x, const Bar& y) {
+    for (std::size_t i = 0; i < x.values.size(); ++i) {
+      const std::string a = x.values[i].value_or(""), c = y.values[i].value_or("");
+      double u = 0, v = 0;
+      if (numeric(a, u) && numeric(c, v)) {
+        if (u != v) return u < v;
+      } else if (a != c) {
+        return a < c;
+      }
+    }
+    return false;
+  });
   std::string b = "set title 'Energy per output point by component (cost.energy_breakdown_joules / outputs)'\n";
   b += "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.85 border -1\n";
   b += "set boxwidth 0.7\nset grid ytics\nset key outside right top invert autotitle columnheader\n";
