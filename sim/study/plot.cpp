@@ -21,6 +21,7 @@
 
 #include "config/arch_config.h"
 #include "io/output_file.h"
+#include "sim/study/pareto.h"
 
 namespace cgra::study {
 namespace {
@@ -34,6 +35,12 @@ std::string unit_of(const std::string& key) {
       {"predicted_cycles", "cycles"},
       {"dram_bytes", "B"},
       {"wall_seconds", "s"},
+      {"area_mm2", "mm²"},
+      {"energy_joules", "J"},
+      {"energy_per_output_pj", "pJ/output"},
+      {"average_power_watts", "W"},
+      {"gflops_per_watt", "GFLOP/s/W"},
+      {"gflops_per_mm2", "GFLOP/s/mm²"},
       {"radius", "points"},
       {"radius-x", "points"},
       {"radius-y", "points"},
@@ -155,8 +162,10 @@ std::string roofline_body(const SweepDb& db) {
   for (const auto& r : t.rows) {
     try {
       const auto j = nlohmann::json::parse(*r[0]);
-      if (!j.contains("arithmetic_intensity") || !j.contains("gflops")) continue;
-      pts.push_back({j["arithmetic_intensity"].get<double>(), j["gflops"].get<double>()});
+      // A --predict-only point: its predicted GFLOP/s.
+      const char* gflops = j.value("status", std::string()) == "predicted" ? "predicted_gflops" : "gflops";
+      if (!j.contains("arithmetic_intensity") || !j.contains(gflops)) continue;
+      pts.push_back({j["arithmetic_intensity"].get<double>(), j[gflops].get<double>()});
       roofs.insert({j.at("architecture").at("dram_gbps").get<double>(), j.at("fabric_gflops").get<double>()});
     } catch (const nlohmann::json::exception&) {
     }
@@ -192,6 +201,156 @@ std::string roofline_body(const SweepDb& db) {
   return b;
 }
 
+bool is_cost_column(const std::string& name) {
+  const auto& c = cost_columns();
+  return std::find(c.begin(), c.end(), name) != c.end();
+}
+
+const char* const no_cost_why = "their reports have no 'cost' object: made by a cgrasim without the cost model?";
+
+/// The components of the energy per output point, in this order; components a report has beyond
+/// these follow, by name.
+const std::vector<std::string>& energy_components() {
+  static const std::vector<std::string> c = {"fp_units", "int_units", "instructions", "pe_queues",
+                                             "network",  "scratchpad", "l1",         "l2",
+                                             "dram",     "clock",      "static"};
+  return c;
+}
+
+/// A point's label in the cost plots: its axis values joined by '/' ("16/4"), "-" for a NULL;
+/// quotes become apostrophes (the label is a quoted datum).
+std::string point_label(const std::vector<std::string>& axes, const std::vector<std::optional<std::string>>& row,
+                        std::size_t first) {
+  std::string l;
+  for (std::size_t i = 0; i < axes.size(); ++i) l += (i ? "/" : "") + row[first + i].value_or("-");
+  for (char& c : l)
+    if (c == '"') c = '\'';
+  return l;
+}
+
+/// What the labels of point_label() hold: the last part of each axis key, joined by '/'
+/// ("input_queue_depth/radius").
+std::string label_keys(const std::vector<std::string>& axes) {
+  std::string l;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const auto dot = axes[i].rfind('.');
+    l += (i ? "/" : "") + (dot == std::string::npos ? axes[i] : axes[i].substr(dot + 1));
+  }
+  return l;
+}
+
+/// Colours of the stacked components, one each (gnuplot's own cycle has 8).
+constexpr const char* kComponentColours =
+    "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf #393b79 #aec7e8 "
+    "#ffbb78 #98df8a";
+
+/// GFLOP/s over `x` (a cost column: area_mm2, average_power_watts), every done point with both,
+/// and the Pareto front (most GFLOP/s, least x) joined by a line, its points larger and labelled.
+std::string pareto_body(const SweepDb& db, const SweepMeta& m, const std::string& x, const std::string& what) {
+  std::vector<std::string> cols = {x, "gflops"};
+  cols.insert(cols.end(), m.axes.begin(), m.axes.end());
+  const auto t = db.select(cols, "status = 'done' AND " + column_expression(x) + " IS NOT NULL AND gflops IS NOT NULL");
+  std::vector<CostPoint> pts;
+  std::vector<std::string> labels;
+  for (const auto& r : t.rows) {
+    CostPoint c;
+    if (!numeric(*r[0], c.cost) || !numeric(*r[1], c.perf)) continue;
+    pts.push_back(c);
+    labels.push_back(point_label(m.axes, r, 2));
+  }
+  if (pts.empty()) throw SweepError(db.path() + ": no done point with " + x + " and gflops: nothing to plot");
+  const auto front = pareto_front(pts);
+  std::string b = "set title " + gq("GFLOP/s over " + what + ": every done point; the Pareto front (most GFLOP/s for the " +
+                                    what + ") joined and labelled") + "\n";
+  b += "set grid\nset key below\nset offsets graph 0.05, graph 0.12, graph 0.08, graph 0.05\n";
+  b += "set xlabel " + gq(label(x)) + "\nset ylabel " + gq(label("gflops")) + "\n";
+  b += "$points << EOD\n";
+  for (const auto& p : pts) b += fmt::format("{} {}\n", p.cost, p.perf);
+  b += "EOD\n$front << EOD\n";
+  for (std::size_t i : front) b += fmt::format("{} {} \"{}\"\n", pts[i].cost, pts[i].perf, labels[i]);
+  b += "EOD\n";
+  b += "plot $points using 1:2 with points pt 7 ps 1 lc rgb '#1f77b4' title 'done points', \\\n"
+       "     $front using 1:2 with linespoints lw 2 pt 7 ps 1.8 lc rgb '#d62728' title " +
+       gq("Pareto front (labels: " + label_keys(m.axes) + ")") + ", \\\n"
+       "     $front using 1:2:3 with labels left offset char 0.8,0.7 font ',9' textcolor rgb '#d62728' notitle\n";
+  return b;
+}
+
+/// The energy per output point of every done point with a cost, one bar each, stacked by the
+/// components of cost.energy_breakdown_joules, each divided by the outputs (energy_joules * 1e12
+/// / energy_per_output_pj), in pJ.
+std::string energy_body(const SweepDb& db, const SweepMeta& m) {
+  std::vector<std::string> cols = {"energy_joules", "energy_per_output_pj", "report"};
+  cols.insert(cols.end(), m.axes.begin(), m.axes.end());
+  const auto t = db.select(cols, "status = 'done' AND energy_joules > 0 AND energy_per_output_pj > 0");
+  struct Bar {
+    std::string label;
+    std::vector<std::optional<std::string>> values;  // the axis values
+    std::map<std::string, double> pj;
+  };
+  std::vector<Bar> bars;
+  std::vector<std::string> comps = energy_components();
+  std::set<std::string> extra;
+  for (const auto& r : t.rows) {
+    double joules = 0, per_output = 0;
+    if (!numeric(*r[0], joules) || !numeric(*r[1], per_output) || !r[2]) continue;
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(*r[2]);
+    } catch (const nlohmann::json::exception&) {
+      continue;
+    }
+    const auto cost = j.find("cost");
+    if (cost == j.end() || !cost->is_object()) continue;
+    const auto br = cost->find("energy_breakdown_joules");
+    if (br == cost->end() || !br->is_object()) continue;
+    Bar bar{point_label(m.axes, r, 3), {r.begin() + 3, r.end()}, {}};
+    for (const auto& [k, v] : br->items()) {
+      if (!v.is_number()) continue;
+      bar.pj[k] = v.get<double>() * per_output / joules;  // = J * 1e12 / outputs
+      if (std::find(comps.begin(), comps.end(), k) == comps.end()) extra.insert(k);
+    }
+    if (!bar.pj.empty()) bars.push_back(std::move(bar));
+  }
+  if (bars.empty())
+    throw SweepError(db.path() + ": no done point has cost.energy_breakdown_joules: nothing to plot");
+  comps.insert(comps.end(), extra.begin(), extra.end());
+  // The bars in the order of their axis values (numbers as numbers), not the order the points ended.
+  std::stable_sort(bars.begin(), bars.end(), [](const Bar& x, const Bar& y) {
+    for (std::size_t i = 0; i < x.values.size(); ++i) {
+      const std::string a = x.values[i].value_or(""), c = y.values[i].value_or("");
+      double u = 0, v = 0;
+      if (numeric(a, u) && numeric(c, v)) {
+        if (u != v) return u < v;
+      } else if (a != c) {
+        return a < c;
+      }
+    }
+    return false;
+  });
+  std::string b = "set title 'Energy per output point by component (cost.energy_breakdown_joules / outputs)'\n";
+  b += "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.85 border -1\n";
+  b += "set boxwidth 0.7\nset grid ytics\nset key outside right top invert autotitle columnheader\n";
+  b += "set ylabel 'energy per output point [pJ/output]'\nset yrange [0:*]\n";
+  b += "set xlabel " + gq("point (" + label_keys(m.axes) + ")") + "\n";
+  if (bars.size() > 10) b += "set xtics rotate by -45 left\n";
+  b += "colours = " + gq(kComponentColours) + "\n";
+  b += "$bars << EOD\npoint";
+  for (const auto& c : comps) b += " " + c;
+  b += "\n";
+  for (const auto& bar : bars) {
+    b += "\"" + bar.label + "\"";
+    for (const auto& c : comps) {
+      const auto it = bar.pj.find(c);
+      b += fmt::format(" {}", it == bar.pj.end() ? 0.0 : it->second);
+    }
+    b += "\n";
+  }
+  b += fmt::format("EOD\nplot for [i=2:{}] $bars using i:xtic(1) lc rgb word(colours, 1 + (i - 2) % words(colours))\n",
+                   comps.size() + 1);
+  return b;
+}
+
 std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) {
   std::vector<std::string> others;  // axes that are neither x nor series but vary
   std::vector<std::string> cols = {p.x, p.y};
@@ -200,6 +359,8 @@ std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) 
     if (a != p.x && a != p.series) others.push_back(a);
   for (const auto& a : others) cols.push_back(a);
   const auto t = db.select(cols, "status = 'done' AND " + column_expression(p.y) + " IS NOT NULL");
+  if (t.rows.empty() && is_cost_column(p.y))
+    throw SweepError(db.path() + ": plot y '" + p.y + "': no done point has a cost (" + no_cost_why + ")");
   if (t.rows.empty()) throw SweepError(db.path() + ": no done point with " + p.y + ": nothing to plot");
   // Other axes that take more than one value split the lines too.
   std::vector<std::size_t> split;
@@ -296,6 +457,22 @@ std::vector<std::string> write_plots(const SweepDb& db, const std::string& dir) 
     const std::string name = file_name(p.y + "_vs_" + p.x + (p.series.empty() ? "" : "_by_" + p.series));
     const auto f = draw(dir, name, line_body(db, m, p));
     out.insert(out.end(), f.begin(), f.end());
+  }
+  // The cost plots: by default when some done point has a cost; `cost_plots: false` never,
+  // `cost_plots: true` always (an error when no point has one).
+  if (m.cost_plots.value_or(true)) {
+    const bool have = !db.select({"area_mm2"}, "status = 'done' AND area_mm2 IS NOT NULL").rows.empty();
+    if (!have && m.cost_plots)
+      throw SweepError(db.path() + ": cost_plots: no done point has a cost (" + no_cost_why + ")");
+    if (have) {
+      for (const auto& [name, body] :
+           {std::pair{"gflops_vs_area_mm2", pareto_body(db, m, "area_mm2", "area")},
+            std::pair{"gflops_vs_average_power_watts", pareto_body(db, m, "average_power_watts", "power")},
+            std::pair{"energy_per_output_by_component", energy_body(db, m)}}) {
+        const auto f = draw(dir, name, body);
+        out.insert(out.end(), f.begin(), f.end());
+      }
+    }
   }
   return out;
 }

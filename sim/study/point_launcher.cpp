@@ -74,16 +74,7 @@ void finish_row(Row& row, int status, const std::string& err, const std::string&
     in.close();
     std::filesystem::remove(json);
     try {
-      const auto j = nlohmann::json::parse(s.str());
-      row.cycles = number(j, "cycles");
-      // A --predict-only point has no run: its figures are the prediction's (cycles stays NULL).
-      const bool predicted = j.value("status", std::string()) == "predicted";
-      row.gflops = number(j, predicted ? "predicted_gflops" : "gflops");
-      row.roofline_percent = number(j, predicted ? "predicted_roofline_percent" : "roofline_percent");
-      row.attainable_percent = number(j, predicted ? "predicted_attainable_percent" : "attainable_percent");
-      row.predicted_cycles = number(j, "predicted_cycles");
-      row.dram_bytes = number(j, "dram_bytes");
-      row.report = j.dump();
+      read_report(row, nlohmann::json::parse(s.str()));
     } catch (const nlohmann::json::exception& e) {
       if (row.status == "done") {
         row.status = "failed";
@@ -95,6 +86,31 @@ void finish_row(Row& row, int status, const std::string& err, const std::string&
     row.error = "the run wrote no JSON report";
   }
 }
+
+}  // namespace
+
+void read_report(Row& row, const nlohmann::json& j) {
+  row.cycles = number(j, "cycles");
+  // A --predict-only point has no run: its figures are the prediction's (cycles stays NULL).
+  const bool predicted = j.is_object() && j.value("status", std::string()) == "predicted";
+  row.gflops = number(j, predicted ? "predicted_gflops" : "gflops");
+  row.roofline_percent = number(j, predicted ? "predicted_roofline_percent" : "roofline_percent");
+  row.attainable_percent = number(j, predicted ? "predicted_attainable_percent" : "attainable_percent");
+  row.predicted_cycles = number(j, "predicted_cycles");
+  row.dram_bytes = number(j, "dram_bytes");
+  // The cost object (with --predict-only, the predicted cost: the same keys).
+  static const nlohmann::json none;
+  const nlohmann::json& cost = j.is_object() && j.contains("cost") ? j["cost"] : none;
+  row.area_mm2 = number(cost, "area_mm2");
+  row.energy_joules = number(cost, "energy_joules");
+  row.energy_per_output_pj = number(cost, "energy_per_output_pj");
+  row.average_power_watts = number(cost, "average_power_watts");
+  row.gflops_per_watt = number(cost, "gflops_per_watt");
+  row.gflops_per_mm2 = number(cost, "gflops_per_mm2");
+  row.report = j.dump();
+}
+
+namespace {
 
 /// A point's command line after the program name: its arguments, then `--json PATH --quiet`.
 std::vector<std::string> point_args(const Point& p, const std::string& json) {

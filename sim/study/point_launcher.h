@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/study/sweep_db.h"
 #include "sim/study/sweep_file.h"
 
@@ -14,6 +16,12 @@ namespace cgra::study {
 
 /// Points a worker process runs before a fresh one takes over (--worker-points).
 inline constexpr unsigned kWorkerPoints = 256;
+
+/// The row's figures from a point's JSON report (docs/json.md): cycles, GFLOP/s, the percentages
+/// (the prediction's for a --predict-only report, whose status is "predicted"), the predicted
+/// cycles, the DRAM bytes, and the cost columns from its `cost` object (cost_columns(); NULL
+/// where the report has no such number); `row.report` becomes the report's text.
+void read_report(Row& row, const nlohmann::json& report);
 
 /// What a point's process gave back, before its JSON report is read (PointLauncher::exchange).
 struct PointResult {

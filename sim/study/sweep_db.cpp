@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <filesystem>
@@ -40,6 +41,19 @@ std::optional<double> opt(const nlohmann::json& j, const char* k) {
   return j[k].get<double>();
 }
 
+/// The cost fields of a row, each with its column's name (cost_columns() order).
+template <class R>
+auto r_cost(R& r) {
+  using P = decltype(&r.area_mm2);
+  const auto& c = cost_columns();
+  return std::array<std::pair<const char*, P>, 6>{{{c[0].c_str(), &r.area_mm2},
+                                                   {c[1].c_str(), &r.energy_joules},
+                                                   {c[2].c_str(), &r.energy_per_output_pj},
+                                                   {c[3].c_str(), &r.average_power_watts},
+                                                   {c[4].c_str(), &r.gflops_per_watt},
+                                                   {c[5].c_str(), &r.gflops_per_mm2}}};
+}
+
 }  // namespace
 
 std::string column_expression(const std::string& name) {
@@ -67,6 +81,7 @@ nlohmann::json Row::to_json() const {
   put("attainable_percent", attainable_percent);
   put("predicted_cycles", predicted_cycles);
   put("dram_bytes", dram_bytes);
+  for (const auto& [k, v] : r_cost(*this)) put(k, *v);
   return j;
 }
 
@@ -85,6 +100,7 @@ Row Row::from_json(const nlohmann::json& j) {
   r.attainable_percent = opt(j, "attainable_percent");
   r.predicted_cycles = opt(j, "predicted_cycles");
   r.dram_bytes = opt(j, "dram_bytes");
+  for (const auto& [k, v] : r_cost(r)) *v = opt(j, k);
   return r;
 }
 
@@ -108,9 +124,15 @@ SweepDb::SweepDb(const std::string& path, bool create) : path_(path) {
     exec("PRAGMA synchronous=NORMAL");
     const auto t = select_sql_count("SELECT count(*) FROM sqlite_master WHERE name='points'");
     if (!create && t == 0) fail("not a sweep database (no table 'points')");
-    // A database made before the rank column gets it, NULL in its rows.
-    if (t && select_sql_count("SELECT count(*) FROM pragma_table_info('points') WHERE name = 'rank'") == 0)
-      exec("ALTER TABLE points ADD COLUMN rank INTEGER");
+    // A database made before the rank or the cost columns gets them, NULL in its rows.
+    auto add_column = [&](const std::string& name, const char* type) {
+      if (select_sql_count("SELECT count(*) FROM pragma_table_info('points') WHERE name = '" + name + "'") == 0)
+        exec("ALTER TABLE points ADD COLUMN " + name + " " + type);
+    };
+    if (t) {
+      add_column("rank", "INTEGER");
+      for (const auto& c : cost_columns()) add_column(c, "REAL");
+    }
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -145,7 +167,9 @@ long long SweepDb::select_sql_count(const std::string& sql) const {
 void SweepDb::prepare(const Sweep& s) {
   exec("CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, status TEXT NOT NULL, exit_code INTEGER, "
        "error TEXT, cycles INTEGER, gflops REAL, roofline_percent REAL, attainable_percent REAL, "
-       "predicted_cycles INTEGER, dram_bytes INTEGER, wall_seconds REAL, report TEXT, rank INTEGER)");
+       "predicted_cycles INTEGER, dram_bytes INTEGER, wall_seconds REAL, report TEXT, rank INTEGER, "
+       "area_mm2 REAL, energy_joules REAL, energy_per_output_pj REAL, average_power_watts REAL, "
+       "gflops_per_watt REAL, gflops_per_mm2 REAL)");
   exec("CREATE TABLE IF NOT EXISTS sweep (key TEXT PRIMARY KEY, value TEXT)");
   std::set<std::string> have;
   const Table t = select_raw("SELECT name FROM pragma_table_info('points')");
@@ -154,7 +178,8 @@ void SweepDb::prepare(const Sweep& s) {
     if (!have.count(a)) exec("ALTER TABLE points ADD COLUMN " + quote_identifier(a));
   nlohmann::json plots = nlohmann::json::array();
   for (const auto& p : s.plots) plots.push_back({{"x", p.x}, {"y", p.y}, {"series", p.series}});
-  const nlohmann::json meta = {{"name", s.name}, {"axes", s.axes}, {"plots", plots}, {"file", s.file}};
+  nlohmann::json meta = {{"name", s.name}, {"axes", s.axes}, {"plots", plots}, {"file", s.file}};
+  if (s.cost_plots) meta["cost_plots"] = *s.cost_plots;
   sqlite3_stmt* st = nullptr;
   if (sqlite3_prepare_v2(db_, "INSERT OR REPLACE INTO sweep (key, value) VALUES ('meta', ?1)", -1, &st, nullptr) !=
       SQLITE_OK)
@@ -176,9 +201,15 @@ void SweepDb::insert(const Row& r, const std::vector<std::string>& axes) {
   std::string cols = "id, status, exit_code, error, cycles, gflops, roofline_percent, attainable_percent, "
                      "predicted_cycles, dram_bytes, wall_seconds, report, rank";
   std::string qs = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13";
+  const auto cost = r_cost(r);
+  const int first_cost = 14, first_axis = first_cost + static_cast<int>(cost.size());
+  for (std::size_t i = 0; i < cost.size(); ++i) {
+    cols += std::string(", ") + cost[i].first;
+    qs += ", ?" + std::to_string(first_cost + static_cast<int>(i));
+  }
   for (std::size_t i = 0; i < axes.size(); ++i) {
     cols += ", " + quote_identifier(axes[i]);
-    qs += ", ?" + std::to_string(14 + i);
+    qs += ", ?" + std::to_string(first_axis + static_cast<int>(i));
   }
   const std::string sql = "INSERT INTO points (" + cols + ") VALUES (" + qs + ") ON CONFLICT(id) DO NOTHING";
   sqlite3_stmt* st = nullptr;
@@ -199,8 +230,9 @@ void SweepDb::insert(const Row& r, const std::vector<std::string>& axes) {
   else sqlite3_bind_text(st, 12, r.report.c_str(), static_cast<int>(r.report.size()), SQLITE_TRANSIENT);
   if (r.rank) sqlite3_bind_int(st, 13, *r.rank);
   else sqlite3_bind_null(st, 13);
+  for (std::size_t i = 0; i < cost.size(); ++i) bind_opt(st, first_cost + static_cast<int>(i), *cost[i].second, false);
   for (std::size_t i = 0; i < axes.size() && i < r.values.size(); ++i)
-    bind_value(st, static_cast<int>(14 + i), r.values[i]);
+    bind_value(st, first_axis + static_cast<int>(i), r.values[i]);
   const int rc = sqlite3_step(st);
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) fail(std::string("cannot write a row: ") + sqlite3_errmsg(db_));
@@ -216,6 +248,7 @@ SweepMeta SweepDb::meta() const {
     m.axes = j.at("axes").get<std::vector<std::string>>();
     for (const auto& p : j.at("plots"))
       m.plots.push_back({p.at("x").get<std::string>(), p.at("y").get<std::string>(), p.at("series").get<std::string>()});
+    if (j.contains("cost_plots")) m.cost_plots = j["cost_plots"].get<bool>();
   } catch (const nlohmann::json::exception& e) {
     fail(std::string("the sweep description is damaged: ") + e.what());
   }

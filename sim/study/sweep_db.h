@@ -25,6 +25,10 @@ struct Row {
   int exit_code = 0;
   std::string error;                ///< the one-line message, empty when none
   std::optional<double> cycles, gflops, roofline_percent, attainable_percent, predicted_cycles, dram_bytes;
+  /// The report's `cost` object (docs/json.md): area, energy, power and the efficiencies; NULL
+  /// when the report has none.
+  std::optional<double> area_mm2, energy_joules, energy_per_output_pj, average_power_watts, gflops_per_watt,
+      gflops_per_mm2;
   double wall_seconds = 0;
   std::string report;               ///< the whole JSON report, empty when the run wrote none
   std::optional<int> rank;          ///< the MPI rank that ran the point (set by rank 0 from the
@@ -39,13 +43,15 @@ struct SweepMeta {
   std::string name;
   std::vector<std::string> axes;
   std::vector<PlotSpec> plots;
+  std::optional<bool> cost_plots;  ///< the sweep file's `cost_plots`; none: drawn when rows have cost
 };
 
 class SweepDb {
  public:
   /// Opens (creating when missing) the database at `path`; throws SweepError naming it.
   /// `create` false: the file must exist and hold a sweep (for `cgrasim plot`). A table `points`
-  /// made before the `rank` column gets it (NULL in its rows).
+  /// made before the `rank` column or the cost columns (cost_columns()) gets them (NULL in its
+  /// rows).
   SweepDb(const std::string& path, bool create);
   ~SweepDb();
   SweepDb(const SweepDb&) = delete;

@@ -114,8 +114,14 @@ class Parser {
       } else if (key == "plots") {
         if (!v.IsNull() && !v.IsSequence()) fail(v.Mark(), "'plots': expected a list of {x, y, series}");
         plots = v;
+      } else if (key == "cost_plots") {
+        const std::string b = scalar(v, kv.first.Mark(), key);
+        if (b != "true" && b != "false")
+          fail(v.Mark(), "'cost_plots': expected true or false, got '" + b + "'");
+        s.cost_plots = b == "true";
       } else {
-        fail(kv.first.Mark(), "unknown key '" + key + "' (expected name, stencil, arch, set, axes, zip, plots)");
+        fail(kv.first.Mark(),
+             "unknown key '" + key + "' (expected name, stencil, arch, set, axes, zip, plots, cost_plots)");
       }
     }
     if (s.name.empty()) fail(root.Mark(), "no 'name' (it names the sweep and its database file)");
@@ -180,8 +186,9 @@ class Parser {
             if (!report_field && (std::find(f.begin(), f.end(), val) == f.end() || val == "wall_seconds"))
               fail(kv.second.Mark(), "plot y '" + val +
                                          "' is not a figure (cycles, gflops, roofline_percent, attainable_percent, "
-                                         "predicted_cycles, dram_bytes, or report.KEY.KEY for a number of the JSON "
-                                         "report)");
+                                         "predicted_cycles, dram_bytes, area_mm2, energy_joules, "
+                                         "energy_per_output_pj, average_power_watts, gflops_per_watt, "
+                                         "gflops_per_mm2, or report.KEY.KEY for a number of the JSON report)");
             ps.y = val;
           } else {
             fail(kv.first.Mark(), "unknown plot key '" + k + "' (expected x, y, series)");
@@ -412,10 +419,20 @@ std::string file_digest(const std::string& path) {
 
 }  // namespace
 
+const std::vector<std::string>& cost_columns() {
+  static const std::vector<std::string> c = {"area_mm2",          "energy_joules",    "energy_per_output_pj",
+                                             "average_power_watts", "gflops_per_watt", "gflops_per_mm2"};
+  return c;
+}
+
 const std::vector<std::string>& figure_columns() {
-  static const std::vector<std::string> f = {"cycles",          "gflops",     "roofline_percent",
-                                             "attainable_percent", "predicted_cycles", "dram_bytes",
-                                             "wall_seconds"};
+  static const std::vector<std::string> f = [] {
+    std::vector<std::string> v = {"cycles",           "gflops",    "roofline_percent", "attainable_percent",
+                                  "predicted_cycles", "dram_bytes"};
+    v.insert(v.end(), cost_columns().begin(), cost_columns().end());
+    v.push_back("wall_seconds");
+    return v;
+  }();
   return f;
 }
 

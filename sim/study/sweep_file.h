@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,10 +51,16 @@ struct Sweep {
   std::size_t product_axes = 0;
   std::vector<std::vector<Value>> zip_values;  ///< per zip key (axes after product_axes), same length
   std::vector<PlotSpec> plots;
+  std::optional<bool> cost_plots;              ///< `cost_plots`; none: drawn when the rows have cost
 };
 
-/// The figure columns of the results table, in order (docs/sweep.md).
+/// The figure columns of the results table, in order (docs/sweep.md): the run's figures, the
+/// cost columns, wall_seconds.
 const std::vector<std::string>& figure_columns();
+
+/// The cost columns, in order: the numbers of the report's `cost` object a row keeps, each under
+/// its name in that object (area_mm2 is cost.area_mm2, ...).
+const std::vector<std::string>& cost_columns();
 
 /// True when `key` is a stencil option (as opposed to an architecture parameter).
 bool is_stencil_key(const std::string& key);

@@ -129,14 +129,19 @@ TEST(SweepFile, BadFilesNameTheFileAndLine) {
             "s.yaml:5: plot x 'radius' is not an axis of this sweep");
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1]}\nplots:\n  - {x: workers, y: speed}\n"),
             "s.yaml:5: plot y 'speed' is not a figure (cycles, gflops, roofline_percent, attainable_percent, "
-            "predicted_cycles, dram_bytes, or report.KEY.KEY for a number of the JSON report)");
+            "predicted_cycles, dram_bytes, area_mm2, energy_joules, energy_per_output_pj, average_power_watts, "
+            "gflops_per_watt, gflops_per_mm2, or report.KEY.KEY for a number of the JSON report)");
+  EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1]}\ncost_plots: yes\n"),
+            "s.yaml:4: 'cost_plots': expected true or false, got 'yes'");
+  EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1]}\ncost_plots: [true]\n"),
+            "s.yaml:4: 'cost_plots': expected a value, got a list");
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1]}\nplots:\n"
                      "  - {x: workers, y: report.writeback.roofline_percent}\n"),
             "(no error)");
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1, json: x.json}\naxes: {workers: [1]}\n"),
             "s.yaml:2: 'json' cannot be set in a sweep file (the sweep sets it, or it writes files of one run)");
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxis: {workers: [1]}\n"),
-            "s.yaml:3: unknown key 'axis' (expected name, stencil, arch, set, axes, zip, plots)");
+            "s.yaml:3: unknown key 'axis' (expected name, stencil, arch, set, axes, zip, plots, cost_plots)");
   EXPECT_EQ(error_of("stencil: {stencil: 1d, radius: 1}\naxes: {workers: [1]}\n"),
             "s.yaml:1: no 'name' (it names the sweep and its database file)");
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1]}\narch: /no/such.yaml\n"),
@@ -151,6 +156,20 @@ TEST(SweepFile, BadFilesNameTheFileAndLine) {
   EXPECT_EQ(error_of("name: q\nstencil: {stencil: 1d, radius: 1}\naxes:\n  time-stepz: [1, 2]\n"),
             "s.yaml:4: unknown option 'time-stepz' (neither a stencil option, see cgrasim --help, nor an "
             "architecture parameter, see cgrasim --list-params)");
+}
+
+TEST(SweepFile, CostFiguresAndCostPlots) {
+  // Every cost column is a figure a line plot may draw; cost_plots is absent, true or false.
+  const std::string head = "name: q\nstencil: {stencil: 1d, radius: 1}\naxes: {workers: [1, 2]}\n";
+  for (const char* y : {"area_mm2", "energy_joules", "energy_per_output_pj", "average_power_watts",
+                        "gflops_per_watt", "gflops_per_mm2"}) {
+    const Sweep s = parse_sweep(head + "plots:\n  - {x: workers, y: " + y + "}\n", "s.yaml");
+    ASSERT_EQ(s.plots.size(), 1u);
+    EXPECT_EQ(s.plots[0].y, y);
+  }
+  EXPECT_EQ(parse_sweep(head, "s.yaml").cost_plots, std::nullopt);
+  EXPECT_EQ(parse_sweep(head + "cost_plots: true\n", "s.yaml").cost_plots, std::optional<bool>(true));
+  EXPECT_EQ(parse_sweep(head + "cost_plots: false\n", "s.yaml").cost_plots, std::optional<bool>(false));
 }
 
 TEST(SweepFile, ThreeDimensionalStencils) {

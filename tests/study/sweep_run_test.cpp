@@ -125,11 +125,32 @@ TEST(Sweep, EveryPointGetsARowAndFailuresAreRecorded) {
                           "SELECT cycles, predicted_cycles FROM points WHERE workers = 2 AND \"run.max_cycles\" = 100000");
   EXPECT_EQ(same[0][0], std::to_string(j["cycles"].get<long>()));
   EXPECT_EQ(same[0][1], std::to_string(j["predicted_cycles"].get<long>()));
+  // The cost columns are the row's report's cost object (exactly, compared in SQL) and the plain
+  // run's (SQLite prints 17 digits only to about 16 right: within 4 ulps), and hang together:
+  // GFLOP/s per watt times the watts, and per mm² times the mm², are the row's GFLOP/s.
+  const char* keys[] = {"area_mm2", "energy_joules", "energy_per_output_pj", "average_power_watts", "gflops_per_watt",
+                        "gflops_per_mm2"};
+  std::string sql = "SELECT printf('%.17g', gflops)";
+  for (const char* k : keys)
+    sql += std::string(", printf('%.17g', ") + k + "), " + k + " = json_extract(report, '$.cost." + k + "')";
+  const auto cost = query(d / "tiny.sqlite", sql + " FROM points WHERE workers = 2 AND \"run.max_cycles\" = 100000");
+  ASSERT_EQ(cost.size(), 1u);
+  std::vector<double> v;
+  for (int k = 0; k < 6; ++k) {
+    v.push_back(std::stod(cost[0][1 + 2 * k]));
+    EXPECT_DOUBLE_EQ(v[k], j["cost"][keys[k]].get<double>()) << keys[k];
+    EXPECT_GT(v[k], 0) << keys[k];
+    EXPECT_EQ(cost[0][2 + 2 * k], "1") << keys[k];
+  }
+  const double gflops = std::stod(cost[0][0]);
+  EXPECT_NEAR(v[4] * v[3], gflops, 1e-9 * gflops);
+  EXPECT_NEAR(v[5] * v[0], gflops, 1e-9 * gflops);
   // CSV: the axes and figures of every row, no report.
   const std::string csv = read_file(d / "t.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "id,workers,run.max_cycles,status,exit_code,error,cycles,gflops,roofline_percent,attainable_percent,"
-            "predicted_cycles,dram_bytes,wall_seconds,rank");
+            "predicted_cycles,dram_bytes,area_mm2,energy_joules,energy_per_output_pj,average_power_watts,"
+            "gflops_per_watt,gflops_per_mm2,wall_seconds,rank");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
 }
 
@@ -352,7 +373,10 @@ TEST(Sweep, PlotsAndPredictOnly) {
   Proc r = cgrasim(d, "sweep s.yaml --jobs 2 --plots p");
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* f : {"p/roofline.svg", "p/roofline.png", "p/cycles_vs_workers_by_run.max_cycles.svg",
-                        "p/cycles_vs_workers_by_run.max_cycles.png"}) {
+                        "p/cycles_vs_workers_by_run.max_cycles.png", "p/gflops_vs_area_mm2.svg",
+                        "p/gflops_vs_area_mm2.png", "p/gflops_vs_average_power_watts.svg",
+                        "p/gflops_vs_average_power_watts.png", "p/energy_per_output_by_component.svg",
+                        "p/energy_per_output_by_component.png"}) {
     ASSERT_TRUE(fs::exists(d / f)) << f;
     EXPECT_GT(fs::file_size(d / f), 1000u) << f;
   }
@@ -365,6 +389,12 @@ TEST(Sweep, PlotsAndPredictOnly) {
   EXPECT_NE(gp.find("$line0 << EOD\n1 "), std::string::npos) << gp;
   EXPECT_EQ(gp.find("$line1"), std::string::npos) << gp;
   EXPECT_NE(gp.find("title '100000'"), std::string::npos) << gp;
+  // The cost plots draw the two done points (workers 1 and 2 at run.max_cycles = 100000): one bar
+  // each, and both in the power plot's points.
+  const std::string bars = read_file(d / "p/energy_per_output_by_component.gp");
+  EXPECT_NE(bars.find("\n\"1/100000\" "), std::string::npos) << bars;
+  EXPECT_NE(bars.find("\n\"2/100000\" "), std::string::npos) << bars;
+  EXPECT_EQ(bars.find("/50\""), std::string::npos) << bars;
   fs::remove_all(d / "p");
   r = cgrasim(d, "plot tiny.sqlite --plots q --csv c.csv");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -377,16 +407,39 @@ TEST(Sweep, PlotsAndPredictOnly) {
   ASSERT_EQ(r.code, 0) << r.err;
   const auto rows = query(d / "tiny.predict.sqlite",
                           "SELECT status, cycles, predicted_cycles, gflops > 0, roofline_percent > 0, workers, "
-                          "\"run.max_cycles\" FROM points ORDER BY workers, \"run.max_cycles\"");
+                          "\"run.max_cycles\", area_mm2, energy_joules > 0 FROM points ORDER BY workers, "
+                          "\"run.max_cycles\"");
   ASSERT_EQ(rows.size(), 4u);
-  const auto simulated =
-      query(d / "tiny.sqlite", "SELECT predicted_cycles FROM points ORDER BY workers, \"run.max_cycles\"");
+  const auto simulated = query(d / "tiny.sqlite",
+                               "SELECT predicted_cycles, area_mm2 FROM points ORDER BY workers, \"run.max_cycles\"");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     EXPECT_EQ(rows[i][0], "done");
     EXPECT_EQ(rows[i][1], "NULL");
     EXPECT_EQ(rows[i][3], "1");
     EXPECT_EQ(rows[i][4], "1");
     EXPECT_EQ(rows[i][2], simulated[i][0]) << i;
+    // The predicted cost: the area is the fabric's, the run's or not; an energy is predicted.
+    EXPECT_EQ(rows[i][7], simulated[i][1]) << i;
+    EXPECT_NE(rows[i][7], "NULL") << i;
+    EXPECT_EQ(rows[i][8], "1") << i;
+  }
+  // Its plots (a line plot of a figure a prediction has: no cycles): the roofline at the predicted
+  // GFLOP/s, and the cost plots of the predicted cost.
+  std::string with_gflops = kSweep;
+  with_gflops.replace(with_gflops.find("y: cycles"), 9, "y: gflops");
+  write(d / "g.yaml", with_gflops);
+  r = cgrasim(d, "sweep g.yaml --jobs 2 --predict-only --db tiny.predict.sqlite --plots pp");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* f : {"pp/roofline.svg", "pp/gflops_vs_area_mm2.svg", "pp/gflops_vs_average_power_watts.svg",
+                        "pp/energy_per_output_by_component.svg"})
+    EXPECT_TRUE(fs::exists(d / f)) << f;
+  const auto predicted_gflops = query(d / "tiny.predict.sqlite", "SELECT gflops FROM points ORDER BY rowid");
+  const std::string roofline = read_file(d / "pp/roofline.gp");
+  std::istringstream pts(roofline.substr(roofline.find("$points << EOD\n") + 15));
+  for (const auto& g : predicted_gflops) {
+    double ai = 0, gf = 0;
+    ASSERT_TRUE(pts >> ai >> gf) << roofline;
+    EXPECT_NEAR(gf, std::stod(g[0]), 1e-12 * gf) << roofline;
   }
 }
 
