@@ -78,7 +78,7 @@ cost::EventCounts run_events(const SimResult& res);
 
 /// The events a mapping implies without running it: every op fires once per word of its
 /// worker's stream, a route carries that many words over each of its links (docs/cost.md).
-cost::EventCounts predicted_events(const MappedStencil& m, const Roofline& rl);
+cost::EventCounts predicted_events(const MappedStencil& m, const Roofline& rl, const ArchConfig& arch);
 
 /// The report's `cost` object: `events` priced by the cost model, and the fabric's area.
 nlohmann::json cost_json(const ArchConfig& arch, const cost::EventCounts& events, double useful_flops,

@@ -58,7 +58,7 @@ cost::EventCounts run_events(const SimResult& res) {
   return n;
 }
 
-cost::EventCounts predicted_events(const MappedStencil& m, const Roofline& rl) {
+cost::EventCounts predicted_events(const MappedStencil& m, const Roofline& rl, const ArchConfig& arch) {
   // Every op of a worker fires about once per word of its worker's stream, and a route carries
   // that many words over each of its links (docs/cost.md, "Predicted energy").
   const StencilSpec& spec = m.spec;
@@ -93,7 +93,7 @@ cost::EventCounts predicted_events(const MappedStencil& m, const Roofline& rl) {
   n.link_words = words(double(s.placement.total_hops));
   n.scratchpad_accesses = words(2.0 * s.buffering.deep_channels);
   n.l1_accesses = words(mem_ops);
-  const double line = 64;
+  const double line = arch.memory.l1.line_bytes;
   n.dram_bytes = static_cast<std::uint64_t>(rl.ideal_bytes);
   n.l1_line_transfers = static_cast<std::uint64_t>(std::llround(rl.ideal_bytes / line));
   n.l2_accesses = n.l1_line_transfers;

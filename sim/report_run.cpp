@@ -309,7 +309,7 @@ json prediction_json(const MappedStencil& m, const ArchConfig& arch, const std::
   j["predicted_seconds"] = static_cast<double>(m.summary.predicted_cycles) / (arch.clock.freq_ghz * 1e9);
   rate_json(j, "predicted_gflops", gflops_of(rl, m.summary.predicted_cycles, arch.clock.freq_ghz), rl, "predicted_");
   if (single_pass) j["temporal"] = temporal_json(m.spec.time_steps, *single_pass, m.summary.predicted_cycles);
-  stats::put(j, "cost", cost_json(arch, predicted_events(m, rl), rl.useful_flops, outputs_of(m.spec, rl), true));
+  stats::put(j, "cost", cost_json(arch, predicted_events(m, rl, arch), rl.useful_flops, outputs_of(m.spec, rl), true));
   return j;
 }
 
