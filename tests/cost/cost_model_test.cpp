@@ -192,6 +192,8 @@ TEST(CostArea, DramChannelsAreTheBandwidthOverOneChannelRoundedUp) {
   // LPDDR4 at 17.064 GB/s a channel: 3 x 17.064 = 51.192 is three, not four.
   EXPECT_EQ(dram_channels(tiny({"memory.dram.type=lpddr4", "memory.dram.bandwidth_gbps=51.192"})), 3u);
   EXPECT_EQ(dram_channels(tiny({"memory.dram.type=hbm2", "memory.dram.bandwidth_gbps=300"})), 2u);  // 256 each
+  // 31 x 17.064 = 528.984, whose quotient by 17.064 in doubles is 31.000000000000004: still 31.
+  EXPECT_EQ(dram_channels(tiny({"memory.dram.type=lpddr4", "memory.dram.bandwidth_gbps=528.984"})), 31u);
 }
 
 TEST(CostEnergy, SramAccessFollowsTheSquareRootOfTheArray) {
