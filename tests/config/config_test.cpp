@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -245,6 +248,139 @@ TEST(ArchConfig, StorageOfThePaperFabric) {
   EXPECT_EQ(q.pe_input_queues, 512u * 4 * 64 * 8);
   EXPECT_EQ(q.reply_buffers, 32u * 4 * 64 * 8);
   EXPECT_EQ(storage_of(load_default_arch({"network.stage_buffer_words=0"})).route_stages, 0u);
+}
+
+}  // namespace
+}  // namespace cgra
+
+namespace cgra {
+namespace {
+
+// --- `include:` and the `technology:` section --------------------------------------------------
+
+/// A fresh folder under the system's temporary folder, removed at the end of the test.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "cgra_include_XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::filesystem::path p = path / name;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+  }
+};
+
+/// Expects load_arch_file(path) to throw a ConfigError whose message is exactly `message`.
+void expect_file_error(const std::string& path, const std::string& message) {
+  try {
+    load_arch_file(path);
+    FAIL() << "no error for " << path;
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
+TEST(ArchInclude, MissingFileIsNamed) {
+  TempDir d;
+  const std::string a = d.write("a.yaml", "clock:\n  freq_ghz: 1.0\ninclude: nothere.yaml\n");
+  expect_file_error(a, a + ":3: 'include': cannot open " + (d.path / "nothere.yaml").string() +
+                           " (nor is it a built-in file of configs/)");
+  // In a list, the missing one is named.
+  const std::string b = d.write("b.yaml", "include:\n  - a_base.yaml\n  - gone.yaml\n");
+  d.write("a_base.yaml", "fabric:\n  rows: 4\n");
+  expect_file_error(b, b + ":2: 'include': cannot open " + (d.path / "gone.yaml").string() +
+                           " (nor is it a built-in file of configs/)");
+}
+
+TEST(ArchInclude, OnlyAFileNameOrAListOfNames) {
+  expect_error("include: {a: 1}\n", {}, "arch.yaml:1: 'include': expected a file name or a list of file names");
+  expect_error("include:\n  - a: 1\n", {}, "arch.yaml:2: 'include': expected a file name or a list of file names");
+  expect_error("include:\n  - [x.yaml]\n", {}, "arch.yaml:2: 'include': expected a file name or a list of file names");
+  expect_error("include: ''\n", {}, "arch.yaml:1: 'include': empty file name");
+}
+
+TEST(ArchInclude, ACycleIsRefused) {
+  TempDir d;
+  const std::string self = d.write("self.yaml", "include: self.yaml\n");
+  expect_file_error(self, self + ":1: 'include': self.yaml includes itself (through " + self + ")");
+  // a -> b -> a: the include that closes the cycle is named, in the file that has it.
+  const std::string a = d.write("a.yaml", "include: b.yaml\n");
+  const std::string b = d.write("b.yaml", "fabric:\n  rows: 4\ninclude: a.yaml\n");
+  expect_file_error(a, b + ":3: 'include': a.yaml includes itself (through " + b + ")");
+}
+
+TEST(ArchInclude, TheIncludingDocumentOverridesItsIncludes) {
+  TempDir d;
+  d.write("base.yaml", "clock:\n  freq_ghz: 2.0\nfabric:\n  rows: 4\n");
+  d.write("later.yaml", "fabric:\n  rows: 6\n");
+  const std::string main = d.write("main.yaml", "include: [base.yaml, later.yaml]\nclock:\n  freq_ghz: 1.5\n");
+  const ArchConfig c = load_arch_file(main);
+  EXPECT_DOUBLE_EQ(c.clock.freq_ghz, 1.5);  // the document's own key
+  EXPECT_EQ(c.fabric.rows, 6u);             // the later include over the earlier
+  // --set comes after the document and its includes.
+  EXPECT_EQ(load_arch_file(main, {"fabric.rows=3"}).fabric.rows, 3u);
+  // A key the including document sets is not set again by an include listed after it in the file.
+  const std::string late = d.write("late.yaml", "clock:\n  freq_ghz: 1.5\ninclude: base.yaml\n");
+  EXPECT_DOUBLE_EQ(load_arch_file(late).clock.freq_ghz, 1.5);
+}
+
+TEST(ArchInclude, RelativePathsResolveBesideTheIncludingFile) {
+  TempDir d;
+  // main.yaml -> sub/inner.yaml -> leaf.yaml: leaf.yaml is sub/leaf.yaml (beside inner), not the
+  // leaf.yaml beside main.yaml.
+  d.write("leaf.yaml", "fabric:\n  rows: 9\n");
+  d.write("sub/leaf.yaml", "fabric:\n  rows: 6\n");
+  d.write("sub/inner.yaml", "include: leaf.yaml\nclock:\n  freq_ghz: 2.0\n");
+  const std::string main = d.write("main.yaml", "include: sub/inner.yaml\n");
+  const ArchConfig c = load_arch_file(main);
+  EXPECT_EQ(c.fabric.rows, 6u);
+  EXPECT_DOUBLE_EQ(c.clock.freq_ghz, 2.0);
+  // An error inside an included file names that file and line.
+  d.write("sub/bad.yaml", "technology:\n  energy_pj:\n    fp_fmaa: 3\n");
+  const std::string outer = d.write("outer.yaml", "include: sub/bad.yaml\n");
+  expect_file_error(outer, (d.path / "sub/bad.yaml").string() +
+                               ":3: unknown key 'technology.energy_pj.fp_fmaa' (did you mean 'technology.energy_pj.fp_fma'?)");
+}
+
+TEST(ArchInclude, TheBuiltInTechnologyTablesResolveFromAnyFolder) {
+  TempDir d;
+  // No technology/ folder beside the user's file: the copy compiled into the binary is read.
+  const std::string user = d.write("user.yaml", "include: technology/tables_45nm.yaml\ntechnology:\n  node_nm: 16\n");
+  const ArchConfig c = load_arch_file(user);
+  EXPECT_EQ(c.technology.node_nm, 16.0);
+  EXPECT_EQ(c.technology.energy_pj.fp_fma, 36.0);         // technology.energy_pj.fp_fma
+  EXPECT_EQ(c.technology.energy_pj.dram_bit.hbm2, 3.9);   // technology.energy_pj.dram_bit.hbm2
+  EXPECT_EQ(c.technology.area.sram_bit_um2, 0.6);         // technology.area.sram_bit_um2
+  EXPECT_EQ(c.technology.dram_channel_gbps.lpddr4, 17.064);
+  // A file of that name beside the user's file is taken first.
+  d.write("technology/tables_45nm.yaml", "technology:\n  energy_pj:\n    fp_fma: 99\n");
+  EXPECT_EQ(load_arch_file(user).technology.energy_pj.fp_fma, 99.0);
+}
+
+TEST(ArchTechnology, BadValuesNameTheKey) {
+  expect_error("technology:\n  energy_pj:\n    fp_fma: -1\n", {},
+               "arch.yaml:3: 'technology.energy_pj.fp_fma': value -1 out of range [0, 1e+09]");
+  expect_error("technology:\n  area:\n    sram_bit_um2: lots\n", {},
+               "arch.yaml:3: 'technology.area.sram_bit_um2': expected a number, got 'lots'");
+  expect_error("technology:\n  energy_pj:\n    fp_fmaa: 30\n", {},
+               "arch.yaml:3: unknown key 'technology.energy_pj.fp_fmaa' (did you mean 'technology.energy_pj.fp_fma'?)");
+  expect_error("technology:\n  energy_pj:\n    dram_bit:\n      ddr5: 10\n", {},
+               "arch.yaml:4: unknown key 'technology.energy_pj.dram_bit.ddr5' (did you mean 'technology.energy_pj.dram_bit.ddr4'?)");
+  expect_error("memory:\n  dram:\n    type: ddr5\n", {},
+               "arch.yaml:3: 'memory.dram.type': unknown value 'ddr5' (expected ddr4|lpddr4|gddr6|hbm2)");
+  expect_error("technology:\n  node_nm: 5\n", {}, "arch.yaml:2: 'technology.node_nm': value 5 out of range [7, 180]");
+  expect_error("", {"technology.tables_node_nm=200"},
+               "--set technology.tables_node_nm=200: 'technology.tables_node_nm': value 200 out of range [7, 180]");
+  expect_error("", {"technology.dram_channel_gbps.ddr4=0"},
+               "--set technology.dram_channel_gbps.ddr4=0: 'technology.dram_channel_gbps.ddr4': value 0 out of range [0.001, 1e+09]");
+  expect_error("technology:\n  energy_pj: 3\n", {}, "arch.yaml:2: 'technology.energy_pj' is a section: expected a map of keys");
 }
 
 }  // namespace
