@@ -11,6 +11,23 @@
 
 namespace cgra {
 
+double l1_miss_latency(const ArchConfig& arch) {
+  const MemoryParams& mem = arch.memory;
+  return double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency +
+         double(mem.l1.line_bytes) / arch.dram_bytes_per_cycle();
+}
+
+double mshr_bytes_per_cycle(const ArchConfig& arch, unsigned ports, double writer_lines, unsigned readers) {
+  const CacheParams& l1 = arch.memory.l1;
+  // The L1s the mapping's ports use: ports_per_cache ports share one, and the fabric has no more
+  // than its memory PEs make.
+  const unsigned per = std::max(1u, arch.memory.l1_ports_per_cache);
+  const unsigned fabric_l1s = (arch.fabric.count(PeKind::Memory) + per - 1) / per;
+  const unsigned l1s = std::max(1u, std::min(fabric_l1s, (ports + per - 1) / per));
+  const double lines = std::max(double(l1.mshrs) * l1s - writer_lines, double(readers));
+  return lines * double(l1.line_bytes) / l1_miss_latency(arch);
+}
+
 CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, double pipeline) {
   CyclePrediction p;
   const double w = plan.workers();
@@ -22,8 +39,13 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   // write back.
   const double read_b = 8.0, write_b = 8.0 * outputs / words;
   const double bw = arch.dram_bytes_per_cycle();
-  const double rate1 = std::min(p.worker_rate, bw / (w * read_b));
-  const double rate2 = std::min(p.worker_rate, bw / (w * (read_b + write_b)));
+  // The reads' lines in flight: each writer write-combines one line of each of its D segments,
+  // so the reads keep what is left of the L1's MSHRs (Little's law, mshr_bytes_per_cycle).
+  const double mshr_bw =
+      mshr_bytes_per_cycle(arch, unsigned(2 * w), 0.0, unsigned(w));
+  const double read_cap = std::min(bw, mshr_bw) / (w * read_b);
+  const double rate1 = std::min(p.worker_rate, read_cap);
+  const double rate2 = std::min({p.worker_rate, read_cap, bw / (w * (read_b + write_b))});
   // Until the L2 is full of lines (read and written alike arrive at the same pace), no written
   // line leaves the chip. A write-through or streaming L2 has no such phase.
   const MemoryParams& mem = arch.memory;
@@ -38,7 +60,9 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   p.fill_cycles = pipeline;
   p.cycles = static_cast<std::uint64_t>(std::ceil(p.absorbed_cycles + steady + p.fill_cycles));
   const double binding = words1 < words ? rate2 : rate1;
-  if (binding < p.worker_rate)
+  if (binding < p.worker_rate && read_cap <= binding)
+    p.bound = mshr_bw < bw ? "L1 MSHRs (lines in flight)" : "DRAM bandwidth";
+  else if (binding < p.worker_rate)
     p.bound = "DRAM bandwidth";
   else
     p.bound = fu_rate <= load_rate ? "MAC pipeline (output queue / FP latency)" : "readers (loads in flight)";
@@ -53,16 +77,30 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   const double compute = double(buf.blocks.blocks) * double(widest.streamed_planes()) * double(plan.ny()) *
                          double(widest.worker_count(0)) / pipeline_rate_bound(arch);
   // The readers: their words at the scratchpad's rate, or at what their loads in flight sustain
-  // (load_rate_bound, Little's law) when that is lower.
+  // (load_rate_bound, Little's law) when that is lower. The readers' segments of a row share lines
+  // at their edges, and a reader whose line a neighbour has already asked for waits less: so the
+  // readers together keep w x the reply queue's loads in flight, and the loads of a row (the
+  // read width, no idle cycle: an idle cycle overlaps the wait) take read width / (w x the rate).
   const double scratchpad_readers = buf.predicted_reader_cycles > 0 ? buf.predicted_reader_cycles : buf.reader_cycles;
-  const double readers = std::max(scratchpad_readers, buf.reader_cycles * buf.scratchpad_rate / load_rate_bound(arch));
-  const double cycles = std::max({readers, buf.dram_cycles, buf.compute_cycles, compute});
+  const double nb = double(buf.blocks.blocks), rows = nb * double(widest.streamed_planes()) * double(plan.ny());
+  const double row_loads = double(plan.read_width());
+  const double in_flight = rows * row_loads / (double(w) * load_rate_bound(arch));
+  // The L1's MSHRs (Little's law): the rows' lines read. The w writers store consecutive columns
+  // of a row, w words at a time: they write-combine w / (words a line) lines and the one across.
+  const unsigned ports = 2 * w + w * buf.z_streams;
+  const double writer_lines = 1.0 + double(w) * 8.0 / double(arch.memory.l1.line_bytes);
+  const double mshr = rows * row_loads * 8.0 / mshr_bytes_per_cycle(arch, ports, writer_lines, w);
+  const double readers = std::max(scratchpad_readers, in_flight);
+  const double cycles = std::max({readers, mshr, buf.dram_cycles, buf.compute_cycles, compute});
   CyclePrediction p;
+  // The fill: load k of a window-bound stream leaves at k x the window's time and returns a miss
+  // later, so the last word still pays the miss and the pipeline after the steady term.
   p.fill_cycles = buf.pipeline_cycles;
   p.cycles = static_cast<std::uint64_t>(std::ceil(cycles + p.fill_cycles));
-  p.bound = cycles == compute                      ? "MAC pipeline (output queue / FP latency)"
-            : readers >= buf.dram_cycles ? "readers"
-                                                     : "DRAM bandwidth";
+  p.bound = cycles == compute                   ? "MAC pipeline (output queue / FP latency)"
+            : cycles == mshr && mshr > readers  ? "L1 MSHRs (lines in flight)"
+            : readers >= buf.dram_cycles        ? "readers"
+                                                : "DRAM bandwidth";
   return p;
 }
 

@@ -41,6 +41,18 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
 CyclePrediction predict_blocks(const StencilSpec& spec, unsigned workers, const BufferEstimate& buf,
                                const ArchConfig& arch);
 
+/// The latency of a line miss at the L1 (docs/memory.md, "Throughput"): the L1 and L2 hit
+/// latencies, the DRAM latency and the line's time on the DRAM bus (line bytes / DRAM bytes per
+/// cycle).
+double l1_miss_latency(const ArchConfig& arch);
+
+/// Bytes per cycle the L1s' MSHRs carry from the levels below, Little's law: each L1 keeps at most
+/// `memory.l1.mshrs` lines in flight, and the writers' write-combining lines take
+/// `writer_lines` of them (docs/memory.md, "Write policies"; at least one line a reader stays for
+/// the reads), so the reads have (mshrs x the L1s the mapping's `ports` use - writer_lines)
+/// lines of line_bytes in flight over l1_miss_latency() cycles each.
+double mshr_bytes_per_cycle(const ArchConfig& arch, unsigned ports, double writer_lines, unsigned readers);
+
 /// The latency of the pipeline a word goes through, from the first load issued to the done
 /// token, for 2D and 3D mappings (docs/stencil.md, "Predicted cycles"): a load that misses (L1 +
 /// L2 hit latency + DRAM latency), then the longest path from a LOAD to `done_op` where each op

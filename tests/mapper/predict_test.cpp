@@ -128,7 +128,8 @@ TEST(Predict, BlocksBoundByTheScratchpadPorts) {
 }
 
 // 2D readers bound by their loads in flight: 16 reply entries over a 114-cycle miss, slower than
-// the scratchpad and the MACs.
+// the scratchpad and the MACs. The 4 readers share the lines at their segments' edges, so together
+// they keep 4 x 16 loads in flight for the 64 loads of each of the 32 rows.
 TEST(Predict, BlocksBoundByLoadsInFlight) {
   StencilSpec spec;
   spec.dims = 2;
@@ -137,10 +138,46 @@ TEST(Predict, BlocksBoundByLoadsInFlight) {
   const ArchConfig arch = load_default_arch({"fabric.pe.memory_queue_depth=16"});
   const BufferEstimate b = estimate_buffering(spec, 4, 1, false, arch);
   ASSERT_GT(b.scratchpad_rate, 16.0 / 114.0);  // the scratchpad is not what binds
-  const double reader_words = 32.0 * (std::ceil(64.0 / 4) + 1.0) + 3.0;
+  const double loads = 32.0 * 64.0;
   const CyclePrediction p = predict_blocks(spec, 4, b, arch);
   EXPECT_EQ(p.bound, "readers");
-  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(reader_words / (16.0 / 114.0) + b.pipeline_cycles)));
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(loads / (4.0 * 16.0 / 114.0) + b.pipeline_cycles)));
+}
+
+// The miss latency the MSHRs are held for: L1 2 + L2 12 + DRAM 100 cycles and a 64-byte line on a
+// bus of 100 / 1.2 bytes a cycle.
+constexpr double kMissLatency = 2.0 + 12.0 + 100.0 + 64.0 / (100.0 / 1.2);
+
+// 1D bound by the L1's MSHRs: 8 lines in flight over a miss carry 8 x 64 / 114.77 bytes a cycle,
+// 4.46, shared by 2 readers of 8 bytes a word (0.28 words a cycle each), below the MAC pipeline
+// (4 / 5), the readers (128 / 114 > 1) and the DRAM (83.3 bytes a cycle for 16 bytes a word).
+TEST(Predict, StreamBoundByTheL1Mshrs) {
+  const ArchConfig arch = load_default_arch(with(kStreamingL2, {"memory.l1.mshrs=8"}));
+  EXPECT_DOUBLE_EQ(l1_miss_latency(arch), kMissLatency);
+  const Stream s = stream(2, 4000, 2, 8);
+  const double rate = 8.0 * 64.0 / kMissLatency / (2.0 * 8.0);
+  const CyclePrediction p = predict_streams(s.plan, arch, 100.0);
+  EXPECT_EQ(p.bound, "L1 MSHRs (lines in flight)");
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(s.words / rate + 100.0)));
+}
+
+// 2D bound by the L1's MSHRs: 8 of them, of which the 4 writers write-combine 4 x 8 / 64 lines and
+// the one across, 1.5; the reads keep 6.5 lines in flight over a miss, 6.5 x 64 / 114.77 bytes a
+// cycle, for the 32 rows of 64 words.
+TEST(Predict, BlocksBoundByTheL1Mshrs) {
+  StencilSpec spec;
+  spec.dims = 2;
+  spec.radius = {1, 1, 0};
+  spec.grid = {64, 32, 1};
+  const ArchConfig arch = load_default_arch({"memory.l1.mshrs=8"});
+  const BufferEstimate b = estimate_buffering(spec, 4, 1, false, arch);
+  const double bytes_per_cycle = 6.5 * 64.0 / kMissLatency;
+  const double mshr = 32.0 * 64.0 * 8.0 / bytes_per_cycle;
+  ASSERT_LT(b.reader_cycles, mshr);
+  ASSERT_LT(b.dram_cycles, mshr);
+  const CyclePrediction p = predict_blocks(spec, 4, b, arch);
+  EXPECT_EQ(p.bound, "L1 MSHRs (lines in flight)");
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(mshr + b.pipeline_cycles)));
 }
 
 // The pipeline's latency on a hand-made graph: LOAD -> MUL -> MAC -> STORE -> SYNC -> JOIN, with
