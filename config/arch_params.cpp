@@ -245,13 +245,13 @@ void declare_technology(std::vector<ParamSpec>& p) {
                                 "node; the same density at every node (docs/cost.md)"));
   p.push_back(closed_real_param("technology.leakage_sram_mw_per_mm2", FIELD(technology.leakage_sram_mw_per_mm2),
                                 "mW/mm²", kTech.leakage_sram_mw_per_mm2, 0.0, kBig,
-                                "static power per mm² of SRAM (scratchpad, caches) at the tables' node"));
+                                "static power per mm² of the scratchpad and the caches (their MSHRs included) at the tables' node"));
   const EventEnergies& e = kTech.energy_pj;
   energy("fp_fma", FIELD(technology.energy_pj.fp_fma), e.fp_fma, "one double-precision fused multiply-add (FMAC)");
   energy("fp_mul", FIELD(technology.energy_pj.fp_mul), e.fp_mul, "one double-precision multiply (FMUL)");
   energy("fp_add", FIELD(technology.energy_pj.fp_add), e.fp_add, "one double-precision add or subtract");
   energy("int_op", FIELD(technology.energy_pj.int_op), e.int_op,
-         "one 64-bit integer ALU op (add, compare, logic, shift, select)");
+         "one 64-bit integer ALU op (add, compare, logic, shift)");
   energy("instruction", FIELD(technology.energy_pj.instruction), e.instruction,
          "issuing one instruction: slot read, trigger resolution, predicate update, register access");
   energy("queue_access", FIELD(technology.energy_pj.queue_access), e.queue_access,

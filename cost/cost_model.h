@@ -45,7 +45,7 @@ struct EventCounts {
   std::uint64_t fp_fma = 0;             ///< FMAC issues
   std::uint64_t fp_mul = 0;             ///< FMUL issues
   std::uint64_t fp_add = 0;             ///< FADD and FSUB issues
-  std::uint64_t int_ops = 0;            ///< integer ALU issues (add, compare, logic, shift, select)
+  std::uint64_t int_ops = 0;            ///< integer ALU issues (add, compare, logic, shift)
   std::uint64_t instructions = 0;       ///< every issued instruction
   std::uint64_t queue_words = 0;        ///< words pushed into PE input and output queues (each also read once)
   std::uint64_t link_words = 0;         ///< words that crossed a mesh link (word-hops)
@@ -69,7 +69,7 @@ struct EnergyBreakdown {
   double l2 = 0;
   double dram = 0;
   double clock = 0;         ///< clock tree and pipeline registers of the placed PEs
-  double static_power = 0;  ///< leakage of the whole fabric's area over the run
+  double static_power = 0;  ///< leakage of the on-chip area (logic and SRAM; the PHYs aside) over the run
 
   static constexpr std::array<std::string_view, 11> kNames = {
       "fp_units", "int_units", "instructions", "pe_queues", "network", "scratchpad",
