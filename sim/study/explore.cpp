@@ -183,9 +183,13 @@ class ExploreDb {
       if (it == e.fig.end()) null(); else sqlite3_bind_double(st, i++, it->second);
     }
     for (const auto& val : e.values) {
-      double d = 0;
       char* end = nullptr;
-      d = std::strtod(val.c_str(), &end);
+      const long long n = std::strtoll(val.c_str(), &end, 10);
+      if (!val.empty() && end && *end == '\0') {
+        sqlite3_bind_int64(st, i++, n);
+        continue;
+      }
+      const double d = std::strtod(val.c_str(), &end);
       if (!val.empty() && end && *end == '\0') sqlite3_bind_double(st, i++, d);
       else text(val);
     }
@@ -222,6 +226,8 @@ class ExploreDb {
       std::vector<std::optional<std::string>> r;
       for (int c = 0; c < sqlite3_column_count(st); ++c) {
         if (sqlite3_column_type(st, c) == SQLITE_NULL) r.push_back(std::nullopt);
+        else if (sqlite3_column_type(st, c) == SQLITE_FLOAT)  // every digit: a resumed run prints the same
+          r.push_back(fmt::format("{:.17g}", sqlite3_column_double(st, c)));
         else r.push_back(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, c))));
       }
       rows.push_back(std::move(r));
@@ -383,7 +389,9 @@ class Evaluator {
       if (row.predicted_cycles) wj["predicted_cycles"] = *row.predicted_cycles;
       std::string where = "workload " + std::to_string(i + 1) + " (" + w.where + ")";
       if (row.status != "done") {
-        if (e.status == "done") e.error = where + ": " + (row.error.empty() ? "failed" : row.error);
+        std::string why = row.error.empty() ? "failed" : row.error;
+        if (why.rfind("cgrasim: error: ", 0) == 0) why = why.substr(16);
+        if (e.status == "done") e.error = where + ": " + why;
         e.status = "failed";
         e.workloads.push_back(wj);
         continue;
@@ -667,7 +675,12 @@ int run_explore(const Explore& x, const ExploreOptions& o, std::ostream& out) {
   for (const auto& p : x.parameters)
     for (const auto& info : arch_param_list())
       if (info.key == p.key) defaults.push_back(info.default_text);
-  const Evaluation* base_pred = ev.evaluate({defaults}, false, true).at(0);
+  // When the paper fabric is a design of the space, it is one of the search's designs too.
+  bool in_space = true;
+  for (std::size_t i = 0; i < defaults.size(); ++i)
+    in_space = in_space && std::any_of(x.parameters[i].values.begin(), x.parameters[i].values.end(),
+                                       [&](const Value& v) { return v.text == defaults[i]; });
+  const Evaluation* base_pred = ev.evaluate({defaults}, false, !in_space).at(0);
 
   const SearchReport sr = search(x, budget, ev);
 

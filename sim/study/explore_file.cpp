@@ -47,6 +47,9 @@ std::string closest(const std::string& k, const std::vector<std::string>& known)
     const std::size_t d = edit_distance(k, c);
     if (d < bd) bd = d, best = c;
   }
+  if (best.empty() && k.size() >= 3)
+    for (const auto& c : known)
+      if (c.rfind(k, 0) == 0) return c;  // a prefix: 'area' for 'area_mm2'
   return best;
 }
 
