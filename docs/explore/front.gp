@@ -45,7 +45,7 @@ set key outside right top
 set grid
 plot $feasible using 1:2 with points pt 7 ps 0.6 lc rgb '#9a9a9a' title 'predicted',\
      $infeasible using 1:2 with points pt 2 ps 0.6 lc rgb '#e0a0a0' title 'over a limit',\
-     $front using 1:2 with linespoints pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'front (predicted)',\
+     $front using 1:2 with points pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'best (predicted)',\
      $confirmed using 1:2 with points pt 13 ps 1.8 lc rgb '#2ca02c' title 'confirmed (simulated)',\
      $paperpred using 1:2 with points pt 3 ps 2.2 lw 2 lc rgb 'black' title 'paper fabric (predicted)',\
      $papersim using 1:2 with points pt 6 ps 2.2 lw 2 lc rgb 'black' title 'paper fabric (simulated)'

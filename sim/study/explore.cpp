@@ -633,10 +633,12 @@ std::vector<std::string> write_front_plot(const std::string& dir, const Explore&
                                     " (predicted; confirmed = simulated)") + "\n";
   b += "set xlabel " + gnuplot_quote(fx) + "\nset ylabel " + gnuplot_quote(fy) + "\n";
   b += "set key outside right top\nset grid\n";
+  const bool two = x.objectives.size() == 2;
   b += "plot $feasible using 1:2 with points pt 7 ps 0.6 lc rgb '#9a9a9a' title 'predicted',\\\n"
-       "     $infeasible using 1:2 with points pt 2 ps 0.6 lc rgb '#e0a0a0' title 'over a limit',\\\n"
-       "     $front using 1:2 with linespoints pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'front (predicted)',\\\n"
-       "     $confirmed using 1:2 with points pt 13 ps 1.8 lc rgb '#2ca02c' title 'confirmed (simulated)',\\\n"
+       "     $infeasible using 1:2 with points pt 2 ps 0.6 lc rgb '#e0a0a0' title 'over a limit',\\\n";
+  b += std::string("     $front using 1:2 with ") + (two ? "linespoints" : "points") +
+       " pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title '" + (two ? "front" : "best") + " (predicted)',\\\n";
+  b += "     $confirmed using 1:2 with points pt 13 ps 1.8 lc rgb '#2ca02c' title 'confirmed (simulated)',\\\n"
        "     $paperpred using 1:2 with points pt 3 ps 2.2 lw 2 lc rgb 'black' title 'paper fabric (predicted)',\\\n"
        "     $papersim using 1:2 with points pt 6 ps 2.2 lw 2 lc rgb 'black' title 'paper fabric (simulated)'\n";
   return draw_plot(dir, "front", b);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -187,10 +188,23 @@ TEST(Explore, TheOptimisersFrontIsOnTheExactFront) {
             "3");  // and the paper fabric
 
   // Resume: the same file again runs nothing and keeps every row.
-  const Proc again = cgrasim(d, "explore opt.yaml --db opt.sqlite --csv opt2.csv --jobs 2");
+  const Proc again = cgrasim(d, "explore opt.yaml --db opt.sqlite --csv opt2.csv --jobs 2 --plots pl");
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_NE(again.out.find(", 0 runs of designs now,"), std::string::npos) << again.out;
   EXPECT_EQ(read_file(d / "opt.csv"), read_file(d / "opt2.csv"));
+
+  // The plot: the front's block holds the front's designs, the confirmed block the two simulated.
+  EXPECT_TRUE(fs::exists(d / "pl/front.svg") && fs::exists(d / "pl/front.png"));
+  const std::string gp = read_file(d / "pl/front.gp");
+  auto lines_of = [&](const std::string& block) {
+    const auto at = gp.find("$" + block + " << EOD\n");
+    if (at == std::string::npos) return std::size_t(0);
+    const auto from = gp.find('\n', at) + 1, to = gp.find("EOD\n", from);
+    return static_cast<std::size_t>(std::count(gp.begin() + static_cast<long>(from), gp.begin() + static_cast<long>(to), '\n'));
+  };
+  EXPECT_EQ(lines_of("front"), front.size());
+  EXPECT_EQ(lines_of("confirmed"), 2u);
+  EXPECT_EQ(lines_of("papersim"), 1u);
 }
 
 TEST(Explore, ConstraintsExcludeWhatTheyMust) {
