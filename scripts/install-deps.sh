@@ -17,6 +17,7 @@ packages=(
   libsqlite3-dev                 # cgrasim sweep: the results database
   openmpi-bin libopenmpi-dev     # cgrasim sweep under mpirun, and its MPI test (required to build)
   gnuplot-nox                    # cgrasim sweep --plots, cgrasim plot
+  libpagmo-dev                   # cgrasim explore's optimisers (pagmo2; required to build)
 )
 
 missing=()

@@ -446,6 +446,15 @@ std::string csv_field(const std::optional<std::string>& v) {
 
 }  // namespace
 
+std::vector<std::string> draw_plot(const std::string& dir, const std::string& name, const std::string& body) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw SweepError(dir + ": cannot create the directory: " + ec.message());
+  return draw(dir, name, body);
+}
+
+std::string gnuplot_quote(const std::string& s) { return gq(s); }
+
 std::vector<std::string> write_plots(const SweepDb& db, const std::string& dir) {
   const SweepMeta m = db.meta();
   std::error_code ec;

@@ -15,6 +15,13 @@ namespace cgra::study {
 /// SweepError (no gnuplot, gnuplot failed, no done point, a directory that cannot be written).
 std::vector<std::string> write_plots(const SweepDb& db, const std::string& dir);
 
+/// Writes `dir`/`name`.{svg,png,gp} from the gnuplot commands `body` (the terminal and output are
+/// set before it); creates `dir`. Returns the images written. Throws SweepError.
+std::vector<std::string> draw_plot(const std::string& dir, const std::string& name, const std::string& body);
+
+/// A gnuplot string literal (single quotes; a quote doubled).
+std::string gnuplot_quote(const std::string& s);
+
 /// Writes the whole `points` table but the JSON reports as CSV (RFC 4180) to `path`, atomically.
 void write_csv(const SweepDb& db, const std::string& path);
 

@@ -16,6 +16,8 @@
 #include "io/output_file.h"
 #include "sim/cli.h"
 #include "sim/exit_codes.h"
+#include "sim/study/explore.h"
+#include "sim/study/explore_file.h"
 #include "sim/study/plot.h"
 #include "sim/study/sweep_db.h"
 #include "sim/study/sweep_file.h"
@@ -139,9 +141,63 @@ int plot_main(SweepOptions o, std::ostream& out) {
   return kExitOk;
 }
 
+
+/// `cgrasim explore FILE [--db F] [--csv F] [--jobs N] [--plots DIR] [--budget N]` (docs/explore.md).
+int explore_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"cgrasim explore: design-space exploration of the architecture under a budget (docs/explore.md)",
+               "cgrasim explore"};
+  std::string file;
+  unsigned budget = 0;
+  ExploreOptions o;
+  const CLI::Validator path(
+      [](std::string& t) { return t.empty() ? std::string("expected a file name, got ''") : std::string(); }, "FILE");
+  app.add_option("file", file, "explore file (YAML)")->required()->check(path);
+  app.add_option("--jobs", o.jobs, "workload runs at once (default: the cores)")->check(CLI::Range(1u, 4096u));
+  app.add_option("--db", o.db, "results database (default: <name>.explore.sqlite)")->check(path);
+  app.add_option("--csv", o.csv, "the front as CSV (default: <name>-front.csv)")->check(path);
+  app.add_option("--plots", o.plots, "write the front's plot (SVG and PNG, gnuplot) into this directory")->check(path);
+  app.add_option("--budget", budget, "designs evaluated by prediction (default: the file's search.budget)")
+      ->check(CLI::Range(1u, 100000000u));
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend() - 1);
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    print_error(err, std::string(e.what()) + " (see cgrasim explore --help)");
+    return kExitUsage;
+  }
+  if (budget) o.budget = budget;
+  if (!o.jobs) o.jobs = std::max(1u, std::thread::hardware_concurrency());
+  o.progress = &err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+  try {
+    const Explore x = load_explore(file);
+    if (!o.plots.empty()) {
+      std::error_code ec;
+      if (std::filesystem::exists(o.plots, ec) && !std::filesystem::is_directory(o.plots, ec))
+        throw FileError("--plots: '" + o.plots + "' is not a directory");
+    }
+    return run_explore(x, o, out);
+  } catch (const SweepError& e) {
+    print_error(err, e.what());
+  } catch (const FileError& e) {
+    print_error(err, e.what());
+  } catch (const Error& e) {
+    print_error(err, e.what());
+  } catch (const std::bad_alloc&) {
+    print_error(err, "out of memory");
+  } catch (const std::exception& e) {
+    print_error(err, e.what(), "internal error");
+    return kExitInternal;
+  }
+  return kExitError;
+}
+
 }  // namespace
 
 int run_study_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.at(0) == "explore") return explore_cli(args, out, err);
   const bool is_sweep = args.at(0) == "sweep";
   CLI::App app{is_sweep ? "cgrasim sweep: run every point of a sweep file, results in SQLite (docs/sweep.md)"
                         : "cgrasim plot: plots and CSV of an existing sweep database (docs/sweep.md)",
