@@ -123,7 +123,7 @@ EOD
 $papersim << EOD
 85.2409037 3.62325903
 EOD
-set title 'paper-area: maximise gflops_per_mm2 (predicted; confirmed = simulated)'
+set title 'paper-area: maximise gflops_per_mm2' noenhanced
 set xlabel 'area_mm2'
 set ylabel 'gflops_per_mm2'
 set key outside right top

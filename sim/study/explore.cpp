@@ -584,7 +584,8 @@ std::string csv_field(const std::string& s) {
   return o + "\"";
 }
 
-const char* kObjFigs[] = {"gflops", "gflops_per_mm2", "gflops_per_watt", "energy_per_output_pj", "area_mm2"};
+const char* kObjFigs[] = {"gflops", "gflops_per_mm2", "gflops_per_watt", "energy_per_output_pj", "area_mm2",
+                          "average_power_watts"};
 
 void write_front_csv(const std::string& path, const Explore& x, const std::vector<const Evaluation*>& front,
                      const std::map<std::string, const Evaluation*>& simulated) {
@@ -629,8 +630,8 @@ std::vector<std::string> write_front_plot(const std::string& dir, const Explore&
   std::string b = block("feasible", feasible) + block("infeasible", infeasible) + block("front", front) +
                   block("confirmed", confirmed) + block("paperpred", {base_pred}) + block("papersim", {base_sim});
   b += "set title " + gnuplot_quote(x.name + ": " + label_of(x.objectives[0]) +
-                                    (x.objectives.size() == 2 ? ", " + label_of(x.objectives[1]) : "") +
-                                    " (predicted; confirmed = simulated)") + "\n";
+                                    (x.objectives.size() == 2 ? ", " + label_of(x.objectives[1]) : "")) +
+       " noenhanced\n";
   b += "set xlabel " + gnuplot_quote(fx) + "\nset ylabel " + gnuplot_quote(fy) + "\n";
   b += "set key outside right top\nset grid\n";
   const bool two = x.objectives.size() == 2;

@@ -373,7 +373,8 @@ const std::vector<std::pair<std::string, bool>>& objective_figures() {
                                                               {"gflops_per_mm2", true},
                                                               {"gflops_per_watt", true},
                                                               {"energy_per_output_pj", false},
-                                                              {"area_mm2", false}};
+                                                              {"area_mm2", false},
+                                                              {"average_power_watts", false}};
   return f;
 }
 

@@ -30,7 +30,7 @@ struct Parameter {
 
 /// One objective: a figure of the report's `cost` object (or gflops), maximised or minimised.
 struct Objective {
-  std::string figure;  ///< gflops, gflops_per_mm2, gflops_per_watt, energy_per_output_pj, area_mm2
+  std::string figure;  ///< gflops, gflops_per_mm2, gflops_per_watt, energy_per_output_pj, area_mm2, average_power_watts
   bool maximise = true;
   std::string where;
 };
