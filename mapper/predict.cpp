@@ -28,12 +28,42 @@ double mshr_bytes_per_cycle(const ArchConfig& arch, unsigned ports, double write
   return lines * double(l1.line_bytes) / l1_miss_latency(arch);
 }
 
+double stream_reader_rate(const StencilPlan& plan, const ArchConfig& arch) {
+  const SegmentPlan& seg = plan.segments();
+  const std::uint64_t d = seg.interleave, per_segment = plan.stage_words(0), n = per_segment * d;
+  if (n == 0) return 1.0;
+  const std::size_t q = std::max(1u, arch.fabric.pe.input_depth_of(true));
+  const std::uint64_t line_words = std::max<std::uint64_t>(1, arch.memory.l1.line_bytes / 8);
+  const double miss = l1_miss_latency(arch), hit = arch.memory.l1.hit_latency;
+  std::vector<double> done(n), fill;
+  double slowest = 0;
+  for (unsigned j = 0; j < plan.workers(); ++j) {
+    // Worker j's words: word v of segment s = j D + q at step v D + q, at word s x stride + v of
+    // the input image (whose first word starts a line).
+    const std::uint64_t first = std::uint64_t{j} * d * seg.stride;
+    const std::uint64_t last = first + (d - 1) * seg.stride + per_segment;
+    fill.assign((last - first) / line_words + 2, -1.0);
+    double issue = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::uint64_t v = i / d, s = i % d;
+      if (i > 0) issue += 1;
+      if (i >= q) issue = std::max(issue, done[i - q]);  // a reply slot frees as its word leaves
+      double& f = fill[(first + s * seg.stride + v) / line_words - first / line_words];
+      if (f < 0) f = issue + miss;  // the line's first load misses; later ones merge or hit
+      const double ready = std::max(f, issue + hit);
+      done[i] = i > 0 ? std::max(ready, done[i - 1] + 1) : ready;  // in order, one a cycle
+    }
+    slowest = std::max(slowest, done[n - 1] - done[0] + 1);
+  }
+  return std::min(1.0, double(n) / slowest);
+}
+
 CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, double pipeline) {
   CyclePrediction p;
   const double w = plan.workers();
   const double words = double(plan.reader_total(0));  // per worker, halos included
   const double outputs = double(plan.writer_total(0));
-  const double load_rate = load_rate_bound(arch), fu_rate = pipeline_rate_bound(arch);
+  const double load_rate = stream_reader_rate(plan, arch), fu_rate = pipeline_rate_bound(arch);
   p.worker_rate = std::min(load_rate, fu_rate);
   // DRAM bytes per word a worker takes: 8 read, and 8 x outputs/words written once the caches
   // write back.

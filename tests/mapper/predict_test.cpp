@@ -80,15 +80,30 @@ TEST(Predict, StreamBoundByTheMacPipeline) {
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(s.words / rate + fill)));
 }
 
-// 1D bound by the readers: a LOAD PE keeps at most its reply queue's words in flight, 16 here, over
-// a miss of L1 2 + L2 12 + DRAM 100 cycles (Little's law): 16 / 114 words a cycle.
+// 1D bound by the readers: a LOAD PE keeps at most its reply queue's words in flight, 16 here, and
+// its words return in order. 2 workers of D = 4 segments of L = 256 outputs (258 words with the
+// halo): every segment starts a line (256 words = 32 lines of 8), so its words v = 8k .. 8k+7 share
+// a line, and the reader's 32 loads of "period" k (steps 32k .. 32k+31) are the 4 lines' misses
+// (steps 32k .. 32k+3) and 28 loads that merge into them. Load i issues when load i - 16 has left
+// the queue; the loads of a period leave one a cycle from the first fill, at I_k + M + 0..31 (M
+// the miss: L1 2 + L2 12 + DRAM 100 + a 64-byte line on 100 / 1.2 bytes a cycle). So period k+1
+// starts when load 32k + 16 leaves, I_(k+1) = I_k + M + 16, not after 16 words x M / 16. The 33rd
+// period (words 256, 257) leaves its 8 loads at I_32 + M + 0..7: from the first word out (cycle M)
+// to the last, 32 (M + 16) + 8 cycles for the 4 x 258 words.
 TEST(Predict, StreamBoundByTheReaders) {
   const ArchConfig arch = load_default_arch({"fabric.pe.memory_queue_depth=16"});
-  const Stream s = stream(1, 2000, 2, 4);
-  const double rate = 16.0 / (2.0 + 12.0 + 100.0);
+  const Stream s = stream(1, 2 + 8 * 256, 2, 4);
+  ASSERT_EQ(s.plan.segments().length, 256u);
+  ASSERT_EQ(s.plan.segments().stride, 256u);
+  const double miss = 2.0 + 12.0 + 100.0 + 64.0 / (100.0 / 1.2);
+  const double rate = 4.0 * 258.0 / (32.0 * (miss + 16.0) + 8.0);
+  // Below a word a cycle and the MAC pipeline's 4 / 5; the DRAM carries 2 x 16 bytes a word.
+  ASSERT_LT(rate, 0.8);
+  ASSERT_LT(2.0 * rate * 16.0, 100.0 / 1.2);
+  EXPECT_NEAR(stream_reader_rate(s.plan, arch), rate, 1e-12);
   const CyclePrediction p = predict_streams(s.plan, arch, 0.0);
   EXPECT_EQ(p.bound, "readers (loads in flight)");
-  EXPECT_DOUBLE_EQ(p.worker_rate, rate);
+  EXPECT_NEAR(p.worker_rate, rate, 1e-12);
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(s.words / rate)));
 }
 
