@@ -114,7 +114,25 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   const double scratchpad_readers = buf.predicted_reader_cycles > 0 ? buf.predicted_reader_cycles : buf.reader_cycles;
   const double nb = double(buf.blocks.blocks), rows = nb * double(widest.streamed_planes()) * double(plan.ny());
   const double row_loads = double(plan.read_width());
-  const double in_flight = rows * row_loads / (double(w) * load_rate_bound(arch));
+  double in_flight = rows * row_loads / (double(w) * load_rate_bound(arch));
+  if (plan.rz() > 1 && buf.z_streams > 0) {
+    // 3D with z readers: the z readers of offset +rz load each plane rz planes before the main
+    // readers reach it, so a main reader's loads miss only on the block's first rz planes and hit
+    // the L2 after (L1 + L2 hit latency); the +rz z readers miss on every plane (the interior rows
+    // of the block's output columns). Both sets keep their loads in flight at once: each plane
+    // takes the slower. With rz = 1 the lead is one plane, about what the main reader runs ahead
+    // of its chain in its queues and delay lines: its loads find the z reader's misses still in
+    // flight and wait about as long (the loads-in-flight term above).
+    const MemoryParams& mem = arch.memory;
+    const double q = arch.fabric.pe.input_depth_of(true);
+    const double miss_rate = double(w) * load_rate_bound(arch);
+    const double hit_rate = double(w) * std::min(1.0, q / double(mem.l1.hit_latency + mem.l2.hit_latency));
+    const double plane_loads = double(plan.ny()) * row_loads;
+    const double z_loads = double(plan.out_rows()) * double(buf.blocks.out_width);
+    const double planes = double(plan.streamed_planes()), first = std::min(double(plan.rz()), planes);
+    in_flight = nb * (first * std::max(plane_loads / miss_rate, z_loads / miss_rate) +
+                      (planes - first) * std::max(plane_loads / hit_rate, z_loads / miss_rate));
+  }
   // The L1's MSHRs (Little's law): the rows' lines read. The w writers store consecutive columns
   // of a row, w words at a time: they write-combine w / (words a line) lines and the one across.
   const unsigned ports = 2 * w + w * buf.z_streams;

@@ -159,6 +159,36 @@ TEST(Predict, BlocksBoundByLoadsInFlight) {
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(loads / (4.0 * 16.0 / 114.0) + b.pipeline_cycles)));
 }
 
+// 3D readers bound by their loads in flight, r = 2 on 24 x 12 x 10 with 2 workers and 8 reply
+// entries over a miss of L1 2 + L2 12 + DRAM 400 cycles. Each worker has z readers (16 memory PEs
+// each: one per tap), and the one of offset +2 loads every plane 2 planes before the main readers
+// reach it. So the main readers' 12 rows x 24 words of a plane miss on the block's first 2 of its
+// 6 planes (the 2 readers keep 2 x 8 loads in flight over 414 cycles) and hit the L2 on the other
+// 4 (8 loads over 14 cycles each); the +2 z readers load the 8 interior rows x 20 output columns of
+// every plane, all misses. Each plane takes the slower of the two.
+TEST(Predict, BlocksBoundByLoadsInFlightWithZReadersAhead) {
+  StencilSpec spec;
+  spec.dims = 3;
+  spec.radius = {2, 2, 2};
+  spec.grid = {24, 12, 10};
+  const ArchConfig arch = load_default_arch({"fabric.pe.memory_queue_depth=8", "memory.dram.latency=400"});
+  const BufferEstimate b = estimate_buffering(spec, 2, 1, false, arch);
+  ASSERT_EQ(b.blocks.blocks, 1u);
+  ASSERT_EQ(b.read_width, 24u);
+  ASSERT_EQ(b.blocks.out_width, 20u);
+  ASSERT_GT(b.z_streams, 0u);
+  const double miss = 2.0 * 8.0 / 414.0, hit = 2.0 * 8.0 / 14.0;
+  const double main_loads = 12.0 * 24.0, z_loads = 8.0 * 20.0;
+  const double first = 2.0 * std::max(main_loads / miss, z_loads / miss);  // both miss: 14904
+  const double later = 4.0 * std::max(main_loads / hit, z_loads / miss);   // the z readers': 4 x 4140
+  ASSERT_LT(b.predicted_reader_cycles, first + later);
+  ASSERT_LT(b.dram_cycles, first + later);
+  ASSERT_LT(b.compute_cycles, first + later);
+  const CyclePrediction p = predict_blocks(spec, 2, b, arch);
+  EXPECT_EQ(p.bound, "readers");
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(first + later + b.pipeline_cycles)));
+}
+
 // The miss latency the MSHRs are held for: L1 2 + L2 12 + DRAM 100 cycles and a 64-byte line on a
 // bus of 100 / 1.2 bytes a cycle.
 constexpr double kMissLatency = 2.0 + 12.0 + 100.0 + 64.0 / (100.0 / 1.2);
