@@ -138,15 +138,23 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   const unsigned ports = 2 * w + w * buf.z_streams;
   const double writer_lines = 1.0 + double(w) * 8.0 / double(arch.memory.l1.line_bytes);
   const double mshr = rows * row_loads * 8.0 / mshr_bytes_per_cycle(arch, ports, writer_lines, w);
+  // The loads in flight and the MSHRs' lines in flight (Little's law), timed from the first load
+  // issued, end with the last batch back: they include the first miss, which the fill counts
+  // too, so each is that miss shorter. The other terms are steady rates.
+  const double first_miss =
+      double(arch.memory.l1.hit_latency) + arch.memory.l2.hit_latency + arch.memory.dram.latency;
+  in_flight = std::max(in_flight - first_miss, rows * row_loads / double(w));
+  const double mshr_steady = std::max(mshr - l1_miss_latency(arch), 0.0);
   const double readers = std::max(scratchpad_readers, in_flight);
-  const double cycles = std::max({readers, mshr, buf.dram_cycles, buf.compute_cycles, compute});
+  const double cycles = std::max({readers, mshr_steady, buf.dram_cycles, buf.compute_cycles, compute});
   CyclePrediction p;
-  // The fill: load k of a window-bound stream leaves at k x the window's time and returns a miss
-  // later, so the last word still pays the miss and the pipeline after the steady term.
+  // The fill: load k of a rate-bound stream leaves at k / the rate and returns a miss later, so
+  // the last word still pays the miss and the pipeline after the steady term (the loads-in-flight
+  // term, whose last batch returns with its last miss, left that miss out above).
   p.fill_cycles = buf.pipeline_cycles;
   p.cycles = static_cast<std::uint64_t>(std::ceil(cycles + p.fill_cycles));
   p.bound = cycles == compute                   ? "MAC pipeline (output queue / FP latency)"
-            : cycles == mshr && mshr > readers  ? "L1 MSHRs (lines in flight)"
+            : cycles == mshr_steady && mshr_steady > readers  ? "L1 MSHRs (lines in flight)"
             : readers >= buf.dram_cycles        ? "readers"
                                                 : "DRAM bandwidth";
   return p;
