@@ -28,12 +28,42 @@ double mshr_bytes_per_cycle(const ArchConfig& arch, unsigned ports, double write
   return lines * double(l1.line_bytes) / l1_miss_latency(arch);
 }
 
+double stream_reader_rate(const StencilPlan& plan, const ArchConfig& arch) {
+  const SegmentPlan& seg = plan.segments();
+  const std::uint64_t d = seg.interleave, per_segment = plan.stage_words(0), n = per_segment * d;
+  if (n == 0) return 1.0;
+  const std::size_t q = std::max(1u, arch.fabric.pe.input_depth_of(true));
+  const std::uint64_t line_words = std::max<std::uint64_t>(1, arch.memory.l1.line_bytes / 8);
+  const double miss = l1_miss_latency(arch), hit = arch.memory.l1.hit_latency;
+  std::vector<double> done(n), fill;
+  double slowest = 0;
+  for (unsigned j = 0; j < plan.workers(); ++j) {
+    // Worker j's words: word v of segment s = j D + q at step v D + q, at word s x stride + v of
+    // the input image (whose first word starts a line).
+    const std::uint64_t first = std::uint64_t{j} * d * seg.stride;
+    const std::uint64_t last = first + (d - 1) * seg.stride + per_segment;
+    fill.assign((last - first) / line_words + 2, -1.0);
+    double issue = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::uint64_t v = i / d, s = i % d;
+      if (i > 0) issue += 1;
+      if (i >= q) issue = std::max(issue, done[i - q]);  // a reply slot frees as its word leaves
+      double& f = fill[(first + s * seg.stride + v) / line_words - first / line_words];
+      if (f < 0) f = issue + miss;  // the line's first load misses; later ones merge or hit
+      const double ready = std::max(f, issue + hit);
+      done[i] = i > 0 ? std::max(ready, done[i - 1] + 1) : ready;  // in order, one a cycle
+    }
+    slowest = std::max(slowest, done[n - 1] - done[0] + 1);
+  }
+  return std::min(1.0, double(n) / slowest);
+}
+
 CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, double pipeline) {
   CyclePrediction p;
   const double w = plan.workers();
   const double words = double(plan.reader_total(0));  // per worker, halos included
   const double outputs = double(plan.writer_total(0));
-  const double load_rate = load_rate_bound(arch), fu_rate = pipeline_rate_bound(arch);
+  const double load_rate = stream_reader_rate(plan, arch), fu_rate = pipeline_rate_bound(arch);
   p.worker_rate = std::min(load_rate, fu_rate);
   // DRAM bytes per word a worker takes: 8 read, and 8 x outputs/words written once the caches
   // write back.
@@ -84,21 +114,47 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   const double scratchpad_readers = buf.predicted_reader_cycles > 0 ? buf.predicted_reader_cycles : buf.reader_cycles;
   const double nb = double(buf.blocks.blocks), rows = nb * double(widest.streamed_planes()) * double(plan.ny());
   const double row_loads = double(plan.read_width());
-  const double in_flight = rows * row_loads / (double(w) * load_rate_bound(arch));
+  double in_flight = rows * row_loads / (double(w) * load_rate_bound(arch));
+  if (plan.rz() > 1 && buf.z_streams > 0) {
+    // 3D with z readers: the z readers of offset +rz load each plane rz planes before the main
+    // readers reach it, so a main reader's loads miss only on the block's first rz planes and hit
+    // the L2 after (L1 + L2 hit latency); the +rz z readers miss on every plane (the interior rows
+    // of the block's output columns). Both sets keep their loads in flight at once: each plane
+    // takes the slower. With rz = 1 the lead is one plane, about what the main reader runs ahead
+    // of its chain in its queues and delay lines: its loads find the z reader's misses still in
+    // flight and wait about as long (the loads-in-flight term above).
+    const MemoryParams& mem = arch.memory;
+    const double q = arch.fabric.pe.input_depth_of(true);
+    const double miss_rate = double(w) * load_rate_bound(arch);
+    const double hit_rate = double(w) * std::min(1.0, q / double(mem.l1.hit_latency + mem.l2.hit_latency));
+    const double plane_loads = double(plan.ny()) * row_loads;
+    const double z_loads = double(plan.out_rows()) * double(buf.blocks.out_width);
+    const double planes = double(plan.streamed_planes()), first = std::min(double(plan.rz()), planes);
+    in_flight = nb * (first * std::max(plane_loads / miss_rate, z_loads / miss_rate) +
+                      (planes - first) * std::max(plane_loads / hit_rate, z_loads / miss_rate));
+  }
   // The L1's MSHRs (Little's law): the rows' lines read. The w writers store consecutive columns
   // of a row, w words at a time: they write-combine w / (words a line) lines and the one across.
   const unsigned ports = 2 * w + w * buf.z_streams;
   const double writer_lines = 1.0 + double(w) * 8.0 / double(arch.memory.l1.line_bytes);
   const double mshr = rows * row_loads * 8.0 / mshr_bytes_per_cycle(arch, ports, writer_lines, w);
+  // The loads in flight and the MSHRs' lines in flight (Little's law), timed from the first load
+  // issued, end with the last batch back: they include the first miss, which the fill counts
+  // too, so each is that miss shorter. The other terms are steady rates.
+  const double first_miss =
+      double(arch.memory.l1.hit_latency) + arch.memory.l2.hit_latency + arch.memory.dram.latency;
+  in_flight = std::max(in_flight - first_miss, rows * row_loads / double(w));
+  const double mshr_steady = std::max(mshr - l1_miss_latency(arch), 0.0);
   const double readers = std::max(scratchpad_readers, in_flight);
-  const double cycles = std::max({readers, mshr, buf.dram_cycles, buf.compute_cycles, compute});
+  const double cycles = std::max({readers, mshr_steady, buf.dram_cycles, buf.compute_cycles, compute});
   CyclePrediction p;
-  // The fill: load k of a window-bound stream leaves at k x the window's time and returns a miss
-  // later, so the last word still pays the miss and the pipeline after the steady term.
+  // The fill: load k of a rate-bound stream leaves at k / the rate and returns a miss later, so
+  // the last word still pays the miss and the pipeline after the steady term (the loads-in-flight
+  // term, whose last batch returns with its last miss, left that miss out above).
   p.fill_cycles = buf.pipeline_cycles;
   p.cycles = static_cast<std::uint64_t>(std::ceil(cycles + p.fill_cycles));
   p.bound = cycles == compute                   ? "MAC pipeline (output queue / FP latency)"
-            : cycles == mshr && mshr > readers  ? "L1 MSHRs (lines in flight)"
+            : cycles == mshr_steady && mshr_steady > readers  ? "L1 MSHRs (lines in flight)"
             : readers >= buf.dram_cycles        ? "readers"
                                                 : "DRAM bandwidth";
   return p;

@@ -25,7 +25,7 @@ struct CyclePrediction {
 };
 
 /// 1D streams (StencilPlan::streams): each worker takes (L + 2rT) x D words (T time steps) at
-/// rate = min(1, reply queue / load latency, output queue / (FP latency + 1)). Reads cost 8 bytes a
+/// rate = min(stream_reader_rate, output queue / (FP latency + 1)). Reads cost 8 bytes a
 /// word; the stored lines stay in the caches until the L2 is full of lines, and from then on every
 /// stored line is written back too. So the workers run at min(rate, DRAM bytes per cycle / read
 /// bytes per word) until the L2 has filled, then at min(rate, DRAM bytes per cycle / (read + write
@@ -40,6 +40,17 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
 /// computing every row of every block at pipeline_rate_bound), plus the fill, `buf.pipeline_cycles`.
 CyclePrediction predict_blocks(const StencilSpec& spec, unsigned workers, const BufferEstimate& buf,
                                const ArchConfig& arch);
+
+/// 1D: the words a cycle the slowest worker's reader delivers (at most 1): its loads in flight,
+/// replayed word by word. A reader's load issues when the load its reply queue's depth Q earlier
+/// has left the queue; loads leave in order, one a cycle; the first load of a line misses
+/// (l1_miss_latency), a later one to the same line merges into the miss or hits (L1 hit latency).
+/// The reader takes its D segments interleaved (word v of segment q at step vD + q, segment s at
+/// word s x stride of a line-aligned image), so a line serves 8 loads D steps apart and the
+/// misses of a period of 8D loads fall where the segments cross lines: Q loads in flight then
+/// cover more than Q / miss latency words a cycle. The rate is the words over the cycles from the
+/// first word out to the last.
+double stream_reader_rate(const StencilPlan& plan, const ArchConfig& arch);
 
 /// The latency of a line miss at the L1 (docs/memory.md, "Throughput"): the L1 and L2 hit
 /// latencies, the DRAM latency and the line's time on the DRAM bus (line bytes / DRAM bytes per
