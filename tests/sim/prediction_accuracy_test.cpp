@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/sim/child_process.h"
+#include "tests/sim/prediction_run.h"
 
 namespace {
 
@@ -84,30 +85,10 @@ std::vector<Case> cases() {
   };
 }
 
-struct Outcome {
-  int code = -1;
-  std::string err;
-  double cycles = 0, predicted = 0;
-};
+using Outcome = cgra::test::PredictionOutcome;
 
 Outcome run_case(const Case& c, const fs::path& root, std::size_t index) {
-  const fs::path dir = root / std::to_string(index);
-  fs::create_directories(dir);
-  std::vector<std::string> argv = {CGRASIM_BINARY};
-  argv.insert(argv.end(), c.args.begin(), c.args.end());
-  argv.insert(argv.end(), {"--json", (dir / "r.json").string(), "--quiet"});
-  const cgra::test::ChildResult r = cgra::test::run_child(argv, dir);
-  Outcome o{r.code, r.err};
-  if (r.code != 0) return o;
-  const json j = json::parse(cgra::test::slurp(dir / "r.json"));
-  if (j["output_check"] != "pass") {
-    o.code = -2;
-    o.err = "output check " + j["output_check"].dump();
-    return o;
-  }
-  o.cycles = j["cycles"].get<double>();
-  o.predicted = j["predicted_cycles"].get<double>();
-  return o;
+  return cgra::test::run_prediction_case(CGRASIM_BINARY, c.args, root / std::to_string(index));
 }
 
 TEST(PredictionAccuracy, SmallCasesWithinTheirBoundsAndTheMedianWithinFivePercent) {

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/sim/child_process.h"
+#include "tests/sim/prediction_run.h"
 #include "tests/sim/random_points.h"
 
 namespace {
@@ -51,36 +52,10 @@ unsigned env_or(const char* name, unsigned fallback) {
   return v && *v ? unsigned(std::strtoul(v, nullptr, 10)) : fallback;
 }
 
-struct Outcome {
-  int code = -1;
-  std::string err;
-  double cycles = 0, predicted = 0;
-  unsigned workers = 0;
-  std::string bound;
-};
+using Outcome = cgra::test::PredictionOutcome;
 
 Outcome run_point(const RandomPoint& p, const fs::path& root, std::size_t index) {
-  const fs::path dir = root / std::to_string(index);
-  fs::create_directories(dir);
-  std::vector<std::string> argv = {CGRASIM_BINARY};
-  argv.insert(argv.end(), p.args.begin(), p.args.end());
-  argv.insert(argv.end(), {"--json", (dir / "r.json").string(), "--quiet"});
-  const cgra::test::ChildResult r = cgra::test::run_child(argv, dir);
-  Outcome o;
-  o.code = r.code;
-  o.err = r.err;
-  if (r.code != 0) return o;
-  const json j = json::parse(cgra::test::slurp(dir / "r.json"));
-  if (j["output_check"] != "pass") {
-    o.code = -2;
-    o.err = "output check " + j["output_check"].dump();
-    return o;
-  }
-  o.cycles = j["cycles"].get<double>();
-  o.predicted = j["predicted_cycles"].get<double>();
-  o.workers = j["mapping"]["workers"].get<unsigned>();
-  o.bound = j["mapping"]["predicted_bound"].get<std::string>();
-  return o;
+  return cgra::test::run_prediction_case(CGRASIM_BINARY, p.args, root / std::to_string(index));
 }
 
 // "fabric.pe.input_queue_depth=16" -> "input_queue_depth=16": the table's params column.
