@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/output_file.h"
+#include "tests/study/study_test_util.h"
 #include "sim/study/pareto.h"
 #include "sim/study/plot.h"
 #include "sim/study/point_launcher.h"
@@ -59,17 +60,8 @@ TEST(ParetoFront, PointsWithANaNAreNeverOnIt) {
 
 // ---- fixtures -----------------------------------------------------------------------------------
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("cgrasim_cost_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& f) const { return (path / f).string(); }
+struct TempDir : study_test::TempDir {
+  TempDir() : study_test::TempDir("cgrasim_cost_") {}
 };
 
 /// A run's report with a cost object: GFLOP/s `gflops`, area `area` mm², power `watts` W, and

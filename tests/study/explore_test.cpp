@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "io/output_file.h"
+#include "tests/study/study_test_util.h"
 #include "sim/study/explore_file.h"
 
 namespace cgra {
@@ -22,48 +23,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("cgrasim_explore_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& f) const { return (path / f).string(); }
+using study_test::Proc;
+using study_test::query;
+using study_test::shell;
+
+struct TempDir : study_test::TempDir {
+  TempDir() : study_test::TempDir("cgrasim_explore_") {}
 };
 
-struct Proc {
-  int code;
-  std::string out, err;
-};
-
-Proc cgrasim(const TempDir& dir, const std::string& args) {
-  const std::string line = "cd '" + dir.path.string() + "' && '" + CGRASIM_EXE + "' " + args +
-                           " > stdout.txt 2> stderr.txt";
-  const int status = std::system(line.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(dir / "stdout.txt"), read_file(dir / "stderr.txt")};
-}
-
-std::vector<std::vector<std::string>> query(const std::string& db, const std::string& sql) {
-  sqlite3* h = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  std::vector<std::vector<std::string>> rows;
-  EXPECT_EQ(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(h);
-  while (st && sqlite3_step(st) == SQLITE_ROW) {
-    std::vector<std::string> r;
-    for (int c = 0; c < sqlite3_column_count(st); ++c)
-      r.push_back(sqlite3_column_type(st, c) == SQLITE_NULL ? "NULL"
-                                                             : reinterpret_cast<const char*>(sqlite3_column_text(st, c)));
-    rows.push_back(r);
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return rows;
-}
+Proc cgrasim(const TempDir& dir, const std::string& args) { return shell(dir, std::string("'") + CGRASIM_EXE + "' " + args); }
 
 /// The CSV's rows as maps column -> field (no quoting needed for these files).
 std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {

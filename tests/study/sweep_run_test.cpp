@@ -18,60 +18,22 @@
 #include <nlohmann/json.hpp>
 
 #include "io/output_file.h"
+#include "tests/study/study_test_util.h"
 
 namespace cgra {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("cgrasim_sweep_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& f) const { return (path / f).string(); }
-};
+using study_test::Proc;
+using study_test::query;
+using study_test::shell;
 
-struct Proc {
-  int code;
-  std::string out, err;
+struct TempDir : study_test::TempDir {
+  TempDir() : study_test::TempDir("cgrasim_sweep_") {}
 };
-
-/// Runs `command` (a shell line) in `dir`; stdout and stderr kept.
-Proc shell(const TempDir& dir, const std::string& command) {
-  const std::string line = "cd '" + dir.path.string() + "' && " + command + " > stdout.txt 2> stderr.txt";
-  const int status = std::system(line.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(dir / "stdout.txt"), read_file(dir / "stderr.txt")};
-}
 
 Proc cgrasim(const TempDir& dir, const std::string& args) { return shell(dir, std::string("'") + CGRASIM_EXE + "' " + args); }
-
-/// Rows of a query, every column as text ("NULL" for null).
-std::vector<std::vector<std::string>> query(const std::string& db, const std::string& sql) {
-  sqlite3* h = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  std::vector<std::vector<std::string>> rows;
-  if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
-    ADD_FAILURE() << sqlite3_errmsg(h) << " in " << sql;
-  } else {
-    while (sqlite3_step(st) == SQLITE_ROW) {
-      std::vector<std::string> r;
-      for (int i = 0; i < sqlite3_column_count(st); ++i)
-        r.push_back(sqlite3_column_type(st, i) == SQLITE_NULL ? "NULL"
-                                                               : reinterpret_cast<const char*>(sqlite3_column_text(st, i)));
-      rows.push_back(r);
-    }
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return rows;
-}
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
