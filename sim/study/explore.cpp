@@ -27,6 +27,8 @@
 
 #include "config/arch_config.h"
 #include "io/output_file.h"
+#include "sim/study/explore_db.h"
+#include "sim/study/explore_eval.h"
 #include "sim/study/plot.h"
 #include "sim/study/point_launcher.h"
 #include "sim/study/sweep_run.h"
@@ -34,214 +36,14 @@
 namespace cgra::study {
 namespace {
 
-using Values = std::vector<std::string>;  // one per parameter, as written
 using Clock = std::chrono::steady_clock;
-
-/// The figures an evaluation keeps (columns of the table, in order).
-const std::vector<std::string> kFigures = {"gflops",         "gflops_per_mm2",      "gflops_per_watt",
-                                           "energy_per_output_pj", "area_mm2", "average_power_watts",
-                                           "max_power_watts", "storage_bytes"};
 
 /// Fitness of a design that could not be evaluated, and the base of an infeasible one's: worse
 /// than any real figure, so the search leaves them behind.
 constexpr double kFailedFitness = 1e15;
 constexpr double kInfeasibleFitness = 1e12;
 
-struct Evaluation {
-  std::string id;
-  Values values;
-  std::string stage;  ///< "predicted" or "simulated"
-  bool baseline = false;
-  std::string status = "done";  ///< or "failed"
-  std::string error;
-  std::map<std::string, double> fig;
-  nlohmann::json workloads = nlohmann::json::array();
-  double wall_seconds = 0;
-};
-
-/// How far a done evaluation is over its limits: the sum of the relative excesses; 0 when it
-/// keeps them all. `why` names each limit it breaks.
-double violation(const Evaluation& e, const Constraints& c, std::string* why = nullptr) {
-  double v = 0;
-  auto check = [&](const std::optional<double>& limit, const char* fig, const char* name) {
-    if (!limit) return;
-    const auto it = e.fig.find(fig);
-    if (it == e.fig.end()) return;
-    if (it->second > *limit) {
-      v += (it->second - *limit) / *limit;
-      if (why) *why += (why->empty() ? "" : "; ") + fmt::format("{} {:.6g} > {:.6g}", name, it->second, *limit);
-    }
-  };
-  check(c.area_mm2, "area_mm2", "area_mm2");
-  check(c.average_power_watts, "max_power_watts", "average_power_watts");
-  check(c.storage, "storage_bytes", "storage");
-  return v;
-}
-
-bool usable(const Evaluation& e, const Constraints& c) { return e.status == "done" && violation(e, c) == 0; }
-
-/// Objectives of an evaluation in the search's form: each minimised (a maximised figure negated).
-std::vector<double> objective_vector(const Evaluation& e, const Explore& x) {
-  std::vector<double> f;
-  for (const auto& o : x.objectives) {
-    const double v = e.fig.at(o.figure);
-    f.push_back(o.maximise ? -v : v);
-  }
-  return f;
-}
-
-bool dominates(const std::vector<double>& a, const std::vector<double>& b) {
-  bool better = false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i] > b[i]) return false;
-    if (a[i] < b[i]) better = true;
-  }
-  return better;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The database.
-
-class ExploreDb {
- public:
-  ExploreDb(const std::string& path, const Explore& x) : path_(path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
-      fail("cannot open");
-    sqlite3_busy_timeout(db_, 10000);
-    exec("PRAGMA journal_mode=WAL");
-    exec("PRAGMA synchronous=NORMAL");
-    std::string cols;
-    for (const auto& f : kFigures) cols += ", " + quote_identifier(f) + " REAL";
-    exec("CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, stage TEXT NOT NULL, baseline INTEGER NOT NULL, "
-         "status TEXT NOT NULL, error TEXT, feasible INTEGER, violation TEXT" + cols +
-         ", wall_seconds REAL, workloads TEXT)");
-    exec("CREATE TABLE IF NOT EXISTS explore (key TEXT PRIMARY KEY, value TEXT)");
-    std::set<std::string> have;
-    for (const auto& r : query("PRAGMA table_info(points)")) have.insert(r[1].value_or(""));
-    for (const auto& p : x.parameters)
-      if (!have.count(p.key)) exec("ALTER TABLE points ADD COLUMN " + quote_identifier(p.key));
-    nlohmann::json params = nlohmann::json::array(), objs = nlohmann::json::array();
-    for (const auto& p : x.parameters) params.push_back(p.key);
-    for (const auto& o : x.objectives) objs.push_back({{"figure", o.figure}, {"maximise", o.maximise}});
-    put_meta("name", x.name);
-    put_meta("parameters", params.dump());
-    put_meta("objectives", objs.dump());
-  }
-  ~ExploreDb() { sqlite3_close(db_); }
-  ExploreDb(const ExploreDb&) = delete;
-  ExploreDb& operator=(const ExploreDb&) = delete;
-
-  /// Every row: id -> evaluation (values left empty: the caller knows them).
-  std::map<std::string, Evaluation> load() const {
-    std::map<std::string, Evaluation> out;
-    std::string cols = "id, stage, baseline, status, error, wall_seconds, workloads";
-    for (const auto& f : kFigures) cols += ", " + quote_identifier(f);
-    for (const auto& r : query("SELECT " + cols + " FROM points")) {
-      Evaluation e;
-      e.id = r[0].value_or("");
-      e.stage = r[1].value_or("");
-      e.baseline = r[2].value_or("0") == "1";
-      e.status = r[3].value_or("failed");
-      e.error = r[4].value_or("");
-      e.wall_seconds = r[5] ? std::stod(*r[5]) : 0;
-      try {
-        if (r[6]) e.workloads = nlohmann::json::parse(*r[6]);
-      } catch (const nlohmann::json::exception&) {
-      }
-      for (std::size_t i = 0; i < kFigures.size(); ++i)
-        if (r[7 + i]) e.fig[kFigures[i]] = std::stod(*r[7 + i]);
-      out[e.id] = std::move(e);
-    }
-    return out;
-  }
-
-  void insert(const Evaluation& e, const Explore& x) {
-    std::string cols = "id, stage, baseline, status, error, feasible, violation, wall_seconds, workloads";
-    std::string qs = "?, ?, ?, ?, ?, ?, ?, ?, ?";
-    for (const auto& f : kFigures) cols += ", " + quote_identifier(f), qs += ", ?";
-    for (const auto& p : x.parameters) cols += ", " + quote_identifier(p.key), qs += ", ?";
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, ("INSERT OR IGNORE INTO points (" + cols + ") VALUES (" + qs + ")").c_str(), -1, &st,
-                           nullptr) != SQLITE_OK)
-      fail("cannot insert");
-    int i = 1;
-    auto text = [&](const std::string& t) { sqlite3_bind_text(st, i++, t.c_str(), -1, SQLITE_TRANSIENT); };
-    auto null = [&] { sqlite3_bind_null(st, i++); };
-    text(e.id);
-    text(e.stage);
-    sqlite3_bind_int(st, i++, e.baseline ? 1 : 0);
-    text(e.status);
-    if (e.error.empty()) null(); else text(e.error);
-    std::string why;
-    const double v = e.status == "done" ? violation(e, x.constraints, &why) : 0;
-    if (e.status != "done") null(); else sqlite3_bind_int(st, i++, v == 0 ? 1 : 0);
-    if (why.empty()) null(); else text(why);
-    sqlite3_bind_double(st, i++, e.wall_seconds);
-    text(e.workloads.dump());
-    for (const auto& f : kFigures) {
-      const auto it = e.fig.find(f);
-      if (it == e.fig.end()) null(); else sqlite3_bind_double(st, i++, it->second);
-    }
-    for (const auto& val : e.values) {
-      char* end = nullptr;
-      const long long n = std::strtoll(val.c_str(), &end, 10);
-      if (!val.empty() && end && *end == '\0') {
-        sqlite3_bind_int64(st, i++, n);
-        continue;
-      }
-      const double d = std::strtod(val.c_str(), &end);
-      if (!val.empty() && end && *end == '\0') sqlite3_bind_double(st, i++, d);
-      else text(val);
-    }
-    const int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) fail("cannot insert a row");
-  }
-
- private:
-  void put_meta(const std::string& k, const std::string& v) {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, "INSERT OR REPLACE INTO explore (key, value) VALUES (?, ?)", -1, &st, nullptr) !=
-        SQLITE_OK)
-      fail("cannot write");
-    sqlite3_bind_text(st, 1, k.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, v.c_str(), -1, SQLITE_TRANSIENT);
-    const int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) fail("cannot write");
-  }
-  void exec(const std::string& sql) const {
-    char* msg = nullptr;
-    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
-      const std::string m = msg ? msg : "";
-      sqlite3_free(msg);
-      throw SweepError(path_ + ": " + m);
-    }
-  }
-  std::vector<std::vector<std::optional<std::string>>> query(const std::string& sql) const {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) fail("cannot read");
-    std::vector<std::vector<std::optional<std::string>>> rows;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-      std::vector<std::optional<std::string>> r;
-      for (int c = 0; c < sqlite3_column_count(st); ++c) {
-        if (sqlite3_column_type(st, c) == SQLITE_NULL) r.push_back(std::nullopt);
-        else if (sqlite3_column_type(st, c) == SQLITE_FLOAT)  // every digit: a resumed run prints the same
-          r.push_back(fmt::format("{:.17g}", sqlite3_column_double(st, c)));
-        else r.push_back(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, c))));
-      }
-      rows.push_back(std::move(r));
-    }
-    sqlite3_finalize(st);
-    return rows;
-  }
-  [[noreturn]] void fail(const std::string& what) const {
-    throw SweepError(path_ + ": " + what + ": " + (db_ ? sqlite3_errmsg(db_) : "no database") +
-                     " (not an explore database?)");
-  }
-  std::string path_;
-  sqlite3* db_ = nullptr;
-};
+using namespace explore_detail;
 
 // ---------------------------------------------------------------------------------------------
 // Running the workloads of designs in worker processes.
