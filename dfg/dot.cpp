@@ -5,31 +5,26 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <memory>
+#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "dfg/dot_cgraph.h"
+#include "dfg/dot_fold.h"
 #include "dfg/impl/asm_text.h"
 
 namespace cgra::dfg {
 namespace {
 
-struct AgraphCloser {
-  void operator()(Agraph_t* g) const { agclose(g); }
-};
-using AgraphPtr = std::unique_ptr<Agraph_t, AgraphCloser>;
+using namespace dot_detail;
 
 struct GvcFree {
   void operator()(GVC_t* gvc) const { gvFreeContext(gvc); }
 };
-
-// cgraph's API takes `char*` for strings it only reads (it copies them into its string pool).
-char* c(const std::string& s) { return const_cast<char*>(s.c_str()); }
-char* c(const char* s) { return const_cast<char*>(s); }
-
-void set(void* obj, const char* attr, const std::string& value) { agsafeset(obj, c(attr), c(value), c("")); }
 
 // agwrite output goes through the graph's I/O discipline; this one appends to a std::string.
 int put_string(void* chan, const char* str) {
@@ -70,36 +65,23 @@ std::string detail(std::string messages) {
   return messages.empty() ? messages : ": " + messages;
 }
 
-// A number for a DOT attribute: an integer without a decimal point ("300"), else with at most
-// three decimals ("-0.35").
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  std::string s = buf;
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  return s == "-0" ? "0" : s;
-}
-
-// Placed-mode geometry, in points, all proportional to the spacing of the fabric grid.
+// Placed-view geometry, in points, all proportional to the spacing of the fabric grid.
 struct Geometry {
   double spacing;
   double used() const { return 0.84 * spacing; }     // of a cell; the rest keeps boxes apart
   double width() const { return used(); }            // every box
   double height() const { return 0.44 * spacing; }   // one op in a cell
   double gap() const { return 0.1 * spacing; }       // between ops stacked in one cell
-  double font() const { return 0.09 * spacing; }     // 9 pt at the default spacing
+  // 17 pt at the default spacing: a label of up to 8 characters (`MAC c128`, `FILTER`) fits the
+  // 84 pt box at 0.6 em a character, and stays readable when the fabric is drawn 1600 px wide.
+  double font() const { return 0.17 * spacing; }
+  double title_font() const { return 0.4 * spacing; }
   // Height of each of `k` ops sharing one cell, stacked within used() of its height.
   double height(std::size_t k) const {
     const double n = static_cast<double>(k);
     return std::min(height(), (used() - (n - 1) * gap()) / n);
   }
 };
-
-// Longest name a placed box shows whole: the box is 0.84 spacing wide and the font 0.09 spacing,
-// so 15 characters take 81 of its 84 points even at 0.6 em each (more than the average width of
-// a character in Graphviz's fonts).
-constexpr std::size_t kPlacedNameChars = 15;
 
 void set_box(Agnode_t* n, const Geometry& geo, double height, double font) {
   set(n, "shape", "box");
@@ -109,84 +91,113 @@ void set_box(Agnode_t* n, const Geometry& geo, double height, double font) {
   set(n, "fontsize", num(font));
 }
 
-// The legend: one box per fill colour and per outline colour the graph uses, in a cluster. In
-// placed mode the boxes sit in two rows of fabric cells from y = `first_row_y` down.
-void add_legend(Agraph_t* g, const Dfg& dfg, const DotOptions& options, const Geometry& geo,
-                double first_row_y) {
+// The legend of the placed view: one box per fill colour the graph uses, then one per worker
+// outline, in two rows of fabric cells from y = `first_row_y` down, in a cluster.
+void add_legend(Agraph_t* g, const Dfg& dfg, const Geometry& geo, double first_row_y) {
   const Graph& graph = dfg.graph();
   std::vector<std::string> fills;
-  std::vector<Role> roles;
+  std::vector<int> workers;
   for (Vertex v = 0; v < dfg.num_ops(); ++v) {
     const std::string fill(fill_color(graph[v].kind));
     if (std::find(fills.begin(), fills.end(), fill) == fills.end()) fills.push_back(fill);
-    if (std::find(roles.begin(), roles.end(), graph[v].role) == roles.end()) roles.push_back(graph[v].role);
+    const int w = std::max(graph[v].worker, -1);
+    if (std::find(workers.begin(), workers.end(), w) == workers.end()) workers.push_back(w);
   }
-  // Fill classes in the paper's legend order, then the roles in declaration order.
+  // Fill classes in the paper's legend order, then the workers in order, no worker last.
   struct FillEntry {
     const char* color;
     const char* text;
   };
   static constexpr FillEntry kFills[] = {
       {"lightyellow", "MUX"}, {"orange", "MUL"},  {"red", "MAC"},
-      {"lightblue", "DEMUX"}, {"green", "ADD"},   {"cyan", "ADDR_GEN\\nCOUNTER"},
-      {"gray", "other ops"},
+      {"lightblue", "DEMUX"}, {"green", "ADD"},   {"cyan", "ADDR"},
+      {"gray", "other"},
   };
-  std::sort(roles.begin(), roles.end());
+  std::sort(workers.begin(), workers.end(), [](int a, int b) { return (a < 0) != (b < 0) ? b < 0 : a < b; });
 
   Agraph_t* legend = agsubg(g, c("cluster_legend"), 1);
-  set(legend, "label", "legend: fill = op kind, outline = role");
+  set(legend, "label", "legend");
   set(legend, "color", "gray50");
   auto entry = [&](const std::string& id, const std::string& label, int row, int col) {
     Agnode_t* n = agnode(legend, c("legend:" + id), 1);
     if (n == nullptr) throw DfgError("Graphviz agnode failed for legend entry '" + id + "'");
     set(n, "label", label);
     set(n, "style", "filled");
-    if (options.placed) {
-      set_box(n, geo, geo.height(), geo.font());
-      set(n, "pos", num(col * geo.spacing) + "," + num(first_row_y - row * geo.spacing) + "!");
-    } else {
-      set(n, "shape", "box");
-    }
+    set_box(n, geo, geo.height(), geo.font());
+    set(n, "pos", num(col * geo.spacing) + "," + num(first_row_y - row * geo.spacing) + "!");
     return n;
   };
+  // A row's title: plain text ending at its first box, in two lines.
   auto title = [&](const std::string& id, const std::string& text, int row) {
     Agnode_t* n = entry(id, text, row, 0);
     set(n, "shape", "plaintext");
     set(n, "style", "");
   };
-  title("fill", "fill: op kind", 0);
+  title("fill", "fill:\\nop kind", 0);
   int col = 1;
   for (const FillEntry& f : kFills) {
     if (std::find(fills.begin(), fills.end(), f.color) == fills.end()) continue;
     Agnode_t* n = entry(std::string("fill:") + f.color, f.text, 0, col++);
     set(n, "fillcolor", f.color);
+    set(n, "tooltip", f.color == std::string_view("cyan") ? "ADDR_GEN, COUNTER" : f.text);
   }
-  title("role", "outline: role", 1);
+  title("worker", "outline:\\nworker", 1);
   col = 1;
-  for (Role r : roles) {
-    Agnode_t* n = entry("role:" + std::string(to_string(r)), std::string(to_string(r)), 1, col++);
+  for (int w : workers) {
+    const std::string id = w < 0 ? std::string("none") : std::to_string(w);
+    Agnode_t* n = entry("worker:" + id, w < 0 ? std::string("shared") : "w" + std::to_string(w), 1, col++);
     set(n, "fillcolor", "white");
-    if (r != Role::Compute) set(n, "color", std::string(role_color(r)));
-    set(n, "penwidth", "2.5");
+    set(n, "color", std::string(worker_color(w)));
+    set(n, "penwidth", "3");
   }
 }
 
-// Builds the cgraph graph of `dfg`. `disc` must outlive the returned graph.
-AgraphPtr build_agraph(const Dfg& dfg, const DotOptions& options, Agdisc_t* disc) {
+// The tooltip of an op: its full name, kind, coefficient, role and worker.
+std::string tooltip(const Op& op) {
+  std::string tip = op.name + ": " + std::string(to_string(op.kind));
+  if (op.kind == OpKind::Mul || op.kind == OpKind::Mac) tip += " coef=" + format_double(op.f64("coef"));
+  if (op.worker >= 0) tip += " (" + std::string(to_string(op.role)) + " " + std::to_string(op.worker) + ")";
+  return tip;
+}
+
+// The ports of every op that are connected, inputs and outputs: port labels go where there are
+// several.
+struct ConnectedPorts {
+  std::vector<std::set<std::string>> in, out;
+};
+ConnectedPorts connected_ports(const Dfg& dfg) {
+  const Graph& graph = dfg.graph();
+  ConnectedPorts p{std::vector<std::set<std::string>>(dfg.num_ops()), std::vector<std::set<std::string>>(dfg.num_ops())};
+  for (auto [it, end] = boost::edges(graph); it != end; ++it) {
+    p.out[boost::source(*it, graph)].insert(graph[*it].src_port);
+    p.in[boost::target(*it, graph)].insert(graph[*it].dst_port);
+  }
+  return p;
+}
+
+// Builds the cgraph graph of the placed view. `disc` must outlive the returned graph.
+AgraphPtr build_placed(const Dfg& dfg, const DotOptions& options, Agdisc_t* disc) {
   const std::string name = dfg.name().empty() ? "dfg" : dfg.name();
   AgraphPtr root(agopen(c(name), Agdirected, disc));
   if (!root) throw DfgError("Graphviz agopen failed for DFG '" + name + "'");
   Agraph_t* g = root.get();
+  const Geometry geo{static_cast<double>(options.spacing)};
+  // `dot -Tsvg` lays it out as neato -n2 does: the positions as given.
+  set(g, "layout", "nop2");
   set(g, "outputorder", "edgesfirst");
-  // Placed mode: straight edges, drawn under the nodes. Routing splines around the boxes takes
-  // neato -n2 about 90 s for the paper's 2D mapping; lines take a fraction of a second.
-  if (options.placed) set(g, "splines", "line");
+  // Straight edges, drawn under the nodes. Routing splines around the boxes takes neato -n2 about
+  // 90 s for the paper's 2D mapping; lines take a fraction of a second.
+  set(g, "splines", "line");
+  set(g, "label", options.title.empty() ? dfg.name() : options.title);
+  set(g, "labelloc", "t");
+  set(g, "fontsize", num(geo.title_font()));
+  set(g, "fontname", "Helvetica");
   // Declared with their defaults so that agwrite leaves out the values equal to them.
   agattr(g, AGNODE, c("color"), c("black"));
-  const Geometry geo{static_cast<double>(options.spacing)};
+  agattr(g, AGNODE, c("fontname"), c("Helvetica"));
 
   const Graph& graph = dfg.graph();
-  // Placed mode: rows grow downwards on the fabric but y grows upwards in Graphviz.
+  // Rows grow downwards on the fabric but y grows upwards in Graphviz.
   unsigned rows = 0;
   bool spill = false;
   for (Vertex v = 0; v < dfg.num_ops(); ++v) {
@@ -203,6 +214,7 @@ AgraphPtr build_agraph(const Dfg& dfg, const DotOptions& options, Agdisc_t* disc
     cell[v] = graph[v].place ? *graph[v].place : Coord{spill_row, spill_col++};
     ops_in_cell[{cell[v].row, cell[v].col}].push_back(v);
   }
+  const std::vector<std::optional<std::size_t>> taps = tap_positions(dfg);
 
   std::map<std::tuple<Role, int>, Agraph_t*> clusters;
   std::vector<Agnode_t*> nodes(dfg.num_ops());
@@ -226,41 +238,41 @@ AgraphPtr build_agraph(const Dfg& dfg, const DotOptions& options, Agdisc_t* disc
     nodes[v] = n;
     set(n, "style", "filled");
     set(n, "fillcolor", std::string(fill_color(op.kind)));
-    set(n, "label", node_label(op, options.placed));
-    if (op.role != Role::Compute) set(n, "color", std::string(role_color(op.role)));
-    set(n, "penwidth", "2.5");
-    std::string tip = op.name + ": " + std::string(to_string(op.kind));
-    if (op.kind == OpKind::Mul || op.kind == OpKind::Mac) tip += " coef=" + format_double(op.f64("coef"));
-    if (op.worker >= 0) tip += " (" + std::string(to_string(op.role)) + " " + std::to_string(op.worker) + ")";
-    set(n, "tooltip", tip);
-    if (options.placed) {
-      const Coord at = cell[v];
-      const std::vector<Vertex>& shared = ops_in_cell.at({at.row, at.col});
-      const std::size_t k = shared.size();
-      const std::size_t i = static_cast<std::size_t>(std::find(shared.begin(), shared.end(), v) - shared.begin());
-      const double h = geo.height(k);
-      // Stacked top to bottom in op order, centred on the cell.
-      const double dy = (static_cast<double>(k - 1) / 2.0 - static_cast<double>(i)) * (h + geo.gap());
-      set_box(n, geo, h, std::min(geo.font(), h / 2.6));  // two lines of 1.3 x the font size
-      set(n, "pos", num(at.col * geo.spacing) + "," + num((rows - 1 - at.row) * geo.spacing + dy) + "!");
-    } else {
-      set(n, "shape", "ellipse");
-    }
+    set(n, "label", placed_label(op, taps[v]));
+    set(n, "color", std::string(worker_color(op.worker)));
+    set(n, "penwidth", "3");
+    set(n, "tooltip", tooltip(op));
+    const Coord at = cell[v];
+    const std::vector<Vertex>& shared = ops_in_cell.at({at.row, at.col});
+    const std::size_t k = shared.size();
+    const std::size_t i = static_cast<std::size_t>(std::find(shared.begin(), shared.end(), v) - shared.begin());
+    const double h = geo.height(k);
+    // Stacked top to bottom in op order, centred on the cell.
+    const double dy = (static_cast<double>(k - 1) / 2.0 - static_cast<double>(i)) * (h + geo.gap());
+    set_box(n, geo, h, std::min(geo.font(), h / 1.25));  // one line of 1.25 x the font size
+    set(n, "pos", num(at.col * geo.spacing) + "," + num((rows - 1 - at.row) * geo.spacing + dy) + "!");
   }
+  const ConnectedPorts ports = options.port_labels ? connected_ports(dfg) : ConnectedPorts{};
   for (auto [it, end] = boost::edges(graph); it != end; ++it) {
     const Channel& ch = graph[*it];
-    Agedge_t* e = agedge(g, nodes[boost::source(*it, graph)], nodes[boost::target(*it, graph)], nullptr, 1);
+    const Vertex s = boost::source(*it, graph), t = boost::target(*it, graph);
+    Agedge_t* e = agedge(g, nodes[s], nodes[t], nullptr, 1);
     if (e == nullptr) throw DfgError("Graphviz agedge failed for channel " + dfg.describe(*it));
+    set(e, "color", std::string(worker_color(graph[s].worker)));
     if (options.port_labels) {
-      set(e, "taillabel", ch.src_port);
-      set(e, "headlabel", ch.dst_port);
-      if (options.placed) set(e, "labelfontsize", num(0.07 * geo.spacing));
+      if (ports.out[s].size() > 1) set(e, "taillabel", ch.src_port);
+      if (ports.in[t].size() > 1) set(e, "headlabel", ch.dst_port);
+      set(e, "labelfontsize", num(0.1 * geo.spacing));
     }
     if (!ch.initial.empty()) set(e, "style", "dashed");  // carries initial tokens
   }
   // The legend a quarter of a row further down than the next row of the fabric would be.
-  if (options.legend) add_legend(g, dfg, options, geo, -1.25 * geo.spacing);
+  if (options.legend) add_legend(g, dfg, geo, -1.25 * geo.spacing);
   return root;
+}
+
+AgraphPtr build_agraph(const Dfg& dfg, const DotOptions& options, Agdisc_t* disc) {
+  return options.placed ? build_placed(dfg, options, disc) : build_logical(dfg, options, disc);
 }
 
 }  // namespace
@@ -291,17 +303,23 @@ std::string_view role_color(Role role) {
   return "gray50";
 }
 
-std::string node_label(const Op& op, bool placed) {
-  std::string name = op.name;
-  // Cut: the first kPlacedNameChars - 1 characters and an ellipsis (op names are ASCII).
-  if (placed && name.size() > kPlacedNameChars) name = name.substr(0, kPlacedNameChars - 1) + "\u2026";
-  std::string label = name + "\\n" + std::string(to_string(op.kind));
-  if (op.kind == OpKind::Mul || op.kind == OpKind::Mac) {
-    char coef[32];
-    std::snprintf(coef, sizeof coef, "%.4g", op.f64("coef"));
-    label += " " + std::string(coef);
-  }
-  return label;
+std::string_view worker_color(int worker) {
+  // Dark enough for an outline around every fill colour, and told apart from each other.
+  static constexpr std::string_view kColors[] = {
+      "blue", "darkviolet", "darkgreen", "saddlebrown", "deeppink", "teal",
+      "navy", "olive", "magenta", "darkorange3", "black", "firebrick4",
+  };
+  if (worker < 0) return "gray50";
+  return kColors[static_cast<std::size_t>(worker) % std::size(kColors)];
+}
+
+std::string placed_label(const Op& op, std::optional<std::size_t> tap) {
+  std::string kind(to_string(op.kind));
+  if (op.kind == OpKind::AddrGen) kind = "ADDR";
+  if (op.kind == OpKind::Counter) kind = "COUNT";
+  if (tap) return kind + " c" + std::to_string(*tap);
+  if (op.kind == OpKind::Mul || op.kind == OpKind::Mac) return kind + " " + coef_text(op.f64("coef"));
+  return kind;
 }
 
 std::string to_dot(const Dfg& dfg, const DotOptions& options) {
@@ -324,7 +342,7 @@ std::string render(const Dfg& dfg, const DotOptions& options, std::string_view f
   AgraphPtr g = build_agraph(dfg, options, &disc);
   std::unique_ptr<GVC_t, GvcFree> gvc(gvContext());
   if (!gvc) throw DfgError("Graphviz gvContext failed");
-  const char* engine = options.placed ? "nop" : "dot";
+  const char* engine = options.placed ? "nop2" : "dot";
   if (gvLayout(gvc.get(), g.get(), engine) != 0)
     throw DfgError("Graphviz layout '" + std::string(engine) + "' failed for DFG '" + dfg.name() + "'" +
                    detail(messages));

@@ -154,9 +154,15 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--output", o.output_file,
                  "write the simulated output grid as .npy (same shape as the input)")
       ->check(kPath);
-  app.add_option("--dot", o.dot_file,
-                 "write the placed DFG as Graphviz DOT (render with neato -n2 -Tsvg)")
-      ->check(kPath);
+  CLI::Option* dot = app.add_option("--dot", o.dot_file,
+                                    "write a picture of the DFG as Graphviz DOT (render with dot -Tsvg; "
+                                    "--dot-view picks the view)")
+                          ->check(kPath);
+  app.add_option("--dot-view", o.dot_view,
+                 "with --dot: 'logical' (the default: one worker's dataflow, alike ops folded) or 'placed' "
+                 "(every op at its PE)")
+      ->check(CLI::IsMember({"logical", "placed"}))
+      ->needs(dot);
   app.add_option("--asm", o.asm_file, "write the placed DFG assembly (runnable with --asm-run)")
       ->check(kPath);
   app.add_option("--vcd", o.vcd_file, "write a VCD trace (per-PE state, queue occupancies)")
@@ -202,7 +208,7 @@ void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
          {"--stencil", "--radius", "--radius-x", "--radius-y", "--radius-z", "--workers", "--time-steps", "--grid", "--spec",
-          "--input", "--output", "--dot", "--asm", "--heatmap", "--roofline-only", "--predict-only",
+          "--input", "--output", "--dot", "--dot-view", "--asm", "--heatmap", "--roofline-only", "--predict-only",
           "--test-negate-output"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +

@@ -44,6 +44,7 @@ struct Options {
   bool roofline_only = false;
   bool predict_only = false;
   std::string input_file, output_file, dot_file, asm_file;
+  std::string dot_view = "logical";  // --dot-view: logical | placed
   std::string heatmap_file;
   /// Test-only fault (hidden option --test-negate-output): flip the sign of this simulated output
   /// value after the run, before the check, to drive the mismatch path (docs/cli.md).

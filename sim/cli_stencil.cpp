@@ -123,7 +123,9 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.dot_file.empty()) {
     dfg::DotOptions d;
-    d.placed = true;
+    d.placed = o.dot_view == "placed";
+    d.title = fmt::format("stencil {}, {} workers, {}{}: {}x{} fabric", mapped.spec.describe(), mapped.spec.workers,
+                          arch_name, o.sets.empty() ? "" : " with --set", arch.fabric.rows, arch.fabric.cols);
     write_file_atomic(o.dot_file, dfg::to_dot(mapped.dfg, d));
   }
   if (!o.asm_file.empty()) write_file_atomic(o.asm_file, dfg::write_asm(mapped.dfg));

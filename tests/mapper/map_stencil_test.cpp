@@ -378,7 +378,7 @@ TEST(MapperPaperCases, PlacedDotHasWorkerClustersAndPaperColours) {
   }
   const dfg::Op& mul = m.dfg.op("w0.x.mul0");
   const std::string pos = std::to_string(mul.place->col * o.spacing) + "," + std::to_string((16 - 1 - mul.place->row) * o.spacing) + "!";
-  EXPECT_NE(dot.find("\"w0.x.mul0\"\t[fillcolor=orange"), std::string::npos);
+  EXPECT_NE(dot.find("\"w0.x.mul0\"\t[color=blue,\n\t\t\tfillcolor=orange"), std::string::npos);  // worker 0's outline
   EXPECT_NE(dot.find(pos), std::string::npos) << pos;
   EXPECT_NE(dot.find("fillcolor=red"), std::string::npos);
   EXPECT_NE(dot.find("fillcolor=cyan"), std::string::npos);
