@@ -371,6 +371,16 @@ std::vector<Case> command_line_and_spec_cases() {
        {file("s.yaml", "stencil: 2d\nradius: [1\n")},
        kExitError,
        "{tmp}/s.yaml:3: malformed YAML"},
+      {"SpecKernelFileNotMapped",  // a valid kernel file: refused by name (docs/kernels.md)
+       v({"--spec", "{tmp}/k.yaml"}),
+       {file("k.yaml", "kernel: box\ndims: 2\ngrid: 64x32\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(-1,0) + a(1,0)\"\n")},
+       kExitError,
+       "{tmp}/k.yaml: kernel 'box' is a valid kernel file, but cgrasim maps star stencils only so far (docs/kernels.md)"},
+      {"SpecKernelFileBadTap",  // a kernel file's own error, with its line and column
+       v({"--spec", "{tmp}/k.yaml"}),
+       {file("k.yaml", "kernel: box\ndims: 2\ngrid: 64x32\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(-1,0) + b(1,0)\"\n")},
+       kExitError,
+       "{tmp}/k.yaml:7: stage 'out': expr column 11: unknown grid 'b' (grids: a)"},
       {"SpecUnknownKey",
        v({"--spec", "{tmp}/s.yaml"}),
        {file("s.yaml", "stencil: 2d\nradius: 1\ngrid: 64x32\nradiuss: 2\n")},
