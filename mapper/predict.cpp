@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -69,16 +70,22 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   // write back.
   const double read_b = 8.0, write_b = 8.0 * outputs / words;
   const double bw = arch.dram_bytes_per_cycle();
-  // The reads' lines in flight: each writer write-combines one line of each of its D segments,
-  // so the reads keep what is left of the L1's MSHRs (Little's law, mshr_bytes_per_cycle).
-  const double mshr_bw =
-      mshr_bytes_per_cycle(arch, unsigned(2 * w), 0.0, unsigned(w));
-  const double read_cap = std::min(bw, mshr_bw) / (w * read_b);
+  // The L1's MSHRs: the loads and stores replayed over the one MSHR file (replay_stream). Where a
+  // request waited for an MSHR, the replay's run, from the first load to the last store, is the
+  // steady term after the first miss (which the fill counts).
+  const StreamReplay replay = replay_stream(plan, arch);
+  const MemoryParams& mem = arch.memory;
+  const double first_miss = double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency;
+  // Not replayed (ports over several L1s, or an L1 that is not streaming): Little's law on the
+  // reads' lines in flight (mshr_bytes_per_cycle).
+  const double mshr_rate = replay.cycles == 0 ? mshr_bytes_per_cycle(arch, unsigned(2 * w), 0.0, unsigned(w)) / (w * read_b)
+                           : replay.mshr_bound ? words / std::max(replay.cycles - first_miss, words)
+                                               : std::numeric_limits<double>::infinity();
+  const double read_cap = std::min(bw / (w * read_b), mshr_rate);
   const double rate1 = std::min(p.worker_rate, read_cap);
   const double rate2 = std::min({p.worker_rate, read_cap, bw / (w * (read_b + write_b))});
   // Until the L2 is full of lines (read and written alike arrive at the same pace), no written
   // line leaves the chip. A write-through or streaming L2 has no such phase.
-  const MemoryParams& mem = arch.memory;
   const double cache = mem.l2.write_policy == WritePolicy::WriteBack ? double(mem.l2.size_bytes()) : 0.0;
   p.absorbed_cycles = cache / (w * rate1 * (read_b + write_b));
   const double words1 = std::min(words, rate1 * p.absorbed_cycles);
@@ -91,7 +98,7 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   p.cycles = static_cast<std::uint64_t>(std::ceil(p.absorbed_cycles + steady + p.fill_cycles));
   const double binding = words1 < words ? rate2 : rate1;
   if (binding < p.worker_rate && read_cap <= binding)
-    p.bound = mshr_bw < bw ? "L1 MSHRs (lines in flight)" : "DRAM bandwidth";
+    p.bound = mshr_rate < bw / (w * read_b) ? "L1 MSHRs (lines in flight)" : "DRAM bandwidth";
   else if (binding < p.worker_rate)
     p.bound = "DRAM bandwidth";
   else

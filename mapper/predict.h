@@ -31,7 +31,9 @@ struct CyclePrediction {
 /// bytes per word) until the L2 has filled, then at min(rate, DRAM bytes per cycle / (read + write
 /// bytes per word)); plus the fill, `pipeline`: pipeline_latency() of the plan's graph (the load,
 /// a tap, the stages' filters and MUXes, the writer and the done tree; the taps take each word at
-/// once, and the chain links' interleave tokens hide their latency).
+/// once, and the chain links' interleave tokens hide their latency). Where the L1's MSHRs make a
+/// request wait in replay_stream, the reads run no faster than that replay (its cycles less the
+/// first miss, which the fill counts).
 CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, double pipeline);
 
 /// 2D and 3D: the predicted cycles of `spec` with `workers` workers and the blocking `buf`
@@ -51,6 +53,27 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned workers, const 
 /// cover more than Q / miss latency words a cycle. The rate is the words over the cycles from the
 /// first word out to the last.
 double stream_reader_rate(const StencilPlan& plan, const ArchConfig& arch);
+
+/// 1D: the streams' loads and stores replayed cycle by cycle over the L1's one MSHR file
+/// (mapper/predict_stream.cpp; docs/stencil.md, "Predicted cycles").
+struct StreamReplay {
+  double cycles = 0;                  ///< from the first load to the last store accepted (0: not replayed)
+  bool mshr_bound = false;            ///< a load or store waited for a free MSHR
+  std::uint64_t partial_flushes = 0;  ///< combining lines written down partly
+  std::uint64_t fetches = 0;          ///< line fetches (from the L2 or DRAM)
+};
+/// Worker j's reader issues its loads in order, one a cycle, load i when the chain has taken word
+/// i - Q (Q its reply queue); a load whose line is in flight merges, one in the L1 (its sets x ways
+/// most recent fills) hits, any other takes an MSHR and fetches the line from the L2 (read before)
+/// or DRAM (the bus carries its line). Words leave in order, one a cycle; the chain takes one at
+/// the MAC pipeline's pace (pipeline_rate_bound), and each output goes to writer j, which holds
+/// at most 2 x (input + output queue depth) of them. A store joins its line's combining MSHR or
+/// takes a new one; a full line frees it. MSHRs go first come, first served, and with none free
+/// the first waiting port flushes the oldest combining line when it has had no store for
+/// combine_idle_cycles or no fetch is in flight (the L2 then fetches that line from DRAM once),
+/// as mem/memory_system.cpp does. Not replayed (cycles 0): L1s other than streaming
+/// (write-combining), and readers and writers spread over several L1s.
+StreamReplay replay_stream(const StencilPlan& plan, const ArchConfig& arch);
 
 /// The latency of a line miss at the L1 (docs/memory.md, "Throughput"): the L1 and L2 hit
 /// latencies, the DRAM latency and the line's time on the DRAM bus (line bytes / DRAM bytes per
