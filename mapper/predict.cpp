@@ -159,10 +159,15 @@ ZLines z_lines(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, c
   z.written = nb * planes * out_plane;
   // The writers' lines at the ends of each output row of a block are partly written (the columns
   // beside the block's are not its own: one line where the row's gap to the next is shorter than
-  // a line, else two); the others fill up and leave whole.
+  // a line, else two); the others fill up and leave whole. Unless the writers' stores fall in
+  // several groups in time (store_groups: the w writers store interleaved columns, so a line takes
+  // words of each group): then each group finds the last one's line idle and flushed, and every
+  // written line is flushed part-written once a group.
   const double gap = nx - double(buf.blocks.out_width);
-  const double partial =
+  const double ends =
       nb * planes * out_rows * std::min(gap <= 0 ? 0.0 : gap < lw ? 1.0 : 2.0, (double(buf.blocks.out_width) + lw - 1.0) / lw);
+  const double partial = buf.store_groups > 1 ? z.written : ends;
+  const double flushes = buf.store_groups > 1 ? z.written * double(buf.store_groups) : ends;
   // The MSHRs (Little's law over occupancy): a first load holds its MSHR for a miss
   // (l1_miss_latency), a fetch again for the L1 and L2 hit latencies (the L2 holds the block's
   // planes: z_window_bytes, else a miss), and each partly written line is a combining line that
@@ -175,7 +180,7 @@ ZLines z_lines(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, c
   const unsigned fabric_l1s = (arch.fabric.count(PeKind::Memory) + per - 1) / per;
   const double mshrs = double(mem.l1.mshrs) * std::max(1u, std::min(fabric_l1s, (ports + per - 1) / per));
   z.mshr_cycles = (z.first * l1_miss_latency(arch) + z.refetched * refetch_latency +
-                   partial * double(mem.l1.combine_idle_cycles)) /
+                   flushes * double(mem.l1.combine_idle_cycles)) /
                   mshrs;
   // The DRAM: the lines loaded once (and again where the L2 does not hold the planes), whole lines;
   // the written lines stay in a write-back L2 until it is full of lines, read and written alike,
@@ -312,6 +317,62 @@ double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const Arc
   for (dfg::Vertex v = 0; v < g.num_ops(); ++v)
     if (g.op(v).kind == dfg::OpKind::Load) path = std::max(path, to_done[v]);
   return double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency + path;
+}
+
+unsigned store_groups(const dfg::Dfg& g, const ArchConfig& arch) {
+  const dfg::Graph& gr = g.graph();
+  const OpLatencies& lat = arch.fabric.pe.latency;
+  const auto op_latency = [&](const dfg::Op& op) -> double {
+    switch (op.kind) {
+      case dfg::OpKind::Mul: return lat.fp_mul;
+      case dfg::OpKind::Mac: return lat.fp_mac;
+      case dfg::OpKind::Add:
+      case dfg::OpKind::Sub: return lat.fp_add;
+      case dfg::OpKind::Load:
+      case dfg::OpKind::Store: return 0.0;  // a store's time: when its word arrives
+      default: return 1.0;
+    }
+  };
+  // from_load[v]: the longest time from the loads to v's firing, over channels without initial
+  // tokens (-2: not visited yet; -1: on the walk's stack).
+  std::vector<double> from_load(g.num_ops(), -2);
+  std::vector<std::pair<dfg::Vertex, bool>> stack;  // (op, its predecessors pushed)
+  std::vector<double> stores;
+  for (dfg::Vertex s = 0; s < g.num_ops(); ++s) {
+    if (g.op(s).kind != dfg::OpKind::Store) continue;
+    stack.push_back({s, false});
+    while (!stack.empty()) {
+      const dfg::Vertex v = stack.back().first;
+      if (!stack.back().second) {
+        if (from_load[v] != -2) {
+          stack.pop_back();
+          continue;
+        }
+        stack.back().second = true;
+        from_load[v] = -1;
+        for (auto [e, end] = boost::in_edges(v, gr); e != end; ++e) {
+          const dfg::Vertex u = boost::source(*e, gr);
+          if (gr[*e].initial.empty() && from_load[u] == -2) stack.push_back({u, false});
+        }
+        continue;
+      }
+      double best = 0;
+      for (auto [e, end] = boost::in_edges(v, gr); e != end; ++e) {
+        const dfg::Vertex u = boost::source(*e, gr);
+        if (!gr[*e].initial.empty() || from_load[u] < 0) continue;
+        const dfg::Channel& ch = gr[*e];
+        best = std::max(best, from_load[u] + double(route_latency(arch.network, ch.route.empty() ? 1u : unsigned(ch.route.size() - 1))));
+      }
+      from_load[v] = best + op_latency(g.op(v));
+      stack.pop_back();
+    }
+    stores.push_back(from_load[s]);
+  }
+  std::sort(stores.begin(), stores.end());
+  unsigned groups = stores.empty() ? 0 : 1;
+  for (std::size_t i = 1; i < stores.size(); ++i)
+    if (stores[i] - stores[i - 1] > double(arch.memory.l1.combine_idle_cycles)) ++groups;
+  return groups;
 }
 
 }  // namespace cgra

@@ -284,6 +284,45 @@ TEST(Predict, BlocksWithZReadersBoundByTheDramOverWholeLines) {
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(dram + b.pipeline_cycles)));
 }
 
+// The writers' stores' groups in time on a hand-made graph (hop latency 2: an unrouted channel
+// is one hop, 2 + injection 1 + ejection 1 = 4 cycles): store `a` gets the load's word after one
+// hop (4), `b` after a MUL (4 + 5 + 4 = 13), `c` after the MUL, a 3-hop route (8) and a MAC (7),
+// one hop on (4 + 5 + 8 + 7 + 4 = 28). A channel with an initial token (a delay line) is not on a
+// word's path: the 20-hop detour from `a` into `c` through it does not count.
+TEST(Predict, StoreGroupsCutWhereStoresLieMoreThanTheCombineIdleTimeApart) {
+  dfg::Dfg g;
+  auto op = [&](const char* name, dfg::OpKind kind) {
+    dfg::Op o;
+    o.name = name;
+    o.kind = kind;
+    return g.add_op(o);
+  };
+  const auto load = op("load", dfg::OpKind::Load), mul = op("mul", dfg::OpKind::Mul),
+             mac = op("mac", dfg::OpKind::Mac), a = op("a", dfg::OpKind::Store), b = op("b", dfg::OpKind::Store),
+             c = op("c", dfg::OpKind::Store);
+  g.add_channel(load, "out", a, "value");
+  g.add_channel(load, "out", mul, "in");
+  g.add_channel(mul, "out", b, "value");
+  const auto routed = g.add_channel(mul, "out", mac, "in");
+  g.channel(routed).route = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
+  g.add_channel(mac, "out", c, "value");
+  const auto delay = g.add_channel(a, "done", c, "addr");
+  g.channel(delay).initial = {0.0};
+  for (unsigned hop = 0; hop <= 20; ++hop) g.channel(delay).route.push_back({1, hop});
+  const auto groups = [&](unsigned idle) {
+    return store_groups(g, load_default_arch({"fabric.latency.fp_mul=5", "fabric.latency.fp_mac=7",
+                                              "network.hop_latency=2",
+                                              "memory.l1.combine_idle_cycles=" + std::to_string(idle)}));
+  };
+  EXPECT_EQ(groups(32), 1u);  // 4, 13, 28: 9 and 15 apart
+  EXPECT_EQ(groups(15), 1u);
+  EXPECT_EQ(groups(14), 2u);  // 4 and 13 | 28
+  EXPECT_EQ(groups(8), 3u);
+  // Without its initial token the detour is a path: 4 + 20 hops (42) = 46, 33 after `b`.
+  g.channel(delay).initial.clear();
+  EXPECT_EQ(groups(32), 2u);
+}
+
 // The pipeline's latency on a hand-made graph: LOAD -> MUL -> MAC -> STORE -> SYNC -> JOIN, with
 // one channel routed over 3 hops, and a second MAC whose accumulator channel starts with an
 // initial token (a delay line: not on the last word's path).
