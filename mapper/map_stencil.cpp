@@ -152,6 +152,7 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   }
   count_stages(sd.dfg, arch.fabric.pe, b);
   b.pipeline_cycles = pipeline_latency(sd.dfg, sd.done_op, arch);
+  b.store_groups = std::max(1u, store_groups(sd.dfg, arch));
   b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
   // Each bank starts one access a cycle, and at most `ports` start in all (docs/memory.md).
@@ -432,6 +433,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   }
   count_stages(sd.dfg, arch.fabric.pe, buf);  // the rebuilt graph's, where it stands
   buf.pipeline_cycles = pipeline_latency(sd.dfg, sd.done_op, arch);  // on the placed routes
+  buf.store_groups = std::max(1u, store_groups(sd.dfg, arch));
   m.summary.buffering = buf;
   finish(m, sd, w, arch);
   m.summary.load_latency_cycles = double(reader_words) / m.summary.load_rate_bound;

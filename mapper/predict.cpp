@@ -106,6 +106,102 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   return p;
 }
 
+namespace {
+
+/// 3D with z readers: the lines each stream fetches through the L1 and what they cost
+/// (docs/stencil.md, "Predicted cycles", "3D lines").
+struct ZLines {
+  double first = 0;        ///< lines loaded for the first time (from DRAM)
+  double refetched = 0;    ///< lines a later stream fetches again from the L2
+  double written = 0;      ///< output lines the writers write-combine
+  double mshr_cycles = 0;  ///< their MSHR occupancy / the L1s' MSHRs [cycles]
+  double dram_cycles = 0;  ///< the DRAM bytes they move / bytes per cycle [cycles]
+};
+
+ZLines z_lines(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, const ArchConfig& arch) {
+  const MemoryParams& mem = arch.memory;
+  const StencilPlan plan(spec, w, buf.blocks, buf.delay_stages, 0, 0, buf.z_streams);
+  const double lw = double(std::max(1u, mem.l1.line_bytes / 8));
+  // A row of W words starts anywhere in a line: it spans (W + words a line - 1) / words a line
+  // lines on average; `rows` such rows nx words apart span no more than the words from the first
+  // to the last (rows that share lines).
+  const double nx = double(plan.nx()), inner = nx - 2.0 * spec.radius[0];
+  const auto lines = [&](double rows, double words) {
+    return std::min(rows * (words + lw - 1.0) / lw, ((rows - 1.0) * nx + words) / lw + 1.0);
+  };
+  const double nb = buf.blocks.blocks, ny = double(plan.ny()), out_rows = double(plan.out_rows());
+  const double planes = double(plan.planes()), rz = plan.rz();
+  const double in_plane = lines(ny, double(plan.read_width()));           // the main reader's lines of a plane
+  const double out_plane = lines(out_rows, double(buf.blocks.out_width));  // a z reader's, and the writers'
+  // Lines of the grid the fabric loads: the main readers' rows of the streamed planes and the z
+  // readers' interior rows of the 2rz outer planes, across the grid (block b+1 finds the halo
+  // columns block b read in the L2, the rule of the DRAM term).
+  ZLines z;
+  z.first = planes * lines(ny, nx) + 2.0 * rz * lines(out_rows, inner);
+  // Every stream fetches its lines: the main reader's of each block, and each z reader's (the
+  // workers' z readers of one run load the same lines, their columns interleaved: one fetch, the
+  // others merge). The z chain runs in step, its taps by increasing offset: the z reader of the
+  // last run, of taps c..rz, completes output O as it loads plane O + rz, and passes the partial
+  // sums of output O + rz - c to its first tap c; the run before, whose last tap b hands them on at
+  // once, loads plane O + rz - c + b then; and so on back. So run r leads the main reader (at
+  // plane O) by lead(r) = lead(r + 1) - first offset(r + 1) + last offset(r). A plane's line is
+  // loaded first by the stream that leads most, then by the others in the order of their leads;
+  // between two of them g planes apart the fabric loads g planes of the block and stores as many
+  // output planes. While that, and one plane more, fits 3/4 of the L1 (the L2's rule,
+  // mapper/map_stencil.cpp) the later load hits; else it fetches the line again.
+  std::vector<std::pair<double, double>> touch = {{0.0, planes * out_plane}};  // (lead, lines)
+  double lead = plan.rz();
+  for (unsigned r = plan.z_streams(); r-- > 0;) {
+    if (r + 1 < plan.z_streams())
+      lead += double(plan.z_offset(plan.z_run_last(r))) - plan.z_offset(plan.z_run_first(r + 1));
+    touch.push_back({lead, double(plan.z_run_planes(r)) * out_plane});
+  }
+  const double l1_lines = 0.75 * double(mem.l1.size_bytes()) / double(mem.l1.line_bytes);
+  std::sort(touch.begin(), touch.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  // The main reader's lines beside the z readers' (its halo rows and columns) are its own to fetch.
+  double fetched = planes * std::max(0.0, in_plane - out_plane) + touch[0].second;
+  for (std::size_t i = 1; i < touch.size(); ++i)
+    if ((touch[i - 1].first - touch[i].first) * (in_plane + out_plane) + in_plane > l1_lines) fetched += touch[i].second;
+  z.refetched = std::max(0.0, nb * fetched - z.first);
+  z.written = nb * planes * out_plane;
+  // The writers' lines at the ends of each output row of a block are partly written (the columns
+  // beside the block's are not its own: one line where the row's gap to the next is shorter than
+  // a line, else two); the others fill up and leave whole. Unless the writers' stores fall in
+  // several groups in time (store_groups: the w writers store interleaved columns, so a line takes
+  // words of each group): then each group finds the last one's line idle and flushed, and every
+  // written line is flushed part-written once a group.
+  const double gap = nx - double(buf.blocks.out_width);
+  const double ends =
+      nb * planes * out_rows * std::min(gap <= 0 ? 0.0 : gap < lw ? 1.0 : 2.0, (double(buf.blocks.out_width) + lw - 1.0) / lw);
+  const double partial = buf.store_groups > 1 ? z.written : ends;
+  const double flushes = buf.store_groups > 1 ? z.written * double(buf.store_groups) : ends;
+  // The MSHRs (Little's law over occupancy): a first load holds its MSHR for a miss
+  // (l1_miss_latency), a fetch again for the L1 and L2 hit latencies (the L2 holds the block's
+  // planes: z_window_bytes, else a miss), and each partly written line is a combining line that
+  // holds its MSHR memory.l1.combine_idle_cycles past its last store before a miss may flush it.
+  const bool l2_holds = 4 * buf.z_window_bytes <= 3 * mem.l2.size_bytes();
+  const double refetch_latency =
+      l2_holds ? double(mem.l1.hit_latency) + mem.l2.hit_latency : l1_miss_latency(arch);
+  const unsigned per = std::max(1u, mem.l1_ports_per_cache);
+  const unsigned ports = 2 * w + w * buf.z_streams;
+  const unsigned fabric_l1s = (arch.fabric.count(PeKind::Memory) + per - 1) / per;
+  const double mshrs = double(mem.l1.mshrs) * std::max(1u, std::min(fabric_l1s, (ports + per - 1) / per));
+  z.mshr_cycles = (z.first * l1_miss_latency(arch) + z.refetched * refetch_latency +
+                   flushes * double(mem.l1.combine_idle_cycles)) /
+                  mshrs;
+  // The DRAM: the lines loaded once (and again where the L2 does not hold the planes), whole lines;
+  // the written lines stay in a write-back L2 until it is full of lines, read and written alike,
+  // and leave it from then on.
+  const double line_bytes = mem.l1.line_bytes;
+  const double read = z.first + (l2_holds ? 0.0 : z.refetched) + partial;
+  const double l2_lines = mem.l2.write_policy == WritePolicy::WriteBack ? double(mem.l2.size_bytes()) / line_bytes : 0.0;
+  const double leave = std::max(0.0, read + z.written - l2_lines) * z.written / (read + z.written);
+  z.dram_cycles = (read + leave) * line_bytes / arch.dram_bytes_per_cycle();
+  return z;
+}
+
+}  // namespace
+
 CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, const ArchConfig& arch) {
   // The blocking estimate, and the MAC chains: worker 0 (the most columns; with T time steps, of
   // stage 1, the widest) computes every row of every block at the pipeline's rate.
@@ -144,7 +240,13 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   // of a row, w words at a time: they write-combine w / (words a line) lines and the one across.
   const unsigned ports = 2 * w + w * buf.z_streams;
   const double writer_lines = 1.0 + double(w) * 8.0 / double(arch.memory.l1.line_bytes);
-  const double mshr = rows * row_loads * 8.0 / mshr_bytes_per_cycle(arch, ports, writer_lines, w);
+  double mshr = rows * row_loads * 8.0 / mshr_bytes_per_cycle(arch, ports, writer_lines, w);
+  double dram = buf.dram_cycles;
+  if (plan.rz() > 0 && buf.z_streams > 0) {
+    const ZLines z = z_lines(spec, w, buf, arch);
+    mshr = z.mshr_cycles;
+    dram = z.dram_cycles;
+  }
   // The loads in flight and the MSHRs' lines in flight (Little's law), timed from the first load
   // issued, end with the last batch back: they include the first miss, which the fill counts
   // too, so each is that miss shorter. The other terms are steady rates.
@@ -153,7 +255,7 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   in_flight = std::max(in_flight - first_miss, rows * row_loads / double(w));
   const double mshr_steady = std::max(mshr - l1_miss_latency(arch), 0.0);
   const double readers = std::max(scratchpad_readers, in_flight);
-  const double cycles = std::max({readers, mshr_steady, buf.dram_cycles, buf.compute_cycles, compute});
+  const double cycles = std::max({readers, mshr_steady, dram, buf.compute_cycles, compute});
   CyclePrediction p;
   // The fill: load k of a rate-bound stream leaves at k / the rate and returns a miss later, so
   // the last word still pays the miss and the pipeline after the steady term (the loads-in-flight
@@ -162,7 +264,7 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   p.cycles = static_cast<std::uint64_t>(std::ceil(cycles + p.fill_cycles));
   p.bound = cycles == compute                   ? "MAC pipeline (output queue / FP latency)"
             : cycles == mshr_steady && mshr_steady > readers  ? "L1 MSHRs (lines in flight)"
-            : readers >= buf.dram_cycles        ? "readers"
+            : readers >= dram                   ? "readers"
                                                 : "DRAM bandwidth";
   return p;
 }
@@ -222,6 +324,62 @@ double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const Arc
   for (dfg::Vertex v = 0; v < g.num_ops(); ++v)
     if (g.op(v).kind == dfg::OpKind::Load) path = std::max(path, to_done[v]);
   return double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency + path;
+}
+
+unsigned store_groups(const dfg::Dfg& g, const ArchConfig& arch) {
+  const dfg::Graph& gr = g.graph();
+  const OpLatencies& lat = arch.fabric.pe.latency;
+  const auto op_latency = [&](const dfg::Op& op) -> double {
+    switch (op.kind) {
+      case dfg::OpKind::Mul: return lat.fp_mul;
+      case dfg::OpKind::Mac: return lat.fp_mac;
+      case dfg::OpKind::Add:
+      case dfg::OpKind::Sub: return lat.fp_add;
+      case dfg::OpKind::Load:
+      case dfg::OpKind::Store: return 0.0;  // a store's time: when its word arrives
+      default: return 1.0;
+    }
+  };
+  // from_load[v]: the longest time from the loads to v's firing, over channels without initial
+  // tokens (-2: not visited yet; -1: on the walk's stack).
+  std::vector<double> from_load(g.num_ops(), -2);
+  std::vector<std::pair<dfg::Vertex, bool>> stack;  // (op, its predecessors pushed)
+  std::vector<double> stores;
+  for (dfg::Vertex s = 0; s < g.num_ops(); ++s) {
+    if (g.op(s).kind != dfg::OpKind::Store) continue;
+    stack.push_back({s, false});
+    while (!stack.empty()) {
+      const dfg::Vertex v = stack.back().first;
+      if (!stack.back().second) {
+        if (from_load[v] != -2) {
+          stack.pop_back();
+          continue;
+        }
+        stack.back().second = true;
+        from_load[v] = -1;
+        for (auto [e, end] = boost::in_edges(v, gr); e != end; ++e) {
+          const dfg::Vertex u = boost::source(*e, gr);
+          if (gr[*e].initial.empty() && from_load[u] == -2) stack.push_back({u, false});
+        }
+        continue;
+      }
+      double best = 0;
+      for (auto [e, end] = boost::in_edges(v, gr); e != end; ++e) {
+        const dfg::Vertex u = boost::source(*e, gr);
+        if (!gr[*e].initial.empty() || from_load[u] < 0) continue;
+        const dfg::Channel& ch = gr[*e];
+        best = std::max(best, from_load[u] + double(route_latency(arch.network, ch.route.empty() ? 1u : unsigned(ch.route.size() - 1))));
+      }
+      from_load[v] = best + op_latency(g.op(v));
+      stack.pop_back();
+    }
+    stores.push_back(from_load[s]);
+  }
+  std::sort(stores.begin(), stores.end());
+  unsigned groups = stores.empty() ? 0 : 1;
+  for (std::size_t i = 1; i < stores.size(); ++i)
+    if (stores[i] - stores[i - 1] > double(arch.memory.l1.combine_idle_cycles)) ++groups;
+  return groups;
 }
 
 }  // namespace cgra

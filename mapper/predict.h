@@ -98,4 +98,11 @@ double mshr_bytes_per_cycle(const ArchConfig& arch, unsigned ports, double write
 /// predict_blocks count the words; this counts the time before the first and after the last.
 double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const ArchConfig& arch);
 
+/// The groups the writers' stores fall into in time: each STORE's longest path from the loads
+/// (pipeline_latency's op and route latencies, the loads counted from their issue), sorted, cut
+/// where two are more than `memory.l1.combine_idle_cycles` apart. The w writers store the
+/// interleaved columns of a row, so a line takes words of every group, each after the last
+/// group's combining line was left idle long enough to be flushed (docs/stencil.md, "3D lines").
+unsigned store_groups(const dfg::Dfg& g, const ArchConfig& arch);
+
 }  // namespace cgra

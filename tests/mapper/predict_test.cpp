@@ -247,6 +247,100 @@ TEST(Predict, BlocksBoundByTheL1Mshrs) {
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(mshr - kMissLatency + b.pipeline_cycles)));
 }
 
+// 3D r = 1 on 24 x 12 x 10, 2 workers, one block: the lines each stream fetches through the L1.
+// A row of W words spans (W + 7) / 8 lines, and r rows 24 words apart no more than the words from
+// the first to the last, / 8, + 1: a plane's 12 rows of 24 words span 37 lines, the 10 interior
+// rows of the 22 output columns 30.75. The grid's lines loaded once: 8 streamed planes x 37 and
+// the 2 outer planes' interior rows, 2 x 30.75. Each output row leaves one line partly written
+// (its 2 boundary words and the next row's share a line).
+constexpr double kPlaneLines = 37.0, kOutLines = 30.75, kFirst = 8.0 * kPlaneLines + 2.0 * kOutLines;
+
+StencilSpec three_d_r1() {
+  StencilSpec spec;
+  spec.dims = 3;
+  spec.radius = {1, 1, 1};
+  spec.grid = {24, 12, 10};
+  return spec;
+}
+
+// Bound by the L1's 8 MSHRs: the first loads hold theirs a miss, the 80 partial lines 32 idle
+// cycles (combine_idle_cycles). The z readers of offsets +1 and -1 lead the main reader by +1 and
+// -1 planes: one plane (37 + 30.75 lines, and a plane more) between two loads of a line fits 3/4 of
+// the 16 KiB L1 (192 lines), so nothing is fetched again.
+TEST(Predict, BlocksWithZReadersBoundByTheL1MshrsOverTheirLines) {
+  const ArchConfig arch = load_default_arch({"memory.l1.mshrs=8"});
+  const BufferEstimate b = estimate_buffering(three_d_r1(), 2, 1, false, arch);
+  ASSERT_EQ(b.blocks.blocks, 1u);
+  ASSERT_EQ(b.blocks.out_width, 22u);
+  ASSERT_EQ(b.z_streams, 2u);
+  const double mshr = (kFirst * kMissLatency + 80.0 * 32.0) / 8.0;
+  const CyclePrediction p = predict_blocks(three_d_r1(), 2, b, arch);
+  EXPECT_EQ(p.bound, "L1 MSHRs (lines in flight)");
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(mshr - kMissLatency + b.pipeline_cycles)));
+  // A 1 KiB L1 (12 lines in 3/4 of it) holds no plane: the main reader fetches its 8 x 30.75 lines
+  // of output rows again and the -1 z reader its 8, from the L2 (L1 2 + L2 12 cycles each); the +1
+  // z reader's and the main reader's other lines are the first loads.
+  const ArchConfig small = load_default_arch({"memory.l1.mshrs=8", "memory.l1.sets=4"});
+  const BufferEstimate bs = estimate_buffering(three_d_r1(), 2, 1, false, small);
+  ASSERT_EQ(bs.z_streams, 2u);
+  const double fetched = 8.0 * (kPlaneLines - kOutLines) + 3.0 * 8.0 * kOutLines;
+  const double mshr_small = (kFirst * kMissLatency + (fetched - kFirst) * 14.0 + 80.0 * 32.0) / 8.0;
+  const CyclePrediction ps = predict_blocks(three_d_r1(), 2, bs, small);
+  EXPECT_EQ(ps.bound, "L1 MSHRs (lines in flight)");
+  EXPECT_EQ(ps.cycles, static_cast<std::uint64_t>(std::ceil(mshr_small - kMissLatency + bs.pipeline_cycles)));
+}
+
+// Bound by the DRAM at 5 GB/s (5 / 1.2 bytes a cycle): whole lines, the grid's once and the 80
+// partial lines the L2 fetches to merge them; the 246 written lines stay in the 1 MiB L2.
+TEST(Predict, BlocksWithZReadersBoundByTheDramOverWholeLines) {
+  const ArchConfig arch = load_default_arch({"memory.dram.bandwidth_gbps=5"});
+  const BufferEstimate b = estimate_buffering(three_d_r1(), 2, 1, false, arch);
+  ASSERT_EQ(b.z_streams, 2u);
+  const double dram = (kFirst + 80.0) * 64.0 / (5.0 / 1.2);
+  const CyclePrediction p = predict_blocks(three_d_r1(), 2, b, arch);
+  EXPECT_EQ(p.bound, "DRAM bandwidth");
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(dram + b.pipeline_cycles)));
+}
+
+// The writers' stores' groups in time on a hand-made graph (hop latency 2: an unrouted channel
+// is one hop, 2 + injection 1 + ejection 1 = 4 cycles): store `a` gets the load's word after one
+// hop (4), `b` after a MUL (4 + 5 + 4 = 13), `c` after the MUL, a 3-hop route (8) and a MAC (7),
+// one hop on (4 + 5 + 8 + 7 + 4 = 28). A channel with an initial token (a delay line) is not on a
+// word's path: the 20-hop detour from `a` into `c` through it does not count.
+TEST(Predict, StoreGroupsCutWhereStoresLieMoreThanTheCombineIdleTimeApart) {
+  dfg::Dfg g;
+  auto op = [&](const char* name, dfg::OpKind kind) {
+    dfg::Op o;
+    o.name = name;
+    o.kind = kind;
+    return g.add_op(o);
+  };
+  const auto load = op("load", dfg::OpKind::Load), mul = op("mul", dfg::OpKind::Mul),
+             mac = op("mac", dfg::OpKind::Mac), a = op("a", dfg::OpKind::Store), b = op("b", dfg::OpKind::Store),
+             c = op("c", dfg::OpKind::Store);
+  g.add_channel(load, "out", a, "value");
+  g.add_channel(load, "out", mul, "in");
+  g.add_channel(mul, "out", b, "value");
+  const auto routed = g.add_channel(mul, "out", mac, "in");
+  g.channel(routed).route = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};
+  g.add_channel(mac, "out", c, "value");
+  const auto delay = g.add_channel(a, "done", c, "addr");
+  g.channel(delay).initial = {0.0};
+  for (unsigned hop = 0; hop <= 20; ++hop) g.channel(delay).route.push_back({1, hop});
+  const auto groups = [&](unsigned idle) {
+    return store_groups(g, load_default_arch({"fabric.latency.fp_mul=5", "fabric.latency.fp_mac=7",
+                                              "network.hop_latency=2",
+                                              "memory.l1.combine_idle_cycles=" + std::to_string(idle)}));
+  };
+  EXPECT_EQ(groups(32), 1u);  // 4, 13, 28: 9 and 15 apart
+  EXPECT_EQ(groups(15), 1u);
+  EXPECT_EQ(groups(14), 2u);  // 4 and 13 | 28
+  EXPECT_EQ(groups(8), 3u);
+  // Without its initial token the detour is a path: 4 + 20 hops (42) = 46, 33 after `b`.
+  g.channel(delay).initial.clear();
+  EXPECT_EQ(groups(32), 2u);
+}
+
 // The pipeline's latency on a hand-made graph: LOAD -> MUL -> MAC -> STORE -> SYNC -> JOIN, with
 // one channel routed over 3 hops, and a second MAC whose accumulator channel starts with an
 // initial token (a delay line: not on the last word's path).
