@@ -188,13 +188,17 @@ bool RouteAllocator::place(const RouteRequest& req, Route& out, RouteFailure& fa
     const bool in_chain = i < chained;
     if (in_chain) --later[t];
     if (!in_tree[t]) {
-      // 1. Backward BFS from t.
+      // 1. Backward BFS from t, level by level, until the level holding the nearest branch point
+      //    is complete: only the tree nodes of that level and the nodes nearer t count below.
       std::fill(dist_.begin(), dist_.end(), kUnreached);
       queue_.clear();
       dist_[t] = 0;
       queue_.push_back(t);
+      const unsigned chain_root_at = out.destinations.empty() ? src : geometry_.index(out.destinations.back().endpoint.pe);
+      unsigned nearest = kUnreached;  // the distance of the nearest branch point found so far
       for (std::size_t head = 0; head < queue_.size(); ++head) {
         const unsigned u = queue_[head];
+        if (dist_[u] >= nearest) break;  // every node of that level is found
         if (in_tree[u]) continue;  // a branch point, not a waypoint
         for (unsigned d = 0; d < kDirections; ++d) {
           const LinkId out_l = geometry_.link_from(u, d);
@@ -205,6 +209,7 @@ bool RouteAllocator::place(const RouteRequest& req, Route& out, RouteFailure& fa
           if (req.chain && later[v] > 0 && !in_tree[v]) continue;  // never a waypoint
           dist_[v] = dist_[u] + 1;
           queue_.push_back(v);
+          if (in_tree[v] && (!in_chain || v == chain_root_at)) nearest = std::min(nearest, dist_[v]);
         }
       }
       // 2. Branch point (a chain: the previous destination's PE, or the source).

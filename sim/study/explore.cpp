@@ -46,30 +46,34 @@ constexpr double kInfeasibleFitness = 1e12;
 using namespace explore_detail;
 
 // ---------------------------------------------------------------------------------------------
-// Running the workloads of designs in worker processes.
+// Running the workloads of designs: in worker processes of this machine (--jobs), or on the other
+// MPI ranks (rank 0 runs none). Either way each row goes to the sink as it comes.
 
 class Runner {
  public:
-  explicit Runner(unsigned jobs) {
+  virtual ~Runner() = default;
+  virtual void run(const std::vector<Point>& pts, const RowSink& sink) = 0;
+};
+
+class LocalRunner : public Runner {
+ public:
+  explicit LocalRunner(unsigned jobs) {
     for (unsigned i = 0; i < std::max(1u, jobs); ++i) launchers_.push_back(std::make_unique<PointLauncher>());
   }
-  std::vector<Row> run(const std::vector<Point>& pts) {
-    std::vector<Row> rows(pts.size());
-    std::atomic<std::size_t> next{0};
-    const std::size_t n = std::min(launchers_.size(), pts.size());
-    {
-      std::vector<std::jthread> threads;
-      for (std::size_t w = 0; w < n; ++w)
-        threads.emplace_back([&, w] {
-          for (std::size_t i; (i = next++) < pts.size();) rows[i] = launchers_[w]->run(pts[i], tmp_.path());
-        });
-    }
-    return rows;
-  }
+  void run(const std::vector<Point>& pts, const RowSink& sink) override { run_points(pts, launchers_, tmp_.path(), sink); }
 
  private:
   TempDir tmp_;
   std::vector<std::unique_ptr<PointLauncher>> launchers_;
+};
+
+class MpiRunner : public Runner {
+ public:
+  explicit MpiRunner(MpiMaster& master) : master_(master) {}
+  void run(const std::vector<Point>& pts, const RowSink& sink) override { master_.run(pts, sink); }
+
+ private:
+  MpiMaster& master_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -124,13 +128,11 @@ class Evaluator {
       if (!simulate && !baseline && seen_set_.insert(it->second).second) seen_.push_back(it->second);
       if (!cache_.count(it->second) && pending.insert(it->second).second) todo.push_back(b);
     }
-    std::vector<Point> run;
-    for (std::size_t b : todo)
-      for (const auto& p : points[ids[b]]) run.push_back(p);
+    // Each design's row is written as soon as its last workload is done (a design that cannot
+    // run at once), so that an exploration killed at any moment keeps every design finished.
     const auto t0 = Clock::now();
-    std::vector<Row> rows = runner_.run(run);
-    std::size_t r = 0;
-    for (std::size_t b : todo) {
+    std::size_t ran_now = 0;
+    auto finish = [&](std::size_t b, const std::vector<Row>& rows) {
       Evaluation e;
       e.id = ids[b];
       e.values = batch[b];
@@ -140,16 +142,39 @@ class Evaluator {
         e.status = "failed";
         e.error = er->second;
       } else {
-        aggregate(e, {rows.begin() + static_cast<long>(r), rows.begin() + static_cast<long>(r + x_.workloads.size())});
-        r += x_.workloads.size();
+        aggregate(e, rows);
       }
       db_.insert(e, x_);
       ++ran_;
+      ++ran_now;
       cache_[e.id] = std::move(e);
+      if (progress_ && (ran_now == todo.size() || Clock::now() - shown_ > std::chrono::milliseconds(250))) {
+        shown_ = Clock::now();
+        fmt::print(stderr, "\rcgrasim explore: {} designs evaluated ({} run now, {}/{} of this batch in {:.1f} s)\033[K",
+                   seen_.size(), ran_, ran_now, todo.size(), std::chrono::duration<double>(shown_ - t0).count());
+      }
+    };
+    std::vector<Point> run;
+    std::vector<std::pair<std::size_t, std::size_t>> slot;   // run index -> (index into todo, workload)
+    std::vector<std::vector<Row>> rows(todo.size());          // per design of todo, one per workload
+    std::vector<std::size_t> left(todo.size(), x_.workloads.size());
+    for (std::size_t t = 0; t < todo.size(); ++t) {
+      if (early_error.count(ids[todo[t]])) {
+        finish(todo[t], {});
+        continue;
+      }
+      rows[t].resize(x_.workloads.size());
+      const std::vector<Point>& pts = points[ids[todo[t]]];
+      for (std::size_t k = 0; k < pts.size(); ++k) {
+        run.push_back(pts[k]);
+        slot.emplace_back(t, k);
+      }
     }
-    if (progress_ && !todo.empty())
-      fmt::print(stderr, "\rcgrasim explore: {} designs evaluated ({} run now, {:.1f} s for the last {})\033[K",
-                 seen_.size(), ran_, std::chrono::duration<double>(Clock::now() - t0).count(), todo.size());
+    runner_.run(run, [&](std::size_t i, Row&& row) {
+      const auto [t, k] = slot[i];
+      rows[t][k] = std::move(row);
+      if (--left[t] == 0) finish(todo[t], rows[t]);
+    });
     std::vector<const Evaluation*> out;
     for (std::size_t b = 0; b < batch.size(); ++b) {
       Evaluation& e = cache_.at(ids[b]);
@@ -186,6 +211,7 @@ class Evaluator {
       e.wall_seconds += row.wall_seconds;
       nlohmann::json wj = {{"point", row.id}, {"status", row.status}, {"exit_code", row.exit_code}};
       if (!row.error.empty()) wj["error"] = row.error;
+      if (row.rank) wj["rank"] = *row.rank;  // under MPI, the rank that ran it
       if (row.gflops) wj["gflops"] = *row.gflops;
       if (row.cycles) wj["cycles"] = *row.cycles;
       if (row.predicted_cycles) wj["predicted_cycles"] = *row.predicted_cycles;
@@ -240,6 +266,7 @@ class Evaluator {
   std::set<std::string> seen_set_;
   std::size_t ran_ = 0;
   bool progress_;
+  Clock::time_point shown_{};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -471,9 +498,13 @@ int run_explore(const Explore& x, const ExploreOptions& o, std::ostream& out) {
   const std::string csv_path = o.csv.empty() ? x.name + "-front.csv" : o.csv;
   check_output_path(csv_path, "--csv");
   const auto t0 = Clock::now();
-  Runner runner(o.jobs);  // the launchers fork while this process has one thread
+  // Locally, the launchers fork while this process has one thread; under MPI the other ranks run
+  // every workload and this one keeps the search and the database.
+  std::unique_ptr<Runner> runner;
+  if (o.mpi) runner = std::make_unique<MpiRunner>(*o.mpi);
+  else runner = std::make_unique<LocalRunner>(o.jobs);
   ExploreDb db(db_path, x);
-  Evaluator ev(x, runner, db, o.progress);
+  Evaluator ev(x, *runner, db, o.progress);
 
   // The paper fabric: every parameter at its built-in value (with the fixed overrides).
   Values defaults;

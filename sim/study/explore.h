@@ -2,7 +2,7 @@
 /// \file explore.h
 /// `cgrasim explore FILE` (docs/explore.md): design-space exploration of the architecture under a
 /// budget. Stage 1 evaluates candidate architectures by prediction (every workload with
-/// --predict-only, in worker processes as a sweep's points), searched by pagmo2 (NSGA-II for two
+/// --predict-only, in worker processes as a sweep's points, or on MPI ranks), searched by pagmo2 (NSGA-II for two
 /// objectives, self-adaptive DE for one) or exhaustively; stage 2 simulates the front. Every
 /// evaluation is a row of an SQLite database, reused when the exploration runs again.
 
@@ -14,6 +14,8 @@
 
 namespace cgra::study {
 
+class MpiMaster;
+
 struct ExploreOptions {
   std::string db;     ///< default <name>.explore.sqlite
   std::string csv;    ///< the front as CSV; default <name>-front.csv
@@ -21,6 +23,9 @@ struct ExploreOptions {
   unsigned jobs = 1;
   std::optional<unsigned> budget;  ///< overrides search.budget
   bool progress = false;           ///< a progress line on stderr
+  /// Under MPI (rank 0): the other ranks run the workloads (each mpi_worker), this one none
+  /// (jobs unused). Null: worker processes of this machine.
+  MpiMaster* mpi = nullptr;
 };
 
 /// Runs the exploration and prints its summary on `out`. Returns the exit code (0: every stage

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <thread>
 
@@ -171,6 +172,22 @@ int explore_cli(const std::vector<std::string>& args, std::ostream& out, std::os
   if (budget) o.budget = budget;
   if (!o.jobs) o.jobs = std::max(1u, std::thread::hardware_concurrency());
   o.progress = &err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+  // Under MPI, as a sweep: rank 0 keeps the search and the database, every other rank runs the
+  // workloads it is handed in its launcher's worker (forked before MPI starts its threads). The
+  // master tells the ranks to stop however rank 0 ends (also on bad input).
+  std::optional<PointLauncher> launcher;
+  std::optional<MpiSession> mpi;
+  std::optional<MpiMaster> master;
+  if (mpi_launched()) {
+    launcher.emplace();
+    mpi.emplace();
+    if (mpi->rank() != 0) {
+      mpi_worker(*mpi, *launcher);
+      return kExitOk;
+    }
+    master.emplace(*mpi);
+    o.mpi = &*master;
+  }
   try {
     const Explore x = load_explore(file);
     if (!o.plots.empty()) {

@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -95,33 +96,31 @@ TempDir::~TempDir() {
 }
 
 
-std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::vector<std::string>& axes,
-                      const RunOptions& o, std::size_t total, std::size_t already) {
-  TempDir tmp;
-  const unsigned n = std::max(1u, std::min<unsigned>(o.jobs, static_cast<unsigned>(todo.size())));
-  // One launcher per job, forked while this process has a single thread (before the progress
-  // line's and the jobs' threads start).
-  std::vector<std::unique_ptr<PointLauncher>> launchers;
-  for (unsigned w = 0; w < n; ++w) launchers.push_back(std::make_unique<PointLauncher>(o.worker_points));
-  Tally tally(o, total, already);
-  // The jobs only run points; this thread reads their reports and writes their rows. A job hands
-  // its result over and sends its launcher the next point at once, so a worker never waits for
-  // the report's parsing or the database.
+void run_points(const std::vector<Point>& points, const std::vector<std::unique_ptr<PointLauncher>>& launchers,
+                const std::string& tmpdir, const RowSink& sink, const std::function<void()>& handed_out) {
+  const std::size_t n = std::min(launchers.size(), points.size());
+  // The jobs only run points; this thread reads their reports and hands the rows to the sink. A
+  // job hands its result over and sends its launcher the next point at once, so a worker never
+  // waits for the report's parsing or the sink.
+  struct Done {
+    std::size_t index;
+    PointResult result;
+  };
   std::atomic<std::size_t> next{0};
   std::mutex m;
   std::condition_variable ready;
-  std::deque<PointResult> rows;
-  unsigned running = n;
-  bool checkpointed = false;
+  std::deque<Done> rows;
+  std::size_t running = n;
+  bool announced = !handed_out;
   std::exception_ptr error;
   {
     std::vector<std::jthread> workers;
-    for (unsigned w = 0; w < n; ++w)
+    for (std::size_t w = 0; w < n; ++w)
       workers.emplace_back([&, w] {
-        for (std::size_t i; (i = next++) < todo.size();) {
-          PointResult r = launchers[w]->exchange(todo[i], tmp.path());
+        for (std::size_t i; (i = next++) < points.size();) {
+          PointResult r = launchers[w]->exchange(points[i], tmpdir);
           std::lock_guard lock(m);
-          rows.push_back(std::move(r));
+          rows.push_back({i, std::move(r)});
           ready.notify_one();
         }
         std::lock_guard lock(m);
@@ -132,27 +131,43 @@ std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::ve
       std::unique_lock lock(m);
       ready.wait(lock, [&] { return !rows.empty() || running == 0; });
       if (rows.empty()) break;
-      PointResult result = std::move(rows.front());
+      Done done = std::move(rows.front());
       rows.pop_front();
       lock.unlock();
       if (error) continue;  // the jobs stop after their points in flight; their rows are dropped
       try {
-        const Row r = std::move(result).finish();
-        db.insert(r, axes);
-        tally.add(r);
-        // Every point handed out: the rows so far go into the file while the last points run, so
-        // that closing the database after them has only their rows to copy.
-        if (!checkpointed && next >= todo.size()) {
-          db.checkpoint();
-          checkpointed = true;
+        sink(done.index, std::move(done.result).finish());
+        if (!announced && next >= points.size()) {
+          announced = true;
+          handed_out();
         }
       } catch (...) {
         error = std::current_exception();
-        next = todo.size();
+        next = points.size();
       }
     }
   }
   if (error) std::rethrow_exception(error);
+}
+
+std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::vector<std::string>& axes,
+                      const RunOptions& o, std::size_t total, std::size_t already) {
+  TempDir tmp;
+  const unsigned n = std::max(1u, std::min<unsigned>(o.jobs, static_cast<unsigned>(todo.size())));
+  // One launcher per job, forked while this process has a single thread (before the progress
+  // line's and the jobs' threads start).
+  std::vector<std::unique_ptr<PointLauncher>> launchers;
+  for (unsigned w = 0; w < n; ++w) launchers.push_back(std::make_unique<PointLauncher>(o.worker_points));
+  Tally tally(o, total, already);
+  // Every point handed out: the rows so far go into the file while the last points run, so that
+  // closing the database after them has only their rows to copy.
+  run_points(
+      todo, launchers, tmp.path(),
+      [&](std::size_t, Row&& r) {
+        db.insert(r, axes);
+        tally.add(r);
+      },
+      [&] { db.checkpoint(); });
   return tally.failed();
 }
 
@@ -197,48 +212,105 @@ MpiSession::MpiSession() {
 
 MpiSession::~MpiSession() { MPI_Finalize(); }
 
+MpiMaster::MpiMaster(const MpiSession& mpi)
+    : mpi_(mpi), heard_(static_cast<std::size_t>(std::max(mpi.size(), 1)), false) {}
+
+MpiMaster::~MpiMaster() { stop(); }
+
+void MpiMaster::run(const std::vector<Point>& points, const RowSink& sink) {
+  const int size = mpi_.size();
+  constexpr std::size_t kNone = ~std::size_t{0};
+  std::vector<bool> taken(points.size(), false);
+  // The deal: a rank not heard from yet gets point rank-1 as its first, kept for it until it asks;
+  // the other points go to whichever rank asks next.
+  std::vector<std::size_t> reserved(static_cast<std::size_t>(size), kNone), running(static_cast<std::size_t>(size), kNone);
+  for (int r = 1; r < size && static_cast<std::size_t>(r - 1) < points.size(); ++r)
+    if (!heard_[static_cast<std::size_t>(r)]) {
+      reserved[static_cast<std::size_t>(r)] = static_cast<std::size_t>(r - 1);
+      taken[static_cast<std::size_t>(r - 1)] = true;
+    }
+  std::size_t next = 0, done = 0, in_flight = 0;
+  std::exception_ptr error;
+  auto next_point = [&]() -> std::size_t {
+    if (error) return kNone;
+    while (next < points.size() && taken[next]) ++next;
+    if (next == points.size()) return kNone;
+    taken[next] = true;
+    return next++;
+  };
+  auto give = [&](int rank, std::size_t i) {
+    if (i == kNone) {
+      idle_.push_back(rank);
+      return;
+    }
+    const Point& p = points[i];
+    const nlohmann::json w = {{"id", p.id}, {"values", p.values}, {"args", p.args}};
+    send_text(w.dump(), rank, kTagWork);
+    running[static_cast<std::size_t>(rank)] = i;
+    ++in_flight;
+  };
+  std::vector<int> waiting;
+  waiting.swap(idle_);
+  std::sort(waiting.begin(), waiting.end());
+  for (int r : waiting) give(r, next_point());
+  while (error ? in_flight > 0 : done < points.size()) {
+    int source = 0, tag = 0;
+    const std::string msg = recv_text(MPI_ANY_SOURCE, source, tag);
+    const auto s = static_cast<std::size_t>(source);
+    if (tag == kTagRow) {
+      const std::size_t i = running[s];
+      running[s] = kNone;
+      --in_flight;
+      ++done;
+      if (!error) {
+        try {
+          Row r = Row::from_json(nlohmann::json::parse(msg));
+          r.rank = source;
+          sink(i, std::move(r));
+        } catch (...) {
+          error = std::current_exception();  // hand out no more; wait for the points in flight
+        }
+      }
+    } else {
+      heard_[s] = true;
+    }
+    if (!error && reserved[s] != kNone) {
+      give(source, std::exchange(reserved[s], kNone));
+    } else {
+      give(source, next_point());
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+void MpiMaster::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  int left = mpi_.size() - 1;
+  for (int r : idle_) {
+    send_text("", r, kTagStop);
+    --left;
+  }
+  idle_.clear();
+  while (left > 0) {  // the ranks not heard from yet (a row in flight only after an error)
+    int source = 0, tag = 0;
+    recv_text(MPI_ANY_SOURCE, source, tag);
+    send_text("", source, kTagStop);
+    --left;
+  }
+}
+
 std::size_t mpi_master(const MpiSession& mpi, const std::vector<Point>& todo, SweepDb* db,
                        const std::vector<std::string>& axes, const RunOptions& o, std::size_t total,
                        std::size_t already) {
   std::optional<Tally> tally;
   if (db) tally.emplace(o, total, already);
-  // The deal: worker rank k's first point is todo[k-1], kept for it until it asks; the points
-  // after the first size-1 go to whichever rank asks next. So every worker rank runs a point
-  // when there are at least as many points as worker ranks, however fast the others are.
-  const int workers = mpi.size() - 1;
-  const std::size_t reserved = std::min(todo.size(), static_cast<std::size_t>(std::max(workers, 0)));
-  std::size_t next = reserved;
-  int active = workers;
-  std::exception_ptr error;
-  while (active > 0) {
-    int source = 0, tag = 0;
-    const std::string msg = recv_text(MPI_ANY_SOURCE, source, tag);
-    if (tag == kTagRow && db && !error) {
-      try {
-        Row r = Row::from_json(nlohmann::json::parse(msg));
-        r.rank = source;
-        db->insert(r, axes);
-        tally->add(r);
-      } catch (...) {
-        error = std::current_exception();  // stop handing out work; keep answering the ranks
-      }
-    }
-    const Point* p = nullptr;
-    if (!error) {
-      if (tag == kTagReady && static_cast<std::size_t>(source - 1) < reserved)
-        p = &todo[static_cast<std::size_t>(source - 1)];
-      else if (next < todo.size())
-        p = &todo[next++];
-    }
-    if (p) {
-      const nlohmann::json w = {{"id", p->id}, {"values", p->values}, {"args", p->args}};
-      send_text(w.dump(), source, kTagWork);
-    } else {
-      send_text("", source, kTagStop);
-      --active;
-    }
-  }
-  if (error) std::rethrow_exception(error);
+  MpiMaster master(mpi);
+  master.run(todo, [&](std::size_t, Row&& r) {
+    db->insert(r, axes);
+    tally->add(r);
+  });
+  master.stop();
   return tally ? tally->failed() : 0;
 }
 

@@ -4,6 +4,8 @@
 /// that a crash, a deadlock or the SystemC state of one point never touches another; on one
 /// machine (--jobs N) or on many through MPI (rank 0 keeps the database).
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,19 @@ struct RunOptions {
   unsigned worker_points = kWorkerPoints;  ///< points a worker runs; 0: a process per point (PointLauncher)
 };
 
+/// What a run of points does with each finished row, on the thread that runs them: `index` into
+/// the points given, and the row (with the rank that ran it under MPI).
+using RowSink = std::function<void(std::size_t index, Row&& row)>;
+
+/// Runs `points` on `launchers`, each one point at a time, and calls `sink` on this thread with
+/// each row as it comes, in the order they finish: a launcher hands its result over and takes its
+/// next point at once, so a worker never waits for the sink. `handed_out`, when given, is called
+/// (on this thread, after a row) once every point is handed out, while the last ones run. When
+/// the sink throws, the launchers stop after their points in flight (whose rows are dropped) and
+/// the exception is rethrown.
+void run_points(const std::vector<Point>& points, const std::vector<std::unique_ptr<PointLauncher>>& launchers,
+                const std::string& tmpdir, const RowSink& sink, const std::function<void()>& handed_out = {});
+
 /// Runs `todo` (the points without a row) with `jobs` launchers at once, inserting each row as it
 /// comes. Returns the number of failed points.
 std::size_t run_local(const std::vector<Point>& todo, SweepDb& db, const std::vector<std::string>& axes,
@@ -55,11 +70,34 @@ class MpiSession {
   int rank_ = 0, size_ = 1;
 };
 
-/// Rank 0: hands `todo` out one point at a time to the other ranks, inserts the rows they send
-/// back, each with the rank that ran it (db may be null when todo is empty: then it only tells
-/// every rank to stop). Worker rank k's first point is todo[k-1]; the rest go to whichever rank
-/// asks next, so with at least size-1 points every worker rank runs one. Returns the number of
-/// failed points.
+/// Rank 0's side of running points on the other ranks (each runs mpi_worker): run() hands a batch
+/// of points out one at a time as ranks ask and gives each row to the sink as it comes; between
+/// batches the ranks wait, and stop() (or the destructor) tells every rank to stop. A rank's first
+/// point is the batch's point rank-1 (kept for it, however fast the others are), so with at least
+/// size-1 points in the first batch every worker rank runs one; the other points go to whichever
+/// rank asks next, ranks already waiting first, in rank order.
+class MpiMaster {
+ public:
+  explicit MpiMaster(const MpiSession& mpi);
+  ~MpiMaster();
+  MpiMaster(const MpiMaster&) = delete;
+  MpiMaster& operator=(const MpiMaster&) = delete;
+  /// Runs every point of `points` on the other ranks; returns when each has its row. When the
+  /// sink throws, hands out no more points, waits for those in flight and rethrows.
+  void run(const std::vector<Point>& points, const RowSink& sink);
+  /// Tells every other rank to stop (each once it has asked for work); a no-op the second time.
+  void stop();
+
+ private:
+  const MpiSession& mpi_;
+  std::vector<bool> heard_;          ///< the rank has asked for its first point
+  std::vector<int> idle_;            ///< ranks waiting for a point, in the order they asked
+  bool stopped_ = false;
+};
+
+/// Rank 0 of a sweep: runs `todo` through an MpiMaster, inserting the rows, each with the rank
+/// that ran it (db may be null when todo is empty: then it only tells every rank to stop), and
+/// stops the ranks. Returns the number of failed points.
 std::size_t mpi_master(const MpiSession& mpi, const std::vector<Point>& todo, SweepDb* db,
                        const std::vector<std::string>& axes, const RunOptions& o, std::size_t total,
                        std::size_t already);

@@ -1,18 +1,26 @@
 // cgrasim explore end to end, through the built cgrasim: the explore file's checks (one line
 // naming file:line), the optimiser's front against the exact front enumerated here from the
-// rows' predicted figures, constraints, failed designs kept as rows, resume, stage 2, exit codes.
+// rows' predicted figures, constraints, failed designs kept as rows, resume (also after kill -9),
+// stage 2, exit codes, MPI with three ranks.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
+#include <regex>
 #include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "io/output_file.h"
 #include "tests/study/study_test_util.h"
@@ -23,6 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using study_test::processes_in;
 using study_test::Proc;
 using study_test::query;
 using study_test::shell;
@@ -268,6 +277,181 @@ TEST(Explore, ExitCodes) {
   p = cgrasim(d, "explore small.yaml");
   EXPECT_EQ(p.code, 1);
   EXPECT_EQ(p.err, "cgrasim: error: small.yaml: budget 5 is below NSGA-II's smallest population, 8\n");
+}
+
+/// Every column of every row (ordered by id) but the wall time and, in the workloads' JSON, the
+/// rank that ran each (under MPI): what a run gives whoever runs it.
+std::vector<std::vector<std::string>> rows_without_wall(const std::string& db) {
+  std::vector<std::string> cols;
+  for (const auto& c : query(db, "PRAGMA table_info(points)"))
+    if (c[1] != "wall_seconds") cols.push_back(c[1] == "workloads" ? "json_remove(workloads, '$[0].rank', '$[1].rank')"
+                                                                   : "\"" + c[1] + "\"");
+  std::string sql = "SELECT ";
+  for (std::size_t i = 0; i < cols.size(); ++i) sql += (i ? ", " : "") + cols[i];
+  return query(db, sql + " FROM points ORDER BY id");
+}
+
+/// stdout of an exploration without its wall time and the names of its files.
+std::string summary_of(const std::string& out) {
+  return std::regex_replace(std::regex_replace(out, std::regex("now, [0-9.]+ s; database [^\n]*"), "now, S s; database F"),
+                            std::regex("csv: [^\n]*"), "csv: F");
+}
+
+/// Runs `cgrasim explore ARGS` under the MPI launcher with `ranks` ranks on this host.
+Proc mpi_explore(const TempDir& d, int ranks, const std::string& args) {
+  // Leak check off in the ranks, as the sweep's MPI test says why (Open MPI's own allocations).
+  return shell(d, std::string("ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" '") + MPIEXEC +
+                      "' --oversubscribe --allow-run-as-root -n " + std::to_string(ranks) + " '" + CGRASIM_EXE +
+                      "' explore " + args);
+}
+
+// mpirun -n 3: rank 0 keeps the search and the database, ranks 1 and 2 run every workload
+// (predictions and the simulations of stage 2); the same designs, rows, front and summary as a
+// local run.
+TEST(Explore, MpiRanksGiveTheRowsOfALocalRun) {
+  TempDir d;
+  std::ofstream(d / "e.yaml") << tiny("{budget: 24, method: nsga2, seed: 3, confirm: 2}");
+  const Proc local = cgrasim(d, "explore e.yaml --db local.sqlite --csv local.csv --jobs 2");
+  ASSERT_EQ(local.code, 0) << local.err;
+  const Proc mpi = mpi_explore(d, 3, "e.yaml --db mpi.sqlite --csv mpi.csv");
+  ASSERT_EQ(mpi.code, 0) << mpi.out << mpi.err;
+  const auto rows = rows_without_wall(d / "local.sqlite");
+  ASSERT_GE(rows.size(), 12u);  // the paper fabric, at least a population of 8 and stage 2's 3
+  EXPECT_EQ(rows_without_wall(d / "mpi.sqlite"), rows);
+  EXPECT_EQ(read_file(d / "mpi.csv"), read_file(d / "local.csv"));
+  EXPECT_EQ(summary_of(mpi.out), summary_of(local.out));
+  // Who ran the workloads: locally no rank; under MPI only ranks 1 and 2, both, never rank 0.
+  std::map<std::string, std::size_t> ranks;
+  for (const auto& db : {"local", "mpi"})
+    for (const auto& r : query(d / (std::string(db) + ".sqlite"), "SELECT workloads FROM points"))
+      for (const auto& w : nlohmann::json::parse(r[0])) ++ranks[std::string(db) + ":" + (w.contains("rank") ? w["rank"].dump() : "none")];
+  EXPECT_EQ(ranks["local:none"], 2 * rows.size());
+  EXPECT_GT(ranks["mpi:1"], 0u);
+  EXPECT_GT(ranks["mpi:2"], 0u);
+  EXPECT_EQ(ranks["mpi:1"] + ranks["mpi:2"], 2 * rows.size());
+}
+
+/// Rows in the database now (0 while it does not exist or cannot be read).
+std::size_t rows_now(const std::string& db) {
+  std::size_t rows = 0;
+  if (!fs::exists(db)) return 0;
+  sqlite3* h = nullptr;
+  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM points", -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+      rows = static_cast<std::size_t>(sqlite3_column_int64(st, 0));
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(h);
+  return rows;
+}
+
+/// The processes whose parent is `pid`.
+std::vector<pid_t> children_of(pid_t pid) {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "stat");
+    std::string stat;
+    std::getline(in, stat);
+    const auto close = stat.rfind(')');  // the command name may hold spaces
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    if (rest >> state >> ppid && ppid == pid) out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+// kill -9 in the middle of stage 1, then the same command again: every row written before the kill
+// is there unchanged (its wall time too: not run again), the second run runs exactly the designs
+// without a row, and the database and front are an uninterrupted run's.
+// - The whole space in one batch (exhaustive, --jobs 2), one of the two launchers stopped (SIGSTOP)
+//   once the paper fabric's row is in: its point never ends, the other launcher runs every other
+//   workload, and every design but the stuck one gets its row while the batch still runs, so the
+//   kill loses the stuck design only.
+// - NSGA-II's generations (--jobs 1), killed at the fourth row: the same seed asks for the same
+//   designs again.
+TEST(Explore, KilledWithSigkillLosesAndRepeatsNothing) {
+  for (const bool one_batch : {true, false}) {
+    const std::string search = one_batch ? "{budget: 30, method: exhaustive, confirm: 1}"
+                                         : "{budget: 24, method: nsga2, seed: 2, confirm: 2}";
+    SCOPED_TRACE(search);
+    TempDir d;
+    // tiny() with a larger 2D grid, so that a design takes tens of milliseconds.
+    std::string text = tiny(search);
+    text.replace(text.find("radius: 2, grid: 48x48"), 22, "radius: 4, grid: 200x100");
+    std::ofstream(d / "k.yaml") << text;
+    const Proc whole = cgrasim(d, "explore k.yaml --db whole.sqlite --csv whole.csv --jobs 2");
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    const std::size_t total = rows_now(d / "whole.sqlite");
+    const std::size_t predicted =
+        std::stoul(query(d / "whole.sqlite", "SELECT count(*) FROM points WHERE stage = 'predicted'")[0][0]);
+
+    const pid_t pid = fork();
+    if (pid == 0) {
+      if (chdir(d.path.c_str()) != 0) _exit(126);
+      const int null = open("/dev/null", O_WRONLY);
+      dup2(null, 1);
+      execl(CGRASIM_EXE, CGRASIM_EXE, "explore", "k.yaml", "--db", "k.sqlite", "--csv", "k.csv", "--jobs",
+            one_batch ? "2" : "1", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    auto wait_rows = [&](std::size_t n) {
+      std::size_t rows = 0;
+      for (const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+           std::chrono::steady_clock::now() < deadline && (rows = rows_now(d / "k.sqlite")) < n;)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      return rows;
+    };
+    if (one_batch) {
+      ASSERT_GE(wait_rows(1), 1u);  // the paper fabric's: the search's batch is under way
+      const auto launchers = children_of(pid);
+      ASSERT_EQ(launchers.size(), 2u);
+      kill(launchers[0], SIGSTOP);
+      wait_rows(predicted - 1);
+    } else {
+      wait_rows(4);  // the paper fabric's and three designs'
+    }
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the exploration ended before it was killed";
+    // No process of it outlives it: its launchers and their workers (working directory d) die too,
+    // the stopped one included.
+    std::vector<std::string> left;
+    for (const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+         std::chrono::steady_clock::now() < end && !(left = processes_in(d.path)).empty();)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_TRUE(left.empty()) << left.size() << " processes of the killed exploration are still running, e.g. pid "
+                              << (left.empty() ? "" : left.front());
+    for (const auto& p : left) kill(std::stoi(p), SIGKILL);  // else they hold the test's output open
+    const auto before = query(d / "k.sqlite", "SELECT * FROM points ORDER BY id");
+    if (one_batch) {
+      ASSERT_EQ(before.size(), predicted - 1);  // every design but the one stuck in its launcher
+    } else {
+      ASSERT_GE(before.size(), 4u);
+      ASSERT_LT(before.size(), total);
+    }
+
+    const Proc again = cgrasim(d, "explore k.yaml --db k.sqlite --csv k.csv --jobs 2");
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_EQ(query(d / "k.sqlite", "PRAGMA integrity_check")[0][0], "ok");
+    // Exactly the designs without a row run now: none of the rows kept is run again.
+    EXPECT_NE(again.out.find(", " + std::to_string(total - before.size()) + " runs of designs now,"), std::string::npos)
+        << again.out << " (" << before.size() << " rows kept of " << total << ")";
+    const auto after = query(d / "k.sqlite", "SELECT * FROM points ORDER BY id");
+    for (const auto& row : before)  // unchanged, wall time included
+      EXPECT_NE(std::find(after.begin(), after.end(), row), after.end()) << row[0];
+    EXPECT_EQ(rows_without_wall(d / "k.sqlite"), rows_without_wall(d / "whole.sqlite"));
+    EXPECT_EQ(read_file(d / "k.csv"), read_file(d / "whole.csv"));
+    // The summary but its first line (which counts the runs of designs now).
+    EXPECT_EQ(summary_of(again.out.substr(again.out.find('\n'))), summary_of(whole.out.substr(whole.out.find('\n'))));
+  }
 }
 
 }  // namespace

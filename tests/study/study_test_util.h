@@ -1,6 +1,6 @@
 #pragma once
 // What the study suites' end-to-end tests share: a temporary folder per test, a shell line run in
-// it with its output kept, and a SQLite query read back as text.
+// it with its output kept, a SQLite query read back as text, and the processes left in a folder.
 
 #include <gtest/gtest.h>
 
@@ -63,6 +63,20 @@ inline std::vector<std::vector<std::string>> query(const std::string& db, const 
   sqlite3_finalize(st);
   sqlite3_close(h);
   return rows;
+}
+
+/// The processes (their pids) whose working directory is `dir`.
+inline std::vector<std::string> processes_in(const std::filesystem::path& dir) {
+  std::vector<std::string> pids;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code ec2;
+    const auto cwd = std::filesystem::read_symlink(e.path() / "cwd", ec2);
+    if (!ec2 && cwd == dir) pids.push_back(name);
+  }
+  return pids;
 }
 
 }  // namespace cgra::study_test

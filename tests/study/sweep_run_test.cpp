@@ -25,6 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using study_test::processes_in;
 using study_test::Proc;
 using study_test::query;
 using study_test::shell;
@@ -146,20 +147,6 @@ TEST(Sweep, ResumeRunsOnlyThePointsWithoutARow) {
       EXPECT_EQ(after[i][1], before[i][1]);
     }
   }
-}
-
-/// The processes (their pids) whose working directory is `dir`.
-std::vector<std::string> processes_in(const fs::path& dir) {
-  std::vector<std::string> pids;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator("/proc", ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::error_code ec2;
-    const auto cwd = fs::read_symlink(e.path() / "cwd", ec2);
-    if (!ec2 && cwd == dir) pids.push_back(name);
-  }
-  return pids;
 }
 
 TEST(Sweep, KilledWithSigkillLosesOnlyThePointsInFlight) {
