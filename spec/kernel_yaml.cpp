@@ -1,13 +1,11 @@
 #include "spec/kernel_yaml.h"
 
+#include "spec/spec_yaml.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -167,14 +165,7 @@ Kernel parse_kernel_yaml(std::string_view text, const std::string& source) {
 }
 
 Kernel load_kernel_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw SpecError(path + ": is a directory, not a kernel file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SpecError(path + ": cannot open kernel file: " + std::strerror(errno));
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) throw SpecError(path + ": cannot read kernel file");
-  return parse_kernel_yaml(s.str(), path);
+  return parse_kernel_yaml(read_spec_text(path, "kernel file"), path);
 }
 
 bool is_kernel_yaml(std::string_view text) {

@@ -138,24 +138,28 @@ SpecFile parse_spec_yaml(std::string_view text, const std::string& source) {
   return SpecParser(source).parse(text);
 }
 
-SpecFile load_spec_file(const std::string& path) {
-  // A directory opens as a stream that reads nothing: it would pass for an empty spec.
+std::string read_spec_text(const std::string& path, const std::string& what) {
+  // A directory opens as a stream that reads nothing: it would pass for an empty file.
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw SpecError(path + ": is a directory, not a stencil spec file");
+  if (std::filesystem::is_directory(path, ec)) throw SpecError(path + ": is a directory, not a " + what);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw SpecError(path + ": cannot open stencil spec file: " + std::strerror(errno));
+  if (!in) throw SpecError(path + ": cannot open " + what + ": " + std::strerror(errno));
   std::ostringstream s;
   s << in.rdbuf();
-  if (in.bad()) throw SpecError(path + ": cannot read stencil spec file");
+  if (in.bad()) throw SpecError(path + ": cannot read " + what);
+  return s.str();
+}
+
+SpecFile load_spec_file(const std::string& path) {
+  const std::string text = read_spec_text(path, "stencil spec file");
   // A kernel file (docs/kernels.md) is checked in full, so that its own errors come first; a
   // valid one is refused by name, not as a star spec with an unknown key.
-  if (is_kernel_yaml(s.str())) {
-    const Kernel k = parse_kernel_yaml(s.str(), path);
+  if (is_kernel_yaml(text)) {
+    const Kernel k = parse_kernel_yaml(text, path);
     throw SpecError(path + ": kernel '" + k.name +
                     "' is a valid kernel file, but cgrasim maps star stencils only so far (docs/kernels.md)");
   }
-  return parse_spec_yaml(s.str(), path);
+  return parse_spec_yaml(text, path);
 }
 
 }  // namespace cgra

@@ -42,4 +42,8 @@ SpecFile parse_spec_yaml(std::string_view text, const std::string& source);
 /// Reads and parses a spec file.
 SpecFile load_spec_file(const std::string& path);
 
+/// The bytes of the file at `path`; SpecError naming it as `what` ("stencil spec file", "kernel
+/// file") when it is a directory or cannot be opened or read.
+std::string read_spec_text(const std::string& path, const std::string& what);
+
 }  // namespace cgra
