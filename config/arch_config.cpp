@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/edit_distance.h"
 #include "config/param_spec.h"
 
 namespace cgra {
@@ -33,18 +34,6 @@ bool is_section(const std::string& path) {
         s.info.key[path.size()] == '.')
       return true;
   return false;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
 }
 
 std::string unknown_key_message(const std::string& path) {

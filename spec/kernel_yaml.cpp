@@ -1,10 +1,10 @@
 #include "spec/kernel_yaml.h"
 
 #include "spec/spec_yaml.h"
+#include "spec/yaml_source.h"
 
 #include <yaml-cpp/yaml.h>
 
-#include <algorithm>
 #include <charconv>
 #include <set>
 #include <sstream>
@@ -16,42 +16,12 @@ namespace {
 const std::vector<std::string> kKeys = {"kernel", "dims", "grid", "inputs", "stages", "time_steps"};
 const std::vector<std::string> kStageKeys = {"name", "expr"};
 
-/// Edit distance (insertions, deletions, substitutions, adjacent swaps).
-std::size_t distance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i)
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
-
-std::string unknown_key(const std::string& key, const std::vector<std::string>& expected) {
-  std::string best;
-  std::size_t best_d = 3;  // suggest at distance 1 or 2 only
-  for (const auto& k : expected) {
-    const std::size_t d = distance(key, k);
-    if (d < best_d) best_d = d, best = k;
-  }
-  std::string list;
-  for (const auto& k : expected) list += (list.empty() ? "" : ", ") + k;
-  return "unknown key '" + key + "' (" + (best.empty() ? "" : "did you mean '" + best + "'? ") + "expected " + list + ")";
-}
-
-class KernelParser {
+class KernelParser : YamlSource {
  public:
-  explicit KernelParser(std::string source) : source_(std::move(source)) {}
+  using YamlSource::YamlSource;
 
   Kernel parse(std::string_view text) {
-    YAML::Node root;
-    try {
-      root = YAML::Load(std::string(text));
-    } catch (const YAML::ParserException& e) {
-      throw SpecError(at(e.mark) + ": malformed YAML: " + e.msg);
-    }
+    const YAML::Node root = load(text);
     if (!root.IsMap()) throw SpecError(at(root.Mark()) + ": expected a map (kernel, dims, grid, inputs, stages, time_steps)");
     KernelSource k;
     std::set<std::string> seen;
@@ -87,23 +57,16 @@ class KernelParser {
         k.time_steps = n;
         k.where_time_steps = where;
       } else {
-        throw SpecError(where + ": " + unknown_key(key, kKeys));
+        throw SpecError(where + ": " + unknown_key_message(key, kKeys));
       }
     }
     for (const char* required : {"kernel", "dims", "grid", "inputs", "stages"})
       if (!seen.count(required))
-        throw SpecError(source_ + ": '" + required + "' is missing (a kernel file gives kernel, dims, grid, inputs and stages)");
+        throw SpecError(source() + ": '" + required + "' is missing (a kernel file gives kernel, dims, grid, inputs and stages)");
     return build_kernel(k);
   }
 
  private:
-  std::string at(const YAML::Mark& m) const {
-    return m.is_null() ? source_ : source_ + ":" + std::to_string(m.line + 1);
-  }
-  static std::string scalar(const YAML::Node& v, const std::string& where, const std::string& key) {
-    if (!v.IsScalar()) throw SpecError(where + ": '" + key + "': expected a single value");
-    return v.Scalar();
-  }
   static std::uint64_t size(const std::string& s, const std::string& where) {
     std::uint64_t n = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
@@ -147,15 +110,13 @@ class KernelParser {
         st.expr = scalar(kv.second, w, "expr");
         st.where = w;
       } else {
-        throw SpecError(w + ": " + unknown_key(key, kStageKeys));
+        throw SpecError(w + ": " + unknown_key_message(key, kStageKeys));
       }
     }
     if (!seen.count("name")) throw SpecError(where + ": a stage needs 'name'");
     if (!seen.count("expr")) throw SpecError(where + ": stage '" + st.name + "' needs 'expr'");
     return st;
   }
-
-  std::string source_;
 };
 
 }  // namespace

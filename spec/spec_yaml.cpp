@@ -1,6 +1,7 @@
 #include "spec/spec_yaml.h"
 
 #include "spec/kernel_yaml.h"
+#include "spec/yaml_source.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -16,17 +17,15 @@
 namespace cgra {
 namespace {
 
-class SpecParser {
+const std::vector<std::string> kKeys = {"stencil",  "radius",  "radius_x",   "radius_y",    "radius_z",
+                                        "grid",     "workers", "time_steps", "coefficients"};
+
+class SpecParser : YamlSource {
  public:
-  explicit SpecParser(std::string source) : source_(std::move(source)) {}
+  using YamlSource::YamlSource;
 
   SpecFile parse(std::string_view text) {
-    YAML::Node root;
-    try {
-      root = YAML::Load(std::string(text));
-    } catch (const YAML::ParserException& e) {
-      throw SpecError(at(e.mark) + ": malformed YAML: " + e.msg);
-    }
+    const YAML::Node root = load(text);
     SpecFile f;
     if (root.IsNull()) return f;
     if (!root.IsMap()) throw SpecError(at(root.Mark()) + ": expected a map (stencil, radius, grid, workers, time_steps, coefficients)");
@@ -76,20 +75,13 @@ class SpecParser {
       } else if (key == "coefficients") {
         coefficients(v, where, f);
       } else {
-        throw SpecError(where + ": unknown key '" + key + "' (expected stencil, radius, radius_x, radius_y, radius_z, grid, workers, time_steps, coefficients)");
+        throw SpecError(where + ": " + unknown_key_message(key, kKeys));
       }
     }
     return f;
   }
 
  private:
-  std::string at(const YAML::Mark& m) const {
-    return m.is_null() ? source_ : source_ + ":" + std::to_string(m.line + 1);
-  }
-  static std::string scalar(const YAML::Node& v, const std::string& where, const std::string& key) {
-    if (!v.IsScalar()) throw SpecError(where + ": '" + key + "': expected a single value");
-    return v.Scalar();
-  }
   static unsigned positive(const YAML::Node& v, const std::string& where, const std::string& key) {
     return count(v, where, key, 1);
   }
@@ -128,8 +120,6 @@ class SpecParser {
       }
     }
   }
-
-  std::string source_;
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/edit_distance.h"
 #include "config/arch_config.h"
 #include "io/output_file.h"
 #include "sim/cli.h"
@@ -23,21 +24,6 @@ const std::vector<std::string> kTopKeys = {"name", "workloads", "set", "paramete
 const std::vector<std::string> kConstraintKeys = {"area_mm2", "average_power_watts", "storage"};
 const std::vector<std::string> kSearchKeys = {"budget", "method", "seed", "confirm"};
 const std::vector<std::string> kMethods = {"nsga2", "sade", "exhaustive", "auto"};
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> d(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) d[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t prev = d[0];
-    d[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t t = d[j];
-      d[j] = std::min({d[j] + 1, d[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      prev = t;
-    }
-  }
-  return d[b.size()];
-}
 
 /// The known name closest to `k` (at most two edits, or a third of its length), if any.
 std::string closest(const std::string& k, const std::vector<std::string>& known) {

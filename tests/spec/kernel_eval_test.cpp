@@ -5,23 +5,17 @@
 
 #include <cmath>
 #include <cstring>
-#include <random>
 
 #include "spec/kernel.h"
 #include "spec/kernel_eval.h"
+#include "tests/spec/grid_bits.h"
 
 namespace cgra {
 namespace {
 
-using Grid = std::vector<double>;
-
-Grid random_grid(std::size_t n, unsigned seed, double lo = -1, double hi = 1) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(lo, hi);
-  Grid g(n);
-  for (auto& v : g) v = u(rng);
-  return g;
-}
+using test::expect_bits;
+using test::Grid;
+using test::random_grid;
 
 Kernel make(unsigned dims, std::array<std::uint64_t, 3> grid, std::vector<std::string> inputs,
             const std::vector<std::pair<std::string, std::string>>& stages, unsigned steps = 1) {
@@ -34,16 +28,6 @@ Kernel make(unsigned dims, std::array<std::uint64_t, 3> grid, std::vector<std::s
   for (const auto& [n, e] : stages) src.stages.push_back({n, e, "", ""});
   src.time_steps = steps;
   return build_kernel(src);
-}
-
-/// Bitwise equality, so that -0 and +0 differ and NaNs compare.
-void expect_bits(const Grid& got, const Grid& want) {
-  ASSERT_EQ(got.size(), want.size());
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (std::memcmp(&got[i], &want[i], sizeof(double)) != 0 && bad++ < 5)
-      ADD_FAILURE() << "point " << i << ": got " << got[i] << ", want " << want[i];
-  EXPECT_EQ(bad, 0u);
 }
 
 constexpr long NX = 11, NY = 9;

@@ -9,17 +9,19 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <random>
 #include <regex>
 #include <sstream>
 
 #include "spec/kernel_eval.h"
+#include "tests/spec/grid_bits.h"
 #include "spec/kernel_yaml.h"
 
 namespace cgra {
 namespace {
 
-using Grid = std::vector<double>;
+using test::expect_bits;
+using test::Grid;
+using test::random_grid;
 const std::string kDir = std::string(CGRA_SOURCE_DIR) + "/examples/kernels/";
 
 std::string read(const std::string& path) {
@@ -33,23 +35,6 @@ std::string read(const std::string& path) {
 Kernel small(const std::string& file, const std::string& grid) {
   const std::string text = std::regex_replace(read(kDir + file), std::regex("\ngrid: [^\n]*"), "\ngrid: " + grid);
   return parse_kernel_yaml(text, file);
-}
-
-Grid random_grid(std::size_t n, unsigned seed, double lo = -1, double hi = 1) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(lo, hi);
-  Grid g(n);
-  for (auto& v : g) v = u(rng);
-  return g;
-}
-
-void expect_bits(const Grid& got, const Grid& want) {
-  ASSERT_EQ(got.size(), want.size());
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (std::memcmp(&got[i], &want[i], sizeof(double)) != 0 && bad++ < 5)
-      ADD_FAILURE() << "point " << i << ": got " << got[i] << ", want " << want[i];
-  EXPECT_EQ(bad, 0u);
 }
 
 /// `base` with f(x, y, z) on the box [x0, x1) x [y0, y1) x [z0, z1).

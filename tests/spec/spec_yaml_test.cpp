@@ -33,7 +33,7 @@ TEST(SpecYaml, ErrorsNameFileLineAndKey) {
       {"stencil: 4d\n", "s.yaml:1: 'stencil': expected 1d, 2d or 3d, got '4d'"},
       {"radius: 0\n", "s.yaml:1: 'radius': expected a positive integer, got '0'"},
       {"stencil: 1d\nradius: two\n", "s.yaml:2: 'radius': expected a positive integer, got 'two'"},
-      {"radious: 3\n", "s.yaml:1: unknown key 'radious' (expected stencil, radius, radius_x, radius_y, radius_z, grid, workers, time_steps, coefficients)"},
+      {"radious: 3\n", "s.yaml:1: unknown key 'radious' (did you mean 'radius'? expected stencil, radius, radius_x, radius_y, radius_z, grid, workers, time_steps, coefficients)"},
       {"workers: -1\n", "s.yaml:1: 'workers': expected a positive integer, got '-1'"},
       {"coefficients:\n  w: [1]\n", "s.yaml:2: unknown key 'coefficients.w' (expected x, y or z)"},
       {"coefficients:\n  z: [1, c]\n", "s.yaml:2: 'coefficients.z': expected a number, got 'c'"},
