@@ -133,7 +133,8 @@ std::string heatmap_svg(const nlohmann::json& report, const dfg::Dfg& g, const F
           "<text x=\"{}\" y=\"{}\" font-size=\"12\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{}\">{}{}</text>\n",
           x + kCell / 2, y + 18, text_fill, ab == kRoleAbbrev.end() ? role.substr(0, 3) : ab->second,
           ops.size() > 1 ? "+" : "");
-      if (top > 0 && cycles > 0) {
+      // A largest stall of half a percent or less would read "0%": the cell says nothing instead.
+      if (cycles > 0 && 200 * top > cycles) {
         const auto sa = kStallAbbrev.find(top_reason);
         s += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\" fill=\"{}\">{} {:.0f}%</text>\n",
                          x + kCell / 2, y + 36, text_fill, sa == kStallAbbrev.end() ? top_reason : sa->second,
@@ -169,7 +170,7 @@ std::string heatmap_svg(const nlohmann::json& report, const dfg::Dfg& g, const F
   }
   lx += 300;
   s += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"13\" font-weight=\"bold\">largest stall (bottom line, % of "
-                   "cycles)</text>\n",
+                   "cycles; none at 0.5 % or less)</text>\n",
                    lx, legend_y + 4);
   i = 0;
   for (const auto& [full, ab] : kStallAbbrev) {

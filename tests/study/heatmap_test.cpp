@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "io/output_file.h"
+#include "sim/heatmap.h"
 #include "tests/sim/cli_harness.h"
 
 namespace cgra {
@@ -37,8 +38,30 @@ TEST(Heatmap, EveryPeIsACellWithItsRoleStallAndIssueRate) {
   EXPECT_NE(svg.find(">cmp</text>"), std::string::npos);
   EXPECT_NE(svg.find(">wr</text>"), std::string::npos);
   EXPECT_TRUE(std::regex_search(svg, std::regex(">(in|out|trg|hz|mem) [0-9]+%</text>")));
+  // A stall share that rounds to 0 % is not written: every stall line says 1 % or more.
+  EXPECT_FALSE(std::regex_search(svg, std::regex(">(in|out|trg|hz|mem) 0%</text>")));
   EXPECT_NE(svg.find("memory-port PE"), std::string::npos);
   EXPECT_NE(svg.find("issue rate"), std::string::npos);
+}
+
+// The cell text from a hand-made report: two PEs of 1000 cycles, one whose largest stall is 5
+// cycles (0.5 %, which would print as "0%"), one whose largest is 6 (0.6 %, printed "1%").
+TEST(Heatmap, WritesNoStallThatRoundsToZeroPercent) {
+  const nlohmann::json pe = {{"pe", "(0,0)"}, {"utilization", 0.9}, {"cycles", 1000}, {"issued", 900},
+                             {"ops", nlohmann::json::array()}, {"stalls", {{"output_full", 5}, {"no_input", 2}}}};
+  nlohmann::json other = pe;
+  other["pe"] = "(0,1)";
+  other["stalls"] = {{"output_full", 1}, {"no_input", 6}};
+  const nlohmann::json report = {{"stencil", {{"describe", "1d"}}}, {"mapping", {{"workers", 1}}}, {"cycles", 1000},
+                                 {"status", "done"}, {"stats", {{"fabric", {{"pes", {pe, other}}}}}}};
+  FabricParams fabric;
+  fabric.rows = 1;
+  fabric.cols = 2;
+  fabric.layout = {"FF"};
+  const std::string svg = heatmap_svg(report, dfg::Dfg(), fabric);
+  EXPECT_FALSE(std::regex_search(svg, std::regex(">[a-z]+ 0%</text>")));
+  EXPECT_EQ(count(svg, ">in 1%</text>"), 1u);
+  EXPECT_EQ(count(svg, ">out "), 0u);
 }
 
 TEST(Heatmap, ChecksItsPathFirstAndNeedsARun) {
