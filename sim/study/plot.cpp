@@ -22,48 +22,14 @@
 #include "config/arch_config.h"
 #include "io/output_file.h"
 #include "sim/study/pareto.h"
+#include "sim/study/plot_labels.h"
 
 namespace cgra::study {
 namespace {
 
-std::string unit_of(const std::string& key) {
-  static const std::map<std::string, std::string> fig = {
-      {"cycles", "cycles"},
-      {"gflops", "GFLOP/s"},
-      {"roofline_percent", "% of the roofline"},
-      {"attainable_percent", "% of the attainable"},
-      {"predicted_cycles", "cycles"},
-      {"dram_bytes", "B"},
-      {"wall_seconds", "s"},
-      {"area_mm2", "mm²"},
-      {"energy_joules", "J"},
-      {"energy_per_output_pj", "pJ/output"},
-      {"average_power_watts", "W"},
-      {"gflops_per_watt", "GFLOP/s/W"},
-      {"gflops_per_mm2", "GFLOP/s/mm²"},
-      {"radius", "points"},
-      {"radius-x", "points"},
-      {"radius-y", "points"},
-      {"workers", "workers"},
-      {"grid", "X x Y points"},
-      {"time-steps", "steps"}};
-  if (auto it = fig.find(key); it != fig.end()) return it->second;
-  if (key.rfind("report.", 0) == 0) {  // a report field: by its last name
-    const std::string last = key.substr(key.rfind('.') + 1);
-    if (auto it = fig.find(last); it != fig.end()) return it->second;
-    if (last == "achieved_gbps") return "GB/s";
-    if (last.find("fraction") != std::string::npos || last.find("rate") != std::string::npos) return "0..1";
-    return "";
-  }
-  for (const auto& p : arch_param_list())
-    if (p.key == key) return p.unit;
-  return "";
-}
-
-std::string label(const std::string& key) {
-  const std::string u = unit_of(key);
-  return u.empty() ? key : key + " [" + u + "]";
-}
+/// A plot's title: `what`, then on a second line what every point shares (SweepMeta::context),
+/// as a gnuplot string expression.
+std::string title(const std::string& what, const SweepMeta& m);
 
 /// A gnuplot string literal (single quotes; a quote doubled).
 std::string gq(const std::string& s) {
@@ -71,6 +37,14 @@ std::string gq(const std::string& s) {
   for (char c : s) o += c == '\'' ? std::string("''") : std::string(1, c);
   return o + "'";
 }
+
+std::string title(const std::string& what, const SweepMeta& m) {
+  return m.context.empty() ? gq(what) : gq(what) + ".\"\\n\"." + gq(m.context);
+}
+
+/// Point types of successive series, so that series with the same values stay told apart:
+/// filled circle, square, triangle up, triangle down, diamond, pentagon.
+constexpr int kPointTypes[] = {7, 5, 9, 11, 13, 15};
 
 bool numeric(const std::string& s, double& v) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -152,12 +126,24 @@ std::vector<std::string> draw(const std::string& dir, const std::string& name, c
   return out;
 }
 
-std::string roofline_body(const SweepDb& db) {
-  const auto t = db.select({"report"}, "status = 'done' AND report IS NOT NULL");
+/// The numeric order of axis values where both are numbers, else the text order.
+bool value_less(const std::string& a, const std::string& b) {
+  double u = 0, v = 0;
+  if (numeric(a, u) && numeric(b, v)) return u < v;
+  return a < b;
+}
+
+/// The fabric's roofs (one per DRAM bandwidth and compute peak of the done points), each labelled
+/// on the plot, and the done points, one series per value of the sweep's first axis.
+std::string roofline_body(const SweepDb& db, const SweepMeta& m) {
+  const std::string axis = m.axes.empty() ? std::string() : m.axes[0];
+  std::vector<std::string> cols = {"report"};
+  if (!axis.empty()) cols.push_back(axis);
+  const auto t = db.select(cols, "status = 'done' AND report IS NOT NULL");
   struct Pt {
     double ai, gf;
   };
-  std::vector<Pt> pts;
+  std::map<std::string, std::vector<Pt>> series;  // axis value -> points
   std::set<std::pair<double, double>> roofs;  // (GB/s, fabric GFLOP/s)
   for (const auto& r : t.rows) {
     try {
@@ -165,40 +151,51 @@ std::string roofline_body(const SweepDb& db) {
       // A --predict-only point: its predicted GFLOP/s.
       const char* gflops = j.value("status", std::string()) == "predicted" ? "predicted_gflops" : "gflops";
       if (!j.contains("arithmetic_intensity") || !j.contains(gflops)) continue;
-      pts.push_back({j["arithmetic_intensity"].get<double>(), j[gflops].get<double>()});
+      series[axis.empty() ? "" : r[1].value_or("-")].push_back(
+          {j["arithmetic_intensity"].get<double>(), j[gflops].get<double>()});
       roofs.insert({j.at("architecture").at("dram_gbps").get<double>(), j.at("fabric_gflops").get<double>()});
     } catch (const nlohmann::json::exception&) {
     }
   }
-  if (pts.empty()) throw SweepError(db.path() + ": no done point with a report: nothing to plot");
-  double lo = pts[0].ai, hi = pts[0].ai;
-  for (const auto& p : pts) lo = std::min(lo, p.ai), hi = std::max(hi, p.ai);
-  for (const auto& [bw, peak] : roofs) lo = std::min(lo, peak / bw), hi = std::max(hi, peak / bw);
+  if (series.empty()) throw SweepError(db.path() + ": no done point with a report: nothing to plot");
+  double lo = 1e300, hi = 0, top = 0;
+  for (const auto& [v, pts] : series)
+    for (const auto& p : pts) lo = std::min(lo, p.ai), hi = std::max(hi, p.ai);
+  for (const auto& [bw, peak] : roofs) lo = std::min(lo, peak / bw), hi = std::max(hi, peak / bw), top = std::max(top, peak);
   lo /= 4, hi *= 4;
   std::set<double> peaks;
   for (const auto& [bw, peak] : roofs) peaks.insert(peak);
-  std::string b = "set title " +
-                  gq(peaks.size() == 1 ? fmt::format("Roofline of the fabric ({} GFLOP/s: every MAC PE, 2 flops a cycle); "
-                                                     "every done point of the sweep",
-                                                     *peaks.begin())
-                                       : std::string("Roofline of the fabric; every done point of the sweep")) +
-                  "\n";
-  b += "set logscale xy\nset grid\nset key below\nset samples 400\n";
-  b += fmt::format("set xrange [{}:{}]\n", lo, hi);
+  std::string b = "set title " + title("Roofline of the fabric and every done point", m) + "\n";
+  b += "set logscale xy\nset grid\nset key below horizontal\nset samples 400\n";
+  if (!axis.empty()) b += "set key title " + gq("done points by " + short_label(axis)) + "\n";
+  b += fmt::format("set xrange [{}:{}]\nset yrange [*:{}]\n", lo, hi, top * 2.5);
   b += "set xlabel 'arithmetic intensity [flop/B] (useful flops / ideal bytes)'\n";
   b += "set ylabel 'achieved [GFLOP/s]'\n";
-  b += "$points << EOD\n";
-  for (const auto& p : pts) b += fmt::format("{} {}\n", p.ai, p.gf);
-  b += "EOD\nplot ";
-  int i = 0;
-  for (const auto& [bw, peak] : roofs) {
-    b += fmt::format("(x*{} < {} ? x*{} : {}) with lines lw 2 dt {} title {}, ", bw, peak, bw, peak, 1 + i % 4,
-                     gq(peaks.size() == 1 ? fmt::format("roof, DRAM {} GB/s", bw)
-                                          : fmt::format("roof, DRAM {} GB/s, compute {} GFLOP/s", bw, peak)));
-    ++i;
+  // Each roof labelled on the plot: its DRAM bandwidth at the left end of its slope, every compute
+  // peak at the right end of its flat part.
+  for (const auto& [bw, peak] : roofs)
+    if (lo * 1.15 * bw < peak)
+      b += fmt::format("set label {} at {}, {} left offset 0, 0.7 font ',10'\n", gq(fmt::format("DRAM {} GB/s", bw)),
+                       lo * 1.15, lo * 1.15 * bw);
+  for (double peak : peaks)
+    b += fmt::format("set label {} at {}, {} right offset -1, 0.7 font ',10'\n",
+                     gq(fmt::format("compute {} GFLOP/s (every MAC PE, 2 flops a cycle)", peak)), hi / 1.15, peak);
+  std::vector<std::string> values;
+  for (const auto& [v, pts] : series) values.push_back(v);
+  std::stable_sort(values.begin(), values.end(), value_less);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    b += fmt::format("$points{} << EOD\n", i);
+    for (const auto& p : series[values[i]]) b += fmt::format("{} {}\n", p.ai, p.gf);
+    b += "EOD\n";
   }
-  b += "$points using 1:2 with points pt 7 ps 1 lc rgb '#d62728' title 'done points'\n";
-  return b;
+  b += "plot ";
+  for (const auto& [bw, peak] : roofs)
+    b += fmt::format("(x*{} < {} ? x*{} : {}) with lines lw 2 lc rgb '#555555' notitle, ", bw, peak, bw, peak);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    b += fmt::format("{}$points{} using 1:2 with points pt {} ps 1.4 lc {} title {}", i ? ", " : "", i,
+                     kPointTypes[i % std::size(kPointTypes)], i + 1,
+                     gq(axis.empty() ? std::string("done points") : values[i]));
+  return b + "\n";
 }
 
 bool is_cost_column(const std::string& name) {
@@ -260,8 +257,8 @@ std::string pareto_body(const SweepDb& db, const SweepMeta& m, const std::string
   }
   if (pts.empty()) throw SweepError(db.path() + ": no done point with " + x + " and gflops: nothing to plot");
   const auto front = pareto_front(pts);
-  std::string b = "set title " + gq("GFLOP/s over " + what + ": every done point; the Pareto front (most GFLOP/s for the " +
-                                    what + ") joined and labelled") + "\n";
+  std::string b = "set title " + title("GFLOP/s over " + what + ": every done point; the Pareto front (most GFLOP/s for the " +
+                                    what + ") joined and labelled", m) + "\n";
   b += "set grid\nset key below\nset offsets graph 0.05, graph 0.12, graph 0.08, graph 0.05\n";
   b += "set xlabel " + gq(label(x)) + "\nset ylabel " + gq(label("gflops")) + "\n";
   b += "$points << EOD\n";
@@ -328,7 +325,7 @@ std::string energy_body(const SweepDb& db, const SweepMeta& m) {
     }
     return false;
   });
-  std::string b = "set title 'Energy per output point by component (cost.energy_breakdown_joules / outputs)'\n";
+  std::string b = "set title " + title("Energy per output point by component (cost.energy_breakdown_joules / outputs)", m) + "\n";
   b += "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.85 border -1\n";
   b += "set boxwidth 0.7\nset grid ytics\nset key outside right top invert autotitle columnheader\n";
   b += "set ylabel 'energy per output point [pJ/output]'\nset yrange [0:*]\n";
@@ -381,13 +378,13 @@ std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) 
   std::map<std::string, std::vector<std::pair<double, std::string>>> lines;  // title -> (x, y)
   std::vector<std::string> titles;
   for (const auto& r : t.rows) {
-    std::string title;
-    for (std::size_t c : split) title += (title.empty() ? "" : ", ") + cols[c] + " = " + r[c].value_or("");
-    if (!lines.count(title)) titles.push_back(title);
+    std::string line;
+    for (std::size_t c : split) line += (line.empty() ? "" : ", ") + words(cols[c]) + " = " + r[c].value_or("");
+    if (!lines.count(line)) titles.push_back(line);
     double x = 0;
     if (x_numeric) numeric(*r[0], x);
     else x = double(std::find(x_order.begin(), x_order.end(), r[0].value_or("")) - x_order.begin());
-    lines[title].push_back({x, r[1].value_or("")});
+    lines[line].push_back({x, r[1].value_or("")});
   }
   // Series by value when numeric.
   std::stable_sort(titles.begin(), titles.end(), [](const std::string& a, const std::string& b) {
@@ -399,9 +396,25 @@ std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) 
     return false;
   });
   const bool by_series_only = split.size() == 1 && !p.series.empty();
-  std::string b = "set title " + gq(p.y + " over " + p.x + (p.series.empty() ? "" : ", by " + p.series)) + "\n";
+  // Lines with the same values would hide one another: one line for them, titled with each.
+  for (auto& [t2, v] : lines) std::sort(v.begin(), v.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
+  std::vector<std::string> shown;  // the titles drawn, each with the lines it stands for
+  std::map<std::string, std::string> shown_as;
+  for (const auto& t2 : titles) {
+    const std::string name = t2.empty() ? p.y : by_series_only ? t2.substr(t2.rfind("= ") + 2) : t2;
+    auto same = std::find_if(shown.begin(), shown.end(), [&](const std::string& s2) { return lines[s2] == lines[t2]; });
+    if (same == shown.end()) {
+      shown.push_back(t2);
+      shown_as[t2] = name;
+    } else {
+      shown_as[*same] += " and " + name;
+    }
+  }
+  std::string b = "set title " +
+                  title(words(p.y) + " over " + words(p.x) + (p.series.empty() ? "" : ", by " + words(p.series)), m) +
+                  "\n";
   b += "set grid\nset key outside right top\n";
-  if (by_series_only) b += "set key title " + gq(label(p.series)) + "\n";
+  if (by_series_only) b += "set key title " + gq(short_label(p.series)) + "\n";
   b += "set xlabel " + gq(label(p.x)) + "\nset ylabel " + gq(label(p.y)) + "\n";
   if (x_numeric) {
     double lo = 1e300, hi = -1e300;
@@ -422,16 +435,12 @@ std::string line_body(const SweepDb& db, const SweepMeta& m, const PlotSpec& p) 
     b += ")\nset offsets 0.3, 0.3, 0, 0\n";
   }
   std::string plot = "plot ";
-  for (std::size_t i = 0; i < titles.size(); ++i) {
-    auto& v = lines[titles[i]];
-    std::sort(v.begin(), v.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
+  for (std::size_t i = 0; i < shown.size(); ++i) {
     b += fmt::format("$line{} << EOD\n", i);
-    for (const auto& [x, y] : v) b += fmt::format("{} {}\n", x, y);
+    for (const auto& [x, y] : lines[shown[i]]) b += fmt::format("{} {}\n", x, y);
     b += "EOD\n";
-    plot += fmt::format("{}$line{} using 1:2 with linespoints lw 2 pt 7 title {}", i ? ", " : "", i,
-                        gq(titles[i].empty()     ? p.y
-                           : by_series_only ? titles[i].substr(titles[i].rfind("= ") + 2)
-                                            : titles[i]));
+    plot += fmt::format("{}$line{} using 1:2 with linespoints lw 2 pt {} ps 1.3 dt {} title {}", i ? ", " : "", i,
+                        kPointTypes[i % std::size(kPointTypes)], 1 + i % 5, gq(shown_as[shown[i]]));
   }
   return b + plot + "\n";
 }
@@ -461,7 +470,7 @@ std::vector<std::string> write_plots(const SweepDb& db, const std::string& dir) 
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir, ec))
     throw SweepError("--plots: cannot create the directory '" + dir + "'" + (ec ? ": " + ec.message() : ""));
-  std::vector<std::string> out = draw(dir, "roofline", roofline_body(db));
+  std::vector<std::string> out = draw(dir, "roofline", roofline_body(db, m));
   for (const auto& p : m.plots) {
     const std::string name = file_name(p.y + "_vs_" + p.x + (p.series.empty() ? "" : "_by_" + p.series));
     const auto f = draw(dir, name, line_body(db, m, p));

@@ -164,6 +164,24 @@ long long SweepDb::select_sql_count(const std::string& sql) const {
   return n;
 }
 
+namespace {
+
+/// SweepMeta::context of `s`: its fixed stencil options, its architecture and fixed overrides.
+std::string context_of(const Sweep& s) {
+  std::string c;
+  // The stencil's kind first, then its other options in name order.
+  if (auto it = s.stencil.find("stencil"); it != s.stencil.end()) c = "stencil " + it->second.text;
+  for (const auto& [k, v] : s.stencil)
+    if (k != "stencil") c += (c.empty() ? "" : ", ") + k + " " + v.text;
+  c += (c.empty() ? "" : "; ") +
+       (s.arch.empty() ? std::string("built-in architecture (paper.yaml)")
+                       : "architecture " + std::filesystem::path(s.arch).filename().string());
+  for (const auto& [k, v] : s.set) c += ", " + k + " " + v.text;
+  return c;
+}
+
+}  // namespace
+
 void SweepDb::prepare(const Sweep& s) {
   exec("CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, status TEXT NOT NULL, exit_code INTEGER, "
        "error TEXT, cycles INTEGER, gflops REAL, roofline_percent REAL, attainable_percent REAL, "
@@ -178,7 +196,7 @@ void SweepDb::prepare(const Sweep& s) {
     if (!have.count(a)) exec("ALTER TABLE points ADD COLUMN " + quote_identifier(a));
   nlohmann::json plots = nlohmann::json::array();
   for (const auto& p : s.plots) plots.push_back({{"x", p.x}, {"y", p.y}, {"series", p.series}});
-  nlohmann::json meta = {{"name", s.name}, {"axes", s.axes}, {"plots", plots}, {"file", s.file}};
+  nlohmann::json meta = {{"name", s.name}, {"axes", s.axes}, {"plots", plots}, {"file", s.file}, {"context", context_of(s)}};
   if (s.cost_plots) meta["cost_plots"] = *s.cost_plots;
   sqlite3_stmt* st = nullptr;
   if (sqlite3_prepare_v2(db_, "INSERT OR REPLACE INTO sweep (key, value) VALUES ('meta', ?1)", -1, &st, nullptr) !=
@@ -249,6 +267,7 @@ SweepMeta SweepDb::meta() const {
     for (const auto& p : j.at("plots"))
       m.plots.push_back({p.at("x").get<std::string>(), p.at("y").get<std::string>(), p.at("series").get<std::string>()});
     if (j.contains("cost_plots")) m.cost_plots = j["cost_plots"].get<bool>();
+    if (j.contains("context")) m.context = j["context"].get<std::string>();
   } catch (const nlohmann::json::exception& e) {
     fail(std::string("the sweep description is damaged: ") + e.what());
   }

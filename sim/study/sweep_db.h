@@ -44,6 +44,9 @@ struct SweepMeta {
   std::vector<std::string> axes;
   std::vector<PlotSpec> plots;
   std::optional<bool> cost_plots;  ///< the sweep file's `cost_plots`; none: drawn when rows have cost
+  /// What every point shares, in words, for the plots' titles: "stencil 1d, radius 8, grid 194400;
+  /// built-in architecture (paper.yaml), run.threads 1" (empty in a database made before it).
+  std::string context;
 };
 
 class SweepDb {

@@ -10,7 +10,9 @@
 #include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <tuple>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "io/output_file.h"
@@ -250,11 +252,11 @@ TEST(CostPlots, TheParetoFrontsInOrderAndTheEnergyBars) {
   const std::string area = read_file(d / "p/gflops_vs_area_mm2.gp");
   EXPECT_EQ(datablock(area, "$front"), (std::vector<std::string>{"10 100 \"1\"", "15 160 \"4\""}));
   EXPECT_EQ(datablock(area, "$points"), (std::vector<std::string>{"10 100", "12 90", "15 160", "20 150"}));
-  EXPECT_NE(area.find("set xlabel 'area_mm2 [mm²]'"), std::string::npos) << area;
+  EXPECT_NE(area.find("set xlabel 'fabric area [mm²]'"), std::string::npos) << area;
   EXPECT_NE(area.find("title 'Pareto front (labels: radius)'"), std::string::npos) << area;
   const std::string power = read_file(d / "p/gflops_vs_average_power_watts.gp");
   EXPECT_EQ(datablock(power, "$front"), (std::vector<std::string>{"1.5 90 \"2\"", "2 100 \"1\"", "3 150 \"3\"", "4 160 \"4\""}));
-  EXPECT_NE(power.find("set xlabel 'average_power_watts [W]'"), std::string::npos) << power;
+  EXPECT_NE(power.find("set xlabel 'average power [W]'"), std::string::npos) << power;
   // One bar per point in radius order, the components in pJ per output (the report's split, worked
   // out by hand).
   const auto bars = datablock(read_file(d / "p/energy_per_output_by_component.gp"), "$bars");
@@ -282,6 +284,33 @@ TEST(CostPlots, OffWhenTheSweepFileSaysSo) {
   EXPECT_EQ(write_plots(db, d / "p"), (std::vector<std::string>{d / "p/roofline.svg", d / "p/roofline.png"}));
 }
 
+// Two series with the same values would draw one line over the other: they are drawn once, titled
+// with both; the others keep their own line. Axes and key in words.
+TEST(Plots, SeriesWithTheSameValuesShareOneTitledLine) {
+  TempDir d;
+  SweepDb db(d / "c.sqlite", true);
+  Sweep s = radius_sweep({{"radius", "gflops", "memory.dram.bandwidth_gbps"}}, false);
+  s.axes = {"radius", "memory.dram.bandwidth_gbps"};
+  db.prepare(s);
+  // GFLOP/s by (radius, GB/s): 100 GB/s its own, 200 and 400 the same.
+  int id = 0;
+  for (const auto& [radius, bw, gflops] : std::vector<std::tuple<std::string, std::string, double>>{
+           {"1", "100", 50}, {"2", "100", 60}, {"1", "200", 70}, {"2", "200", 90}, {"1", "400", 70}, {"2", "400", 90}}) {
+    Row r = row_of(fmt::format("{:016x}", ++id), radius, report(gflops, 10, 2));
+    r.values = {radius, bw};
+    db.insert(r, s.axes);
+  }
+  write_plots(db, d / "p");
+  const std::string gp = read_file(d / "p/gflops_vs_radius_by_memory.dram.bandwidth_gbps.gp");
+  EXPECT_EQ(datablock(gp, "$line0"), (std::vector<std::string>{"1 50.0", "2 60.0"})) << gp;
+  EXPECT_EQ(datablock(gp, "$line1"), (std::vector<std::string>{"1 70.0", "2 90.0"})) << gp;
+  EXPECT_EQ(gp.find("$line2"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("title '100'"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("title '200 and 400'"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set key title 'DRAM peak bandwidth [GB/s]'"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set title 'achieved GFLOP/s over radius, by DRAM peak bandwidth'"), std::string::npos) << gp;
+}
+
 TEST(CostPlots, CostFiguresAreLinePlotFigures) {
   TempDir d;
   SweepDb db(d / "c.sqlite", true);
@@ -291,7 +320,7 @@ TEST(CostPlots, CostFiguresAreLinePlotFigures) {
   const std::string gp = read_file(d / "p/gflops_per_watt_vs_radius.gp");
   // GFLOP/s / W by hand: 100/2, 90/1.5, 150/3, 160/4.
   EXPECT_EQ(datablock(gp, "$line0"), (std::vector<std::string>{"1 50.0", "2 60.0", "3 50.0", "4 40.0"}));
-  EXPECT_NE(gp.find("set ylabel 'gflops_per_watt [GFLOP/s/W]'"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set ylabel 'performance per watt [GFLOP/s/W]'"), std::string::npos) << gp;
 }
 
 /// `cgrasim plot` on a database whose rows have no cost: exit code and stderr.

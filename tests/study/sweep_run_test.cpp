@@ -330,11 +330,17 @@ TEST(Sweep, PlotsAndPredictOnly) {
     EXPECT_GT(fs::file_size(d / f), 1000u) << f;
   }
   const std::string svg = read_file(d / "p/cycles_vs_workers_by_run.max_cycles.svg");
-  EXPECT_NE(svg.find("workers [workers]"), std::string::npos);
-  EXPECT_NE(svg.find("cycles [cycles]"), std::string::npos);
-  EXPECT_NE(svg.find("run.max_cycles [cycles]"), std::string::npos);  // the key names the series
-  // One line (run.max_cycles = 100000) of two points: the failed points are not drawn.
+  // Titled in words, with what every point shares; the axes and the key in words and units (a
+  // parameter by its description's words, the key naming the series).
   const std::string gp = read_file(d / "p/cycles_vs_workers_by_run.max_cycles.gp");
+  EXPECT_NE(gp.find("set title 'cycles over workers, by watchdog'.\"\\n\".'stencil 1d, grid 48, radius 1; built-in "
+                    "architecture (paper.yaml)"),
+            std::string::npos)
+      << gp;
+  EXPECT_NE(gp.find("set xlabel 'workers'\nset ylabel 'cycles'\n"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set key title 'watchdog [cycles]'"), std::string::npos) << gp;
+  EXPECT_NE(svg.find("watchdog [cycles]"), std::string::npos);
+  // One line (run.max_cycles = 100000) of two points: the failed points are not drawn.
   EXPECT_NE(gp.find("$line0 << EOD\n1 "), std::string::npos) << gp;
   EXPECT_EQ(gp.find("$line1"), std::string::npos) << gp;
   EXPECT_NE(gp.find("title '100000'"), std::string::npos) << gp;
@@ -383,13 +389,24 @@ TEST(Sweep, PlotsAndPredictOnly) {
                         "pp/energy_per_output_by_component.svg"})
     EXPECT_TRUE(fs::exists(d / f)) << f;
   const auto predicted_gflops = query(d / "tiny.predict.sqlite", "SELECT gflops FROM points ORDER BY rowid");
+  // The roofline's points, one series per value of the first axis (workers 1 and 2, in order),
+  // each at its predicted GFLOP/s.
   const std::string roofline = read_file(d / "pp/roofline.gp");
-  std::istringstream pts(roofline.substr(roofline.find("$points << EOD\n") + 15));
-  for (const auto& g : predicted_gflops) {
-    double ai = 0, gf = 0;
-    ASSERT_TRUE(pts >> ai >> gf) << roofline;
-    EXPECT_NEAR(gf, std::stod(g[0]), 1e-12 * gf) << roofline;
+  const auto by_workers = query(d / "tiny.predict.sqlite", "SELECT workers, gflops FROM points ORDER BY rowid");
+  for (const char* w : {"1", "2"}) {
+    const std::string block = std::string("$points") + (w[0] == '1' ? "0" : "1") + " << EOD\n";
+    ASSERT_NE(roofline.find(block), std::string::npos) << roofline;
+    std::istringstream pts(roofline.substr(roofline.find(block) + block.size()));
+    for (const auto& g : by_workers) {
+      if (g[0] != w) continue;
+      double ai = 0, gf = 0;
+      ASSERT_TRUE(pts >> ai >> gf) << roofline;
+      EXPECT_NEAR(gf, std::stod(g[1]), 1e-12 * gf) << roofline;
+    }
   }
+  EXPECT_NE(roofline.find("set key title 'done points by workers'"), std::string::npos) << roofline;
+  EXPECT_NE(roofline.find("set label 'DRAM 100 GB/s'"), std::string::npos) << roofline;
+  EXPECT_EQ(predicted_gflops.size(), by_workers.size());
 }
 
 /// Runs `cgrasim sweep s.yaml --db DB` under the MPI launcher with `ranks` ranks on this host.
