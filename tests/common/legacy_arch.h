@@ -10,7 +10,7 @@
 
 namespace cgra::test {
 
-/// configs/paper.yaml without its Table I calibration (README, "What was calibrated"): 8-entry
+/// configs/paper.yaml without its Table I calibration (docs/results.md, "What was calibrated"): 8-entry
 /// input queues, one write-back L1 with 16 MSHRs per memory port. `sets` (as cgrasim --set) apply after.
 inline ArchConfig legacy_default_arch(const std::vector<std::string>& sets = {}) {
   std::vector<std::string> all = {"fabric.pe.input_queue_depth=8", "fabric.pe.memory_queue_depth=0",

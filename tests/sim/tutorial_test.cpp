@@ -1,4 +1,4 @@
-// docs/tutorial.md runs as written: every ```console block's `$ ` commands run in order, in one
+// docs/tutorial.md and README.md run as written: every ```console block's `$ ` commands run in order, in one
 // empty folder with the source tree's examples/ beside them and the built cgrasim on the PATH,
 // and each command's output (stdout and stderr) must match the lines the page shows after it. A
 // line "..." stands for any lines (none included), "..." inside a line for any text. So a figure
@@ -94,26 +94,36 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
-TEST(Tutorial, EveryCommandPrintsWhatThePageShows) {
-  std::ifstream f(std::string(CGRA_SOURCE_DIR) + "/docs/tutorial.md");
-  ASSERT_TRUE(f) << "docs/tutorial.md";
+/// Runs every command of `page` (relative to the source tree) and matches its output.
+void check_page(const std::string& page_name) {
+  std::ifstream f(std::string(CGRA_SOURCE_DIR) + "/" + page_name);
+  ASSERT_TRUE(f) << page_name;
   std::ostringstream page;
   page << f.rdbuf();
   const auto commands = console_commands(page.str());
-  ASSERT_GE(commands.size(), 8u);
-  const fs::path dir = fs::temp_directory_path() / ("cgrasim_tutorial_" + std::to_string(::getpid()));
+  ASSERT_FALSE(commands.empty()) << page_name;
+  const fs::path dir = fs::temp_directory_path() / ("cgrasim_doc_commands_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   fs::create_directory_symlink(fs::path(CGRA_SOURCE_DIR) / "examples", dir / "examples");
   for (const auto& c : commands) {
-    ASSERT_EQ(c.text.find('\''), std::string::npos) << "docs/tutorial.md:" << c.line << ": no single quotes, please";
+    ASSERT_EQ(c.text.find('\''), std::string::npos) << page_name << ":" << c.line << ": no single quotes, please";
     const auto got = run(dir, c.text);
     EXPECT_TRUE(matches(c.expected, 0, got, 0))
-        << "docs/tutorial.md:" << c.line << ": $ " << c.text << "\n  the page shows:\n"
+        << page_name << ":" << c.line << ": $ " << c.text << "\n  the page shows:\n"
         << join(c.expected) << "  the command printed:\n"
         << join(got);
   }
   fs::remove_all(dir);
+}
+
+TEST(Tutorial, EveryCommandPrintsWhatThePageShows) {
+  check_page("docs/tutorial.md");
+}
+
+// The README's example: the paper's 2D case (about 9 s).
+TEST(Readme, TheExamplePrintsWhatThePageShows) {
+  check_page("README.md");
 }
 
 TEST(Tutorial, TheMatcherTellsLinesApart) {
