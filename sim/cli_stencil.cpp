@@ -21,6 +21,7 @@
 #include "dfg/dot.h"
 #include "io/npy.h"
 #include "io/output_file.h"
+#include "mapper/kernel_dfg.h"
 #include "mapper/kernel_map.h"
 #include "mapper/map_stencil.h"
 #include "mapper/roofline.h"
@@ -197,7 +198,15 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
   if (const std::optional<Kernel> kernel = kernel_of(flags)) {
     const std::string arch_name = arch_name_of(flags);
     const ArchConfig arch = arch_of(flags, out);
-    const StencilSpec carrier = kernel_streams(*kernel).carrier(0);  // MapError for what is not mapped yet
+    // What is not mapped yet (a kernel kind, an operator) is refused up front, naming the file.
+    StencilSpec carrier;
+    try {
+      const KernelStreams ks = kernel_streams(*kernel);
+      (void)kernel_fp_ops(ks);
+      carrier = ks.carrier(0);
+    } catch (const MapError& e) {
+      throw MapError(flags.spec_file + ": " + e.what());
+    }
     if (!flags.roofline_only) return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &*kernel);
     const MappedStencil m = map_kernel(*kernel, kernel_workers_of(flags), arch);
     const Roofline r = mapping_roofline(m, roofline_machine(arch));
