@@ -6,6 +6,7 @@
 
 #include "common/parallel_for.h"
 #include "dfg/validate.h"
+#include "mapper/kernel_dfg.h"
 #include "mapper/predict.h"
 #include "mapper/text_format.h"
 #include "mapper/roofline.h"
@@ -323,26 +324,38 @@ void finish(MappedStencil& m, StencilDfg& sd, unsigned w, const ArchConfig& arch
 // chain link needs when the reader's word travels beside the partial sum and grows to what the
 // placed routes need (the placement does not
 // depend on D: the same graph with other immediates and initial tokens).
-MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConfig& arch) {
+// A kernel (`k` set) takes one segment per worker (D = 1: its taps' lags are initial tokens, no
+// recurrence to hide), its compute in place of the chains, and one reader per input it reads.
+MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConfig& arch,
+                          const MappedKernel* k = nullptr) {
   MappedStencil m;
   m.spec = spec_in;
   m.spec.workers = w;
   m.layout = default_host_layout(m.spec);
+  if (k) m.kernel = *k;
   const OpLatencies& lat = arch.fabric.pe.latency;
   // The reader's chain route reaches tap a hops(a-1 -> a) x hop_latency after tap a-1, as the
   // partial sum does: the hops cancel and D = FU + injection + ejection when the routes are direct.
-  unsigned d = stream_interleave_for(std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0), arch);
+  unsigned d = k ? 1 : stream_interleave_for(std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0), arch);
   StencilDfg sd;
   for (;;) {
-    const StencilPlan plan = StencilPlan::streams(m.spec, w, d);
-    sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe);
+    const StencilPlan plan = k ? StencilPlan::streams(m.spec, w, d, k->streams.left, k->streams.right)
+                               : StencilPlan::streams(m.spec, w, d);
+    std::optional<StreamCompute> compute;
+    if (k) {
+      std::vector<std::uint64_t> bases;
+      for (unsigned i : k->streams.inputs) bases.push_back(k->input_bases.at(i));
+      compute = kernel_compute(k->streams, bases, plan, arch);
+    }
+    sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe, compute ? &*compute : nullptr);
     try {
       place_stencil(sd, arch);
       m.summary.placement = route_dfg(sd.dfg, arch, true);
     } catch (const MapError& e) {
-      throw MapError(with_w(spec_in, w) + ": " + e.what());
+      throw MapError((k ? k->streams.describe() + " with w=" + std::to_string(w) : with_w(spec_in, w)) + ": " +
+                     e.what());
     }
-    const unsigned need = stream_interleave_for(stream_interleave_needed(sd.dfg, arch), arch);
+    const unsigned need = k ? d : stream_interleave_for(stream_interleave_needed(sd.dfg, arch), arch);
     if (need <= d) {
       BufferEstimate& b = m.summary.buffering;
       b.blocks = plan.blocking();
@@ -358,7 +371,8 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       const double words = double(plan.reader_total(0));
       const double idle = d <= arch.fabric.pe.instruction_slots ? 0.0 : double(words) / d;
       b.reader_cycles = words + idle;
-      const double bytes = 8.0 * double(w) * (words + double(plan.writer_total(0)));
+      const double streams = k ? double(k->streams.inputs.size()) : 1.0;  // readers per worker
+      const double bytes = 8.0 * double(w) * (words * streams + double(plan.writer_total(0)));
       b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
       m.summary.load_latency_cycles = words;
       const CyclePrediction pred = predict_streams(plan, arch, pipeline_latency(sd.dfg, sd.done_op, arch));
@@ -376,6 +390,30 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
   m.summary.load_latency_cycles /= m.summary.load_rate_bound;
   return m;
 }
+
+}  // namespace
+
+MappedStencil map_kernel_streams(const MappedKernel& k, unsigned w, const ArchConfig& arch) {
+  const StencilSpec carrier = k.streams.carrier(w);
+  const unsigned nm = arch.fabric.count(PeKind::Memory), mem = k.work.mem_pes;
+  if (std::uint64_t{w} * mem > nm)
+    throw MapError(k.streams.describe() + " with w=" + std::to_string(w) + " needs " + std::to_string(w * mem) +
+                   " memory PEs (" + std::to_string(w) + " workers x " + std::to_string(mem) +
+                   ": a reader per input and a writer); the fabric has " + std::to_string(nm));
+  try {
+    check_workers_fit(k.work, roofline_machine(arch), w);
+  } catch (const SpecError& e) {
+    throw MapError(e.what());
+  }
+  return map_streams(carrier, w, arch, &k);
+}
+
+Roofline mapping_roofline(const MappedStencil& m, const RooflineMachine& machine) {
+  return m.kernel ? analyze_roofline(m.kernel->work, machine, m.spec.workers)
+                  : analyze_roofline(m.spec, machine, m.spec.workers);
+}
+
+namespace {
 
 MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig& arch) {
   MappedStencil m;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "config/arch_config.h"
 #include "dfg/graph.h"
 #include "mapper/forward_chain.h"
+#include "mapper/kernel_streams.h"
 #include "mapper/placement.h"
 #include "mapper/predict.h"
 #include "mapper/roofline.h"
@@ -104,9 +106,20 @@ struct MappingSummary {
   std::string text() const;
 };
 
+/// What a kernel's mapping (mapper/kernel_map.h) adds to its carrier spec (KernelStreams::carrier).
+struct MappedKernel {
+  KernelStreams streams;
+  /// Byte address of each kernel input's grid (kernel.inputs' order): input 0 at
+  /// layout.input_base, the others after the output grid. The host copies the stage's boundary
+  /// source (input 0) to the output grid before the run.
+  std::vector<std::uint64_t> input_bases;
+  RooflineWork work;            ///< the kernel's flops and bytes, its worker's PEs
+};
+
 /// A placed, routed, validated stencil program and how to run it.
 struct MappedStencil {
-  StencilSpec spec;             ///< with workers filled in
+  StencilSpec spec;             ///< with workers filled in (a kernel: its carrier)
+  std::optional<MappedKernel> kernel;  ///< set when the program computes a kernel
   dfg::Dfg dfg;                 ///< every op placed, every channel routed
   HostLayout layout;            ///< input/output regions; the host copies the input to the output first
   std::string done_op;          ///< the JOIN whose unconnected `done` is the run's done
@@ -117,6 +130,14 @@ struct MappedStencil {
 /// Multi-line description of a mapping: the spec, the host layout and contract, where done leaves,
 /// then summary.text().
 std::string describe(const MappedStencil& m);
+
+/// The roofline of a mapping with its workers: the kernel's work, or the star spec's.
+Roofline mapping_roofline(const MappedStencil& m, const RooflineMachine& machine);
+
+/// 1D kernels (mapper/kernel_map.h): the stream mapping of `k` with `w` workers, one segment per
+/// worker (no recurrence to hide: the taps' lags are initial tokens, not a chain's), `k`'s compute
+/// (mapper/kernel_dfg.h) in place of the star's MAC chains. Throws MapError.
+MappedStencil map_kernel_streams(const MappedKernel& k, unsigned w, const ArchConfig& arch);
 
 /// The roofline's view of an architecture: clock, DRAM bandwidth, MAC-capable PEs.
 RooflineMachine roofline_machine(const ArchConfig& arch);

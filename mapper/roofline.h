@@ -44,6 +44,23 @@ struct Roofline {
   double attainable_gflops = 0;
 };
 
+/// What the roofline counts of one stencil or kernel (roofline_work): per output point and per
+/// worker, so that a star stencil and a kernel share the analysis.
+struct RooflineWork {
+  std::uint64_t outputs = 0;       ///< interior outputs of one step
+  double flops_per_output = 0;     ///< one per operation, two per fused multiply-add
+  unsigned time_steps = 1;
+  double ideal_bytes = 0;          ///< every input grid read once + the output written once [bytes]
+  unsigned fp_pes = 0;             ///< MAC-capable PEs of a worker's multiplies (MUL/MAC)
+  unsigned fp_adds = 0;            ///< ... and of its other FP ops (ADD/SUB)
+  unsigned mem_pes = 2;            ///< memory PEs of a worker: its readers and its writer
+  std::string describe;            ///< names it in errors
+};
+
+/// A star stencil's work: 2·(points−1) + 1 flops per output (points MUL/MACs; ADDs per
+/// worker_adds), the input grid read and the output grid written.
+RooflineWork roofline_work(const StencilSpec& spec);
+
 /// Time steps of a spec as the roofline counts them: spec.time_steps, 0 (not chosen yet) as 1.
 unsigned time_steps_of(const StencilSpec& spec);
 /// FP PEs one compute worker needs: one MUL or MAC per stencil point, per time step.
@@ -60,12 +77,15 @@ unsigned max_workers(const StencilSpec& spec, const RooflineMachine& m);
 
 /// The roofline for `workers` workers (spec.workers is ignored).
 Roofline analyze_roofline(const StencilSpec& spec, const RooflineMachine& m, unsigned workers);
+Roofline analyze_roofline(const RooflineWork& work, const RooflineMachine& m, unsigned workers);
 
 /// The paper's worker choice: the smallest w whose compute demand reaches the memory bound, or
 /// the most that fit when none does. Throws SpecError when not even one worker fits.
 unsigned choose_workers(const StencilSpec& spec, const RooflineMachine& m);
+unsigned choose_workers(const RooflineWork& work, const RooflineMachine& m);
 
 /// Throws SpecError, with the numbers, when `workers` compute workers do not fit on the fabric.
 void check_workers_fit(const StencilSpec& spec, const RooflineMachine& m, unsigned workers);
+void check_workers_fit(const RooflineWork& work, const RooflineMachine& m, unsigned workers);
 
 }  // namespace cgra

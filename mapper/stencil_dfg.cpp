@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <utility>
 
@@ -33,8 +34,8 @@ std::string name(std::string_view a, std::uint64_t k, std::string_view b = {}) {
 // Builds the graph; one instance per call of build_stencil_dfg.
 class Generator {
  public:
-  Generator(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe)
-      : top_(plan), cur_(&plan), layout_(layout), b_(out_.dfg), native_(pe.input_queue_depth + pe.output_queue_depth),
+  Generator(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe, const StreamCompute* compute)
+      : top_(plan), cur_(&plan), compute_(compute), layout_(layout), b_(out_.dfg), native_(pe.input_queue_depth + pe.output_queue_depth),
         queue_(pe.input_queue_depth), fan_in_(std::max(2u, pe.input_queues)),
         merge_latency_(2 * std::uint64_t{std::max(pe.latency.fp_mac, pe.latency.fp_mul)} + pe.latency.fp_add + 16),
         z_latency_(2 * std::uint64_t{plan.rz()} * (std::max(pe.latency.fp_mac, pe.latency.fp_mul) + 8) + 16) {}
@@ -46,7 +47,7 @@ class Generator {
     if (plan().two_d()) name += "_ry" + num(plan().ry());
     if (plan().three_d()) name += "_rz" + num(plan().rz());
     if (plan().time_steps() > 1) name += "_t" + num(plan().time_steps());
-    out_.dfg.set_name(name + "_w" + num(w));
+    out_.dfg.set_name((compute_ ? compute_->name : name) + "_w" + num(w));
     out_.slot_rows = (2 * plan().rx() + 1) * plan().time_steps();
     if (plan().two_d()) out_.slot_rows += (2 * plan().ry() + 2 * plan().rz()) * plan().time_steps() + worker_adds(spec);
     if (plan().two_d()) y_row0_ = (2 * plan().rx() + 1) * plan().time_steps();
@@ -57,11 +58,12 @@ class Generator {
       run_stages();
       return std::move(out_);
     }
-    for (unsigned k = 0; k < w; ++k) readers_.push_back(streams ? add_stream_reader(k) : add_reader(k));
+    if (compute_) out_.slot_rows = 0;  // the compute's own slots
+    for (unsigned k = 0; k < w && !compute_; ++k) readers_.push_back(streams ? add_stream_reader(k) : add_reader(k));
     std::vector<std::int64_t> expected;
     std::vector<PortRef> done;
     for (unsigned j = 0; j < w; ++j) {
-      PortRef result = streams ? add_stream_worker(j) : add_compute_worker(j);
+      PortRef result = compute_ ? add_computed_stream(j) : streams ? add_stream_worker(j) : add_compute_worker(j);
       done.push_back(streams ? add_stream_writer(j, result) : add_writer(j, result));
       expected.push_back(static_cast<std::int64_t>(plan().writer_total(j)));
     }
@@ -213,12 +215,14 @@ class Generator {
   // 1D streams: reader j loads its D segments interleaved, word v of each in turn (SegmentPlan):
   // address input + 8 * (s*stride + v) for segment s = j*D + q, q innermost; with T time steps
   // each segment starts its halo r(T-1) words earlier, in the layout's margin at the grid's ends.
-  PortRef add_stream_reader(unsigned j) {
+  // A StreamCompute's readers: `base` the grid's first point, `part` "_<g>" for its grid g > 0.
+  PortRef add_stream_reader(unsigned j, std::uint64_t base = 0, const std::string& part = "") {
     const SegmentPlan& sp = plan().segments();
     const std::uint64_t first = std::uint64_t{j} * sp.interleave * sp.stride;
-    auto addr = b_.add(OpKind::AddrGen, name("r", j, ".addr")).role(Role::Control, static_cast<int>(j));
-    set_stream_addresses(addr, layout_.input_base + 8 * (layout_.margin - plan().halo() + first), plan().stage_words(0));
-    auto load = b_.add(OpKind::Load, name("r", j, ".load")).role(Role::Reader, static_cast<int>(j));
+    if (base == 0) base = layout_.input_base;
+    auto addr = b_.add(OpKind::AddrGen, name("r", j, part + ".addr")).role(Role::Control, static_cast<int>(j));
+    set_stream_addresses(addr, base + 8 * (layout_.margin - plan().halo() + first), plan().stage_words(0));
+    auto load = b_.add(OpKind::Load, name("r", j, part + ".load")).role(Role::Reader, static_cast<int>(j));
     b_.connect(addr.port("addr"), load.port("addr"));
     return load.port("data");
   }
@@ -266,17 +270,33 @@ class Generator {
       b_.connect(in, x.taps[a]);
       out_.slots.push_back({x.ops[a], (t - 1) * taps + a, j});
     }
+    return stream_filter(j, t, p, x.out);
+  }
+
+  // 1D streams: worker j's compute by compute_ on its readers' streams, then the stage's filter.
+  PortRef add_computed_stream(unsigned j) {
+    std::vector<PortRef> streams;
+    for (std::size_t g = 0; g < compute_->bases.size(); ++g)
+      streams.push_back(add_stream_reader(j, compute_->bases[g], g == 0 ? std::string() : "_" + num(g)));
+    const PortRef result = compute_->build(b_, out_, j, streams);
+    return stream_filter(j, 1, name("w", j), result);
+  }
+
+  // The filter of stage t's results `x` of worker j (ops `<p>.bits`, `<p>.xo`): drops the first
+  // span() results of every segment.
+  PortRef stream_filter(unsigned j, unsigned t, const std::string& p, const PortRef& x) {
+    const int wj = static_cast<int>(j);
     // A bit generator of its own, not shared with the other workers' filters: the workers' readers
     // run at their own pace, and a shared multicast would tie them together.
     const FilterPattern pat = plan().stage_out(t);
-    if (pat.passes_all()) return x.out;
+    if (pat.passes_all()) return x;
     auto bits = b_.add(OpKind::Bits, p + ".bits")
                     .imm("m", static_cast<std::int64_t>(pat.m))
                     .imm("n", static_cast<std::int64_t>(pat.n))
                     .imm("p", static_cast<std::int64_t>(pat.p))
                     .role(Role::Filter, wj);
     auto f = b_.add(OpKind::Filter, p + ".xo").imm("mode", "bits").role(Role::Filter, wj);
-    b_.connect(x.out, f.port("in"));
+    b_.connect(x, f.port("in"));
     b_.connect(bits.port("out"), f.port("bits"));
     return f.port("out");
   }
@@ -559,6 +579,7 @@ class Generator {
 
   const StencilPlan& top_;
   const StencilPlan* cur_;  // the plan of the stage being built (top_ but in run_stages)
+  const StreamCompute* compute_;  // 1D streams: a kernel's compute in place of the MAC chains
   std::string pre_;         // name prefix of the stage's ops (run_stages)
   unsigned x_row0_ = 0;     // slot row of the stage's x tap 0
   unsigned y_row0_ = 0;     // slot row of its y tap 0 (2D)
@@ -582,8 +603,10 @@ class Generator {
 
 }  // namespace
 
-StencilDfg build_stencil_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe) {
-  return Generator(plan, layout, pe).run();
+StencilDfg build_stencil_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe,
+                             const StreamCompute* compute) {
+  if (compute && !plan.streams()) throw std::logic_error("build_stencil_dfg: a stream compute needs a 1D stream plan");
+  return Generator(plan, layout, pe, compute).run();
 }
 
 }  // namespace cgra

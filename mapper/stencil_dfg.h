@@ -6,10 +6,12 @@
 /// stage, with every deep channel's capacity set.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "config/pe_params.h"
+#include "dfg/builder.h"
 #include "dfg/graph.h"
 #include "mapper/host_layout.h"
 #include "mapper/stencil_plan.h"
@@ -43,9 +45,23 @@ struct StencilDfg {
   std::string done_op;             ///< the op whose unconnected `done` output is the run's done
 };
 
+/// 1D streams: a worker's compute other than the star's MAC chain (a kernel's expression,
+/// mapper/kernel_dfg.h). Worker j gets one stream reader per grid of `bases` (byte address of the
+/// grid's first point), loading its segments as the star's reader does; `build` adds the ops from
+/// those streams (in `bases` order) to the worker's result stream, one result per word, and
+/// returns its port; the stage's filter then drops the first span() results of each segment.
+struct StreamCompute {
+  std::string name;                  ///< the graph's name
+  std::vector<std::uint64_t> bases;  ///< the grids streamed
+  std::function<dfg::PortRef(dfg::Builder& b, StencilDfg& sd, unsigned worker, const std::vector<dfg::PortRef>& streams)>
+      build;
+};
+
 /// Builds the DFG of `plan` (ops named hierarchically, each with its role and worker index).
 /// Channels whose backlog plus kRateSlack exceeds a PE's queues (input + output depth of `pe`)
-/// get that as their capacity.
-StencilDfg build_stencil_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe);
+/// get that as their capacity. With `compute` (1D stream plans only), each worker's compute is
+/// compute->build's.
+StencilDfg build_stencil_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe,
+                             const StreamCompute* compute = nullptr);
 
 }  // namespace cgra

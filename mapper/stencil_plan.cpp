@@ -107,7 +107,7 @@ StencilPlan StencilPlan::streams(const StencilSpec& spec, unsigned workers, unsi
   if (interleave == 0) throw SpecError("interleave must be at least 1");
   StencilPlan p(spec, workers, make_blocks(spec, 1));
   SegmentPlan& s = p.seg_;
-  const std::uint64_t width = p.nx_ - 2 * std::uint64_t{p.rx_};
+  const std::uint64_t width = p.nx_ - p.span();
   s.interleave = interleave;
   s.segments = std::uint64_t{workers} * interleave;
   // Equal lengths: (segments-1)*stride + length = width, stride <= length (as make_blocks). With
@@ -122,9 +122,29 @@ StencilPlan StencilPlan::streams(const StencilSpec& spec, unsigned workers, unsi
   return p;
 }
 
+StencilPlan StencilPlan::streams(const StencilSpec& spec, unsigned workers, unsigned interleave, unsigned left,
+                                 unsigned right) {
+  StencilSpec one = spec;  // the grid; the radius only passes the spec's checks
+  one.radius[0] = 1;
+  one.time_steps = 1;
+  const std::uint64_t span = std::uint64_t{left} + right;
+  if (span >= one.grid[0])
+    throw SpecError("taps " + std::to_string(left) + " words left and " + std::to_string(right) +
+                    " right leave no interior in a grid of " + std::to_string(one.grid[0]));
+  StencilPlan p = streams(one, workers, interleave);
+  // The segments as streams() cuts them, over the interior nx - span.
+  const std::uint64_t width = p.nx_ - span;
+  p.rx_ = left;
+  p.span_ = span;
+  SegmentPlan& s = p.seg_;
+  s.stride = s.segments == 1 ? width : width / s.segments;
+  s.length = width - (s.segments - 1) * s.stride;
+  return p;
+}
+
 FilterPattern StencilPlan::stage_out(unsigned t) const {
   const std::uint64_t d = seg_.interleave;
-  return {2 * std::uint64_t{rx_} * d, stage_words(t) * d, 0};
+  return {span() * d, stage_words(t) * d, 0};
 }
 
 std::vector<BoundaryWindow> StencilPlan::boundary_windows(unsigned t) const {

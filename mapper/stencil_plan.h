@@ -27,6 +27,7 @@
 /// the planes between their offsets: a deep channel.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,12 @@ class StencilPlan {
   /// or time steps whose halo exceeds the segments' stride (a boundary cell would then fall in more
   /// than one segment).
   static StencilPlan streams(const StencilSpec& spec, unsigned workers, unsigned interleave);
+  /// 1D streams of a kernel (mapper/kernel_streams.h) whose taps reach `left` words before the
+  /// output point and `right` after it (one time step): as streams(), with rx() = left and
+  /// span() = left + right in place of 2r (a segment reads L + span() words and drops the first
+  /// span() results). `spec` gives the grid (its radius is not used).
+  static StencilPlan streams(const StencilSpec& spec, unsigned workers, unsigned interleave, unsigned left,
+                             unsigned right);
 
   /// Blocking for `spec`: `blocks` equal-width blocks covering the interior (see BlockPlan).
   static BlockPlan make_blocks(const StencilSpec& spec, unsigned blocks);
@@ -229,7 +236,9 @@ class StencilPlan {
   /// 2D: halo(); 0 for other plans.
   std::uint64_t halo2d() const { return two_d() ? halo() : 0; }
   /// Words of each segment stage t (0: the reader) passes on: L + 2r(T-t).
-  std::uint64_t stage_words(unsigned t) const { return seg_.length + 2 * std::uint64_t{rx_} * (T_ - t); }
+  std::uint64_t stage_words(unsigned t) const { return seg_.length + span() * (T_ - t); }
+  /// 1D streams: the words one output reaches over, less one: 2r (a kernel's left + right).
+  std::uint64_t span() const { return span_ ? *span_ : 2 * std::uint64_t{rx_}; }
   /// Filter of stage t's chain output: drops the first 2r results of every segment.
   FilterPattern stage_out(unsigned t) const;
   /// The boundary windows of stage t < T (left first): the grid's first r cells are in segment 0
@@ -327,6 +336,7 @@ class StencilPlan {
   bool z_in_stream_ = false;
   std::uint64_t line_words_ = 0;
   SegmentPlan seg_;
+  std::optional<std::uint64_t> span_;  // 1D kernel streams: left + right (else 2r)
   unsigned T_ = 1;
 };
 

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "sim/report.h"
+#include "spec/kernel_yaml.h"
 #include "spec/spec_yaml.h"
 
 namespace cgra {
@@ -23,6 +24,28 @@ namespace {
 }
 
 }  // namespace
+
+std::optional<Kernel> kernel_of(const Options& o) {
+  if (o.spec_file.empty() || !is_kernel_yaml(read_spec_text(o.spec_file, "stencil spec file"))) return std::nullopt;
+  const std::pair<bool, const char*> star[] = {{!o.stencil.empty(), "--stencil"},     {o.radius.has_value(), "--radius"},
+                                               {o.radius_x.has_value(), "--radius-x"}, {o.radius_y.has_value(), "--radius-y"},
+                                               {o.radius_z.has_value(), "--radius-z"}, {!o.grid.empty(), "--grid"},
+                                               {!o.time_steps.empty(), "--time-steps"}};
+  for (const auto& [given, flag] : star)
+    if (given)
+      throw UsageError(std::string(flag) + " does not apply to the kernel file " + o.spec_file +
+                       " (its grid, taps and time steps are the file's)");
+  return load_kernel_file(o.spec_file);
+}
+
+unsigned kernel_workers_of(const Options& o) {
+  if (o.workers.empty() || o.workers == "auto") return 0;
+  unsigned w = 0;
+  auto [p, ec] = std::from_chars(o.workers.data(), o.workers.data() + o.workers.size(), w);
+  if (ec != std::errc() || p != o.workers.data() + o.workers.size() || w == 0)
+    throw SpecError("--workers: expected a positive integer or 'auto', got '" + o.workers + "'");
+  return w;
+}
 
 Options with_spec_file(Options o) {
   if (o.spec_file.empty()) return o;

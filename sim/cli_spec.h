@@ -5,15 +5,23 @@
 /// Internal to the command.
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 #include "config/arch_config.h"
 #include "mapper/roofline.h"
 #include "sim/cli_options.h"
+#include "spec/kernel.h"
 #include "spec/stencil_spec.h"
 
 namespace cgra {
 
+/// The kernel of a --spec kernel file (docs/kernels.md), nullopt for a star spec or none.
+/// UsageError naming the flag when a star stencil's flag (--stencil, --radius*, --grid,
+/// --time-steps) is given with a kernel file: the kernel file says those.
+std::optional<Kernel> kernel_of(const Options& o);
+/// --workers for a kernel: the number given, 0 for auto or none.
+unsigned kernel_workers_of(const Options& o);
 /// Merges the spec file (if any) under the command-line flags: a flag given wins.
 Options with_spec_file(Options o);
 /// Names a stencil value by where it came from: "--grid", or "spec.yaml:3: 'grid'".

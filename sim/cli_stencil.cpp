@@ -21,6 +21,8 @@
 #include "dfg/dot.h"
 #include "io/npy.h"
 #include "io/output_file.h"
+#include "mapper/kernel_dfg.h"
+#include "mapper/kernel_map.h"
 #include "mapper/map_stencil.h"
 #include "mapper/roofline.h"
 #include "sim/cli_exit.h"
@@ -109,22 +111,25 @@ class ProgressLine {
 };
 
 /// Maps, simulates and checks the stencil; prints the report; writes the requested files.
+/// With `kernel`, `spec_in` is its carrier (KernelStreams::carrier) and the kernel is mapped.
 int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& arch, const std::string& arch_name,
-                std::ostream& out, std::ostream& err, bool progress) {
+                std::ostream& out, std::ostream& err, bool progress, const Kernel* kernel = nullptr) {
   StencilSpec spec = spec_in;
   const RooflineMachine machine = roofline_machine(arch);
-  if (!o.workers.empty() && o.workers != "auto") spec.workers = workers_of(o, spec, machine);
+  if (kernel) spec.workers = kernel_workers_of(o);
+  else if (!o.workers.empty() && o.workers != "auto") spec.workers = workers_of(o, spec, machine);
   if (o.negate_output && *o.negate_output >= spec.grid_points())
     throw UsageError("--test-negate-output: index " + std::to_string(*o.negate_output) +
                      " is outside the grid of " + std::to_string(spec.grid_points()) + " values");
   std::vector<double> input = input_of(o, spec);
   const auto t0 = std::chrono::steady_clock::now();
-  MappedStencil mapped = map_stencil(spec, arch);
+  MappedStencil mapped = kernel ? map_kernel(*kernel, spec.workers, arch) : map_stencil(spec, arch);
+  const std::string what = mapped.kernel ? mapped.kernel->streams.describe() : "stencil " + mapped.spec.describe();
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.dot_file.empty()) {
     dfg::DotOptions d;
     d.placed = o.dot_view == "placed";
-    d.title = fmt::format("stencil {}, {} workers, {}{}: {}x{} fabric", mapped.spec.describe(), mapped.spec.workers,
+    d.title = fmt::format("{}, {} workers, {}{}: {}x{} fabric", what, mapped.spec.workers,
                           arch_name, o.sets.empty() ? "" : " with --set", arch.fabric.rows, arch.fabric.cols);
     write_file_atomic(o.dot_file, dfg::to_dot(mapped.dfg, d));
   }
@@ -151,7 +156,7 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   so.vcd_path = o.vcd_file;
   StencilRun run;
   {
-    ProgressLine line(progress, mapped.spec.describe());
+    ProgressLine line(progress, mapped.kernel ? mapped.kernel->streams.kernel.name : mapped.spec.describe());
     if (one) {
       const unsigned w1 = one->spec.workers;
       const StencilRun r1 = run_mapped_stencil(std::move(*one), arch, input, so);
@@ -190,6 +195,25 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
 }  // namespace
 
 int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& err, bool progress) {
+  if (const std::optional<Kernel> kernel = kernel_of(flags)) {
+    const std::string arch_name = arch_name_of(flags);
+    const ArchConfig arch = arch_of(flags, out);
+    // What is not mapped yet (a kernel kind, an operator) is refused up front, naming the file.
+    StencilSpec carrier;
+    try {
+      const KernelStreams ks = kernel_streams(*kernel);
+      (void)kernel_fp_ops(ks);
+      carrier = ks.carrier(0);
+    } catch (const MapError& e) {
+      throw MapError(flags.spec_file + ": " + e.what());
+    }
+    if (!flags.roofline_only) return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &*kernel);
+    const MappedStencil m = map_kernel(*kernel, kernel_workers_of(flags), arch);
+    const Roofline r = mapping_roofline(m, roofline_machine(arch));
+    fmt::print(out, "{}: roofline {:.1f} GFLOP/s ({}-bound), {} workers\n", m.kernel->streams.describe(),
+               r.roofline_gflops, r.bound == Bound::Memory ? "memory" : "compute", r.workers);
+    return kExitOk;
+  }
   const Options o = with_spec_file(flags);
   const std::string arch_name = arch_name_of(o);
   const ArchConfig arch = arch_of(o, out);

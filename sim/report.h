@@ -23,6 +23,10 @@ namespace cgra {
 /// uniform in [-1, 1), identical on every platform (docs/cli.md).
 std::vector<double> default_input_grid(std::uint64_t points);
 
+/// A kernel's input grids for a run: `first` (input 0: the default grid or --input), then each
+/// input g >= 1 as default_input_grid's values g·N .. g·N + N-1 (N the grid's points).
+std::vector<std::vector<double>> kernel_inputs(const Kernel& k, const std::vector<double>& first);
+
 /// Temporal pipelining: the same stencil in single passes (T = 1), what T passes are compared with.
 struct SinglePass {
   unsigned workers = 0;

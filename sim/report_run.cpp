@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "mapper/reference.h"
+#include "spec/kernel_eval.h"
 #include "sim/report.h"
 #include "stats/stats.h"
 
@@ -175,6 +176,17 @@ std::vector<double> default_input_grid(std::uint64_t points) {
   return v;
 }
 
+std::vector<std::vector<double>> kernel_inputs(const Kernel& k, const std::vector<double>& first) {
+  std::vector<std::vector<double>> in{first};
+  const std::uint64_t n = k.grid_points();
+  for (std::uint64_t g = 1; g < k.inputs.size(); ++g) {
+    std::vector<double> v(n);
+    for (std::uint64_t i = 0; i < n; ++i) v[i] = 2.0 * (static_cast<double>(splitmix64(g * n + i + 1) >> 11) * 0x1.0p-53) - 1.0;
+    in.push_back(std::move(v));
+  }
+  return in;
+}
+
 StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std::vector<double> input,
                               const SimOptions& options, double map_seconds,
                               std::optional<std::uint64_t> negate_output) {
@@ -183,7 +195,7 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
   r.input = std::move(input);
   r.map_seconds = map_seconds;
   const StencilSpec& spec = r.mapped.spec;
-  r.roofline = analyze_roofline(spec, roofline_machine(arch), spec.workers);
+  r.roofline = mapping_roofline(r.mapped, roofline_machine(arch));
   const auto t0 = std::chrono::steady_clock::now();
   const HostLayout& l = r.mapped.layout;
   // The host copies the input to the output region first: boundary cells keep the input.
@@ -195,12 +207,17 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
   arrays.push_back({"in", l.input_base, l.to_memory(r.input)});
   arrays.push_back({"out", l.output_base, arrays[0].values});
   const std::size_t words = arrays[0].values.size();
+  // A kernel's other inputs (kernel_inputs) at their own regions.
+  const std::vector<std::vector<double>> inputs =
+      r.mapped.kernel ? kernel_inputs(r.mapped.kernel->streams.kernel, r.input) : std::vector<std::vector<double>>{};
+  for (std::size_t g = 1; g < inputs.size(); ++g)
+    arrays.push_back({"in" + std::to_string(g), r.mapped.kernel->input_bases.at(g), l.to_memory(inputs[g])});
   r.result = simulate(r.mapped.dfg, arch, arrays, {{"out", l.output_base, words}}, options);
   arrays.clear();
   if (l.padded() && !r.result.outputs.empty()) r.result.outputs[0] = l.from_memory(r.result.outputs[0]);
   r.simulate_seconds = seconds_since(t0);
   if (r.result.status != RunStatus::Done) return r;
-  r.reference = reference_stencil(spec, r.input);
+  r.reference = r.mapped.kernel ? evaluate_kernel(r.mapped.kernel->streams.kernel, inputs) : reference_stencil(spec, r.input);
   if (negate_output) {
     std::vector<double>& simulated = r.result.outputs.at(0);
     if (*negate_output >= simulated.size())
@@ -247,6 +264,13 @@ json mapped_json(const MappedStencil& m, const Roofline& rl, const ArchConfig& a
                   {"describe", spec.describe()}};
   if (spec.dims == 3) j["stencil"]["radius_z"] = spec.radius[2];  // 1D and 2D reports have no z
   if (spec.time_steps != 1) j["stencil"]["time_steps"] = spec.time_steps;  // one step: as before
+  if (m.kernel) {  // a kernel: its carrier spec's radius and points are not the kernel's
+    const KernelStreams& ks = m.kernel->streams;
+    j["stencil"]["radius_x"] = std::max(ks.left, ks.right);
+    j["stencil"]["points"] = ks.stage().taps.size();
+    j["stencil"]["flops_per_output"] = ks.kernel.flops_per_point();
+    j["stencil"]["describe"] = ks.describe();
+  }
   j["architecture"] = {{"source", arch_name},
                        {"rows", arch.fabric.rows},
                        {"cols", arch.fabric.cols},
@@ -303,7 +327,7 @@ json temporal_json(unsigned steps, const SinglePass& one, std::uint64_t cycles) 
 
 json prediction_json(const MappedStencil& m, const ArchConfig& arch, const std::string& arch_name,
                      const std::optional<SinglePass>& single_pass) {
-  const Roofline rl = analyze_roofline(m.spec, roofline_machine(arch), m.spec.workers);
+  const Roofline rl = mapping_roofline(m, roofline_machine(arch));
   json j = mapped_json(m, rl, arch, arch_name);
   j["status"] = "predicted";
   j["predicted_seconds"] = static_cast<double>(m.summary.predicted_cycles) / (arch.clock.freq_ghz * 1e9);

@@ -143,11 +143,13 @@ std::string read_spec_text(const std::string& path, const std::string& what) {
 SpecFile load_spec_file(const std::string& path) {
   const std::string text = read_spec_text(path, "stencil spec file");
   // A kernel file (docs/kernels.md) is checked in full, so that its own errors come first; a
-  // valid one is refused by name, not as a star spec with an unknown key.
+  // valid one is refused by name, not as a star spec with an unknown key. (The cgrasim command
+  // takes kernel files before this: sim/cli_spec.h, kernel_of.)
   if (is_kernel_yaml(text)) {
     const Kernel k = parse_kernel_yaml(text, path);
     throw SpecError(path + ": kernel '" + k.name +
-                    "' is a valid kernel file, but cgrasim maps star stencils only so far (docs/kernels.md)");
+                    "' is a valid kernel file, but only 'cgrasim --spec' maps kernel files so far; this takes star "
+                    "stencil specs (docs/kernels.md)");
   }
   return parse_spec_yaml(text, path);
 }

@@ -243,6 +243,19 @@ class DfgInterpreter {
         put(s, "out", {dbits(a + b), 0}, r);
         break;
       }
+      case K::Sub: {
+        if (!has(s, "a") || !has(s, "b") || !room(s, "out")) return false;
+        const double a = bdouble(take(s, "a").bits), b = bdouble(take(s, "b").bits);
+        put(s, "out", {dbits(a - b), 0}, r);
+        break;
+      }
+      case K::Const: {  // f64 values only; count 0 = forever
+        const std::uint64_t count = i64("count");
+        if ((count != 0 && s.pos >= count) || !room(s, "out")) return false;
+        put(s, "out", {dbits(op.f64("value")), 0}, r);
+        ++s.pos;
+        break;
+      }
       case K::Sync: {
         if (s.finished || !has(s, "in")) return false;
         const bool last = s.pos + 1 == i64("expected");

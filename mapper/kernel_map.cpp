@@ -1,0 +1,71 @@
+#include "mapper/kernel_map.h"
+
+#include <algorithm>
+
+#include "mapper/kernel_dfg.h"
+#include "mapper/text_format.h"
+
+namespace cgra {
+
+RooflineWork kernel_work(const KernelStreams& ks) {
+  RooflineWork w;
+  w.outputs = ks.kernel.grid[0] - ks.span();
+  w.flops_per_output = ks.kernel.flops_per_point();
+  w.time_steps = 1;
+  w.ideal_bytes = 8.0 * double(ks.kernel.grid_points()) * double(ks.inputs.size() + 1);
+  w.fp_pes = kernel_fp_ops(ks);
+  w.fp_adds = 0;
+  w.mem_pes = static_cast<unsigned>(ks.inputs.size()) + 1;
+  w.describe = ks.describe();
+  return w;
+}
+
+std::vector<std::uint64_t> kernel_input_bases(const KernelStreams& ks, const HostLayout& layout) {
+  std::vector<std::uint64_t> bases{layout.input_base};
+  const std::uint64_t region = (layout.grid_bytes + 4095) / 4096 * 4096 + 4096;
+  std::uint64_t next = layout.output_base + region;
+  for (std::size_t i = 1; i < ks.kernel.inputs.size(); ++i, next += region) bases.push_back(next);
+  return bases;
+}
+
+MappedStencil map_kernel(const Kernel& k, unsigned workers, const ArchConfig& arch) {
+  MappedKernel mk;
+  mk.streams = kernel_streams(k);
+  mk.work = kernel_work(mk.streams);
+  mk.input_bases = kernel_input_bases(mk.streams, default_host_layout(mk.streams.carrier(1)));
+  if (workers != 0) {
+    MappedStencil m = map_kernel_streams(mk, workers, arch);
+    m.summary.workers_reason = "given";
+    return m;
+  }
+  // As the star's choice (map_stencil): the roofline's w at the rate a worker sustains, at most
+  // one per output and per the memory PEs, lowered until the mapping fits.
+  const double rate = std::min(load_rate_bound(arch), pipeline_rate_bound(arch));
+  RooflineMachine effective = roofline_machine(arch);
+  effective.freq_ghz *= rate;
+  effective.worker_rate = 1;
+  unsigned w0 = choose_workers(mk.work, effective);
+  w0 = static_cast<unsigned>(std::min<std::uint64_t>(w0, mk.work.outputs));
+  w0 = std::max(1u, std::min(w0, arch.fabric.count(PeKind::Memory) / mk.work.mem_pes));
+  const Roofline r = analyze_roofline(mk.work, effective, w0);
+  const std::string why = "auto: w=" + std::to_string(w0) + " gives " + mapper_text::fixed(r.mapped_gflops, 1) +
+                          " GFLOP/s of compute against a memory bound of " + mapper_text::fixed(r.memory_gflops, 1) +
+                          " GFLOP/s";
+  std::string first_error, last_error;
+  for (unsigned w = w0; w >= 1; --w) {
+    try {
+      MappedStencil m = map_kernel_streams(mk, w, arch);
+      m.summary.workers_reason =
+          w == w0 ? why : why + "; w=" + std::to_string(w0) + " does not fit (" + first_error + "), w=" + std::to_string(w) + " is the most that does";
+      return m;
+    } catch (const MapError& e) {
+      last_error = e.what();
+    } catch (const SpecError& e) {
+      last_error = e.what();
+    }
+    if (first_error.empty()) first_error = last_error;
+  }
+  throw MapError(last_error);
+}
+
+}  // namespace cgra

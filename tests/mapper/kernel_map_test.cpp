@@ -1,0 +1,191 @@
+// 1D kernels (mapper/kernel_map.h): each mapped graph interpreted token by token
+// (dfg_interpreter.h) on random inputs and compared bit for bit with a loop written here from the
+// expression as docs/kernels.md evaluates it (not with spec/kernel_eval); the ops the mapper
+// chooses; and every refusal, one line naming what is not mapped.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "config/arch_config.h"
+#include "mapper/kernel_dfg.h"
+#include "mapper/kernel_map.h"
+#include "spec/kernel_yaml.h"
+#include "tests/mapper/stencil_test_util.h"
+
+namespace cgra::test {
+namespace {
+
+using Grid = std::vector<double>;
+
+Kernel kernel_1d(const std::string& inputs, const std::string& expr, unsigned n) {
+  return parse_kernel_yaml("kernel: k\ndims: 1\ngrid: " + std::to_string(n) + "\ninputs: [" + inputs +
+                               "]\nstages:\n  - name: out\n    expr: \"" + expr + "\"\n",
+                           "k.yaml");
+}
+
+/// The mapped graph interpreted with `in` (one grid per kernel input) at the mapping's addresses,
+/// input 0 copied to the output first; the output grid.
+Grid interpret_kernel(const MappedStencil& m, const std::vector<Grid>& in, const ArchConfig& arch) {
+  DfgInterpreter it(m.dfg, native_capacity(arch).native, native_capacity(arch).multicast);
+  for (std::size_t g = 0; g < in.size(); ++g)
+    for (std::uint64_t i = 0; i < in[g].size(); ++i) it.memory()[m.kernel->input_bases[g] + 8 * i] = dbits(in[g][i]);
+  for (std::uint64_t i = 0; i < in[0].size(); ++i) it.memory()[m.layout.output_base + 8 * i] = dbits(in[0][i]);
+  const InterpResult r = it.run();
+  EXPECT_TRUE(r.done) << r.blocked;
+  Grid out(in[0].size());
+  for (std::uint64_t i = 0; i < out.size(); ++i) out[i] = bdouble(it.memory()[m.layout.output_base + 8 * i]);
+  return out;
+}
+
+/// in[0] outside [lo, n - hi), f(i) inside: the hand-written reference.
+Grid expected(const std::vector<Grid>& in, long lo, long hi, const std::function<double(long)>& f) {
+  Grid out = in[0];
+  for (long i = lo; i < long(out.size()) - hi; ++i) out[std::size_t(i)] = f(i);
+  return out;
+}
+
+struct Case {
+  const char* name;
+  const char* inputs;
+  const char* expr;
+  long lo, hi;  // the interior [lo, n - hi)
+  std::function<double(const std::vector<Grid>&, long)> f;
+};
+
+std::vector<Case> cases() {
+  return {
+      // PolyBench's statement: two ADDs then the product, no contraction.
+      {"jacobi", "A", "0.33333 * (A(-1) + A(0) + A(1))", 1, 1,
+       [](const auto& g, long i) { return 0.33333 * ((g[0][i - 1] + g[0][i]) + g[0][i + 1]); }},
+      // Asymmetric taps, contracted: a(-2) - 0.7*a(1) is fma(-0.7, a(1), a(-2)).
+      {"asymmetric_fms", "a", "a(-2) - 0.7 * a(1)", 2, 1,
+       [](const auto& g, long i) { return std::fma(-0.7, g[0][i + 1], g[0][i - 2]); }},
+      // The product first: not contracted, MUL then ADD.
+      {"product_first", "a", "0.7 * a(1) + a(-2)", 2, 1,
+       [](const auto& g, long i) { return 0.7 * g[0][i + 1] + g[0][i - 2]; }},
+      // Two inputs; a MAC whose multiplicand is a SUB.
+      {"two_inputs", "u, v", "u(0) + 0.25 * (v(-1) - v(3))", 1, 3,
+       [](const auto& g, long i) { return std::fma(0.25, g[1][i - 1] - g[1][i + 3], g[0][i]); }},
+      // Unary minus (MUL by -1) and a constant operand (a CONST stream).
+      {"unary_minus", "a", "-a(0) + 3 * (a(-1) - -a(1)) - (2 - a(1))", 1, 1,
+       [](const auto& g, long i) {
+         const double t = std::fma(3.0, g[0][i - 1] - (-g[0][i + 1]), -g[0][i]);
+         return t - (2.0 - g[0][i + 1]);
+       }},
+      // A lone tap: the stream shifted (a COPY holds the lag).
+      {"shift", "a", "a(2)", 0, 2, [](const auto& g, long i) { return g[0][i + 2]; }},
+  };
+}
+
+class KernelMap : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(KernelMap, InterpretedGraphMatchesHandWrittenLoop) {
+  const ArchConfig arch = load_default_arch();
+  const unsigned w = GetParam();  // 0: auto
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const Kernel k = kernel_1d(c.inputs, c.expr, 203);
+    const MappedStencil m = map_kernel(k, w, arch);
+    ASSERT_TRUE(m.kernel.has_value());
+    if (w != 0) {
+      EXPECT_EQ(m.spec.workers, w);
+    }
+    std::vector<Grid> in;
+    for (std::size_t g = 0; g < k.inputs.size(); ++g) in.push_back(random_grid(k.grid_points(), unsigned(7 + g)));
+    const Grid want = expected(in, c.lo, c.hi, [&](long i) { return c.f(in, i); });
+    EXPECT_EQ(differing_words(want, interpret_kernel(m, in, arch)), 0u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Workers, KernelMap, ::testing::Values(0u, 1u, 3u));
+
+// The check can fail: contraction changes bits on these inputs, so a mapper that did not contract
+// (or contracted where the text does not) would differ from the loops above.
+TEST(KernelMap, ContractionChangesBitsOnTheTestInputs) {
+  const Grid a = random_grid(203, 7);
+  long differ = 0;
+  for (long i = 2; i < 202; ++i) differ += std::fma(-0.7, a[i + 1], a[i - 2]) != a[i - 2] - 0.7 * a[i + 1];
+  EXPECT_GT(differ, 0);
+}
+
+// The ops of each node (choose_op): jacobi is ADD, ADD, MUL; contractions are MACs.
+TEST(KernelMap, OpsFollowTheExpression) {
+  const ArchConfig arch = load_default_arch();
+  const auto kinds = [&](const std::string& in, const std::string& e) {
+    const MappedStencil m = map_kernel(kernel_1d(in, e, 64), 1, arch);
+    std::map<std::string, unsigned> k;
+    for (dfg::Vertex v = 0; v < m.dfg.num_ops(); ++v)
+      if (m.dfg.op(v).role == dfg::Role::Compute) ++k[std::string(dfg::to_string(m.dfg.op(v).kind))];
+    return k;
+  };
+  EXPECT_EQ(kinds("A", "0.33333 * (A(-1) + A(0) + A(1))"), (std::map<std::string, unsigned>{{"ADD", 2}, {"MUL", 1}}));
+  EXPECT_EQ(kinds("a", "a(-2) - 0.7 * a(1)"), (std::map<std::string, unsigned>{{"MAC", 1}}));
+  EXPECT_EQ(kinds("a", "0.7 * a(1) + a(-2)"), (std::map<std::string, unsigned>{{"ADD", 1}, {"MUL", 1}}));
+  // Constants folded: (1 + 2) * a(0) is one MUL by 3.
+  EXPECT_EQ(kinds("a", "(1 + 2) * a(0) + a(1)"), (std::map<std::string, unsigned>{{"ADD", 1}, {"MUL", 1}}));
+  EXPECT_EQ(kinds("a", "2 - a(1)"), (std::map<std::string, unsigned>{{"CONST", 1}, {"SUB", 1}}));
+}
+
+// The roofline counts the kernel's flops (one per op, fma two) and bytes (each input read, the
+// output written): jacobi 3 flops x 1998 outputs, 2 grids x 2000 x 8 bytes; two inputs 3 grids.
+TEST(KernelMap, RooflineCountsTheKernel) {
+  const ArchConfig arch = load_default_arch();
+  const MappedStencil j = map_kernel(load_kernel_file(std::string(CGRA_SOURCE_DIR) + "/examples/kernels/jacobi-1d.yaml"), 0, arch);
+  const Roofline r = mapping_roofline(j, roofline_machine(arch));
+  EXPECT_EQ(r.outputs, 1998u);
+  EXPECT_DOUBLE_EQ(r.useful_flops, 3.0 * 1998);
+  EXPECT_DOUBLE_EQ(r.ideal_bytes, 2.0 * 2000 * 8);
+  const MappedStencil t = map_kernel(kernel_1d("u, v", "u(0) + 0.25 * (v(-1) - v(3))", 100), 2, arch);
+  const Roofline rt = mapping_roofline(t, roofline_machine(arch));
+  EXPECT_EQ(rt.outputs, 96u);
+  EXPECT_DOUBLE_EQ(rt.useful_flops, 3.0 * 96);  // SUB 1 + fma 2
+  EXPECT_DOUBLE_EQ(rt.ideal_bytes, 3.0 * 100 * 8);
+}
+
+std::string map_error(const Kernel& k) {
+  try {
+    (void)map_kernel(k, 0, load_default_arch());
+  } catch (const MapError& e) {
+    return e.what();
+  }
+  return "(mapped)";
+}
+
+TEST(KernelMap, UnsupportedOperatorsNameTheOperatorAndTheStage) {
+  EXPECT_EQ(map_error(kernel_1d("a", "a(-1) / 3", 50)),
+            "kernel 'k': stage 'out': operator '/' (expr column 1) is not mapped yet: the fabric has no divide op yet");
+  EXPECT_EQ(map_error(kernel_1d("a", "1 + min(a(0), a(1))", 50)),
+            "kernel 'k': stage 'out': min (expr column 5) is not mapped yet: the fabric has no minimum op yet");
+  EXPECT_EQ(map_error(kernel_1d("a", "max(a(0), 2)", 50)),
+            "kernel 'k': stage 'out': max (expr column 1) is not mapped yet: the fabric has no maximum op yet");
+  EXPECT_EQ(map_error(kernel_1d("a", "abs(a(0))", 50)),
+            "kernel 'k': stage 'out': abs (expr column 1) is not mapped yet: the fabric has no absolute-value op yet");
+  EXPECT_EQ(map_error(kernel_1d("a", "sqrt(a(0))", 50)),
+            "kernel 'k': stage 'out': sqrt (expr column 1) is not mapped yet: the fabric has no square-root op yet");
+  EXPECT_EQ(map_error(kernel_1d("a, b", "a(0) * b(1)", 50)),
+            "kernel 'k': stage 'out': '*' of two grid values (expr column 1) is not mapped yet: the fabric "
+            "multiplies by constants only (no product of two streams yet)");
+  EXPECT_EQ(map_error(kernel_1d("a, b", "a(0) - b(0) * b(1)", 50)),
+            "kernel 'k': stage 'out': '-' of a product of two grid values (expr column 1) is not mapped yet: the "
+            "fabric multiplies by constants only (no product of two streams yet)");
+}
+
+TEST(KernelMap, KernelsNotMappedYetAreRefusedByName) {
+  const std::string so_far = "; cgrasim maps 1D kernels of one stage and one time step so far (docs/kernels.md)";
+  EXPECT_EQ(map_error(load_kernel_file(std::string(CGRA_SOURCE_DIR) + "/examples/kernels/blur.yaml")),
+            "kernel 'BLUR': 2D kernels are not mapped yet" + so_far);
+  EXPECT_EQ(map_error(load_kernel_file(std::string(CGRA_SOURCE_DIR) + "/examples/kernels/jacobi3d.yaml")),
+            "kernel 'JACOBI3D': 3D kernels are not mapped yet" + so_far);
+  EXPECT_EQ(map_error(load_kernel_file(std::string(CGRA_SOURCE_DIR) + "/examples/kernels/polybench_jacobi_1d.yaml")),
+            "kernel 'jacobi-1d': 2 stages (B, A_next): multi-stage kernels are not mapped yet" + so_far);
+  Kernel t = kernel_1d("a", "0.5 * a(1)", 50);
+  t.time_steps = 2;
+  EXPECT_EQ(map_error(t), "kernel 'k': time_steps 2 is not mapped yet" + so_far);
+}
+
+}  // namespace
+}  // namespace cgra::test
