@@ -375,7 +375,7 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       const double bytes = 8.0 * double(w) * (words * streams + double(plan.writer_total(0)));
       b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
       m.summary.load_latency_cycles = words;
-      const CyclePrediction pred = predict_streams(plan, arch, pipeline_latency(sd.dfg, sd.done_op, arch));
+      const CyclePrediction pred = predict_streams(plan, arch, stream_chain(sd.dfg, sd.done_op, arch));
       m.summary.predicted_cycles = pred.cycles;
       m.summary.predicted_bound = pred.bound;
       break;

@@ -59,7 +59,7 @@ double stream_reader_rate(const StencilPlan& plan, const ArchConfig& arch) {
   return std::min(1.0, double(n) / slowest);
 }
 
-CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, double pipeline) {
+CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, const StreamChain& chain) {
   CyclePrediction p;
   const double w = plan.workers();
   const double words = double(plan.reader_total(0));  // per worker, halos included
@@ -73,7 +73,7 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   // The L1's MSHRs: the loads and stores replayed over the one MSHR file (replay_stream). Where a
   // request waited for an MSHR, the replay's run, from the first load to the last store, is the
   // steady term after the first miss (which the fill counts).
-  const StreamReplay replay = replay_stream(plan, arch);
+  const StreamReplay replay = replay_stream(plan, arch, chain);
   const MemoryParams& mem = arch.memory;
   const double first_miss = double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency;
   // Not replayed (ports over several L1s, or an L1 that is not streaming): Little's law on the
@@ -94,7 +94,7 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   // The fill: the pipeline's latency. The taps take each word at once (a multicast), and the
   // chain links carry the interleave's initial tokens: the last word waits for one tap, not for
   // the chain (pipeline_latency leaves those links out).
-  p.fill_cycles = pipeline;
+  p.fill_cycles = chain.pipeline;
   p.cycles = static_cast<std::uint64_t>(std::ceil(p.absorbed_cycles + steady + p.fill_cycles));
   const double binding = words1 < words ? rate2 : rate1;
   if (binding < p.worker_rate && read_cap <= binding)
@@ -326,9 +326,20 @@ double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const Arc
   return double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency + path;
 }
 
-unsigned store_groups(const dfg::Dfg& g, const ArchConfig& arch) {
+namespace {
+
+/// Each op's longest time from the loads (pipeline_latency's op and route latencies over channels
+/// without initial tokens; a LOAD and a STORE count 0: a store's time is when its word arrives)
+/// and the fewest queue slots on a path from a LOAD to it (each channel: its source's output queue
+/// and its destination's input queue; infinite where no LOAD leads to the op).
+struct FromLoads {
+  std::vector<double> latency, slots;
+};
+
+FromLoads from_loads(const dfg::Dfg& g, const ArchConfig& arch) {
   const dfg::Graph& gr = g.graph();
-  const OpLatencies& lat = arch.fabric.pe.latency;
+  const PeParams& pe = arch.fabric.pe;
+  const OpLatencies& lat = pe.latency;
   const auto op_latency = [&](const dfg::Op& op) -> double {
     switch (op.kind) {
       case dfg::OpKind::Mul: return lat.fp_mul;
@@ -340,41 +351,69 @@ unsigned store_groups(const dfg::Dfg& g, const ArchConfig& arch) {
       default: return 1.0;
     }
   };
-  // from_load[v]: the longest time from the loads to v's firing, over channels without initial
-  // tokens (-2: not visited yet; -1: on the walk's stack).
-  std::vector<double> from_load(g.num_ops(), -2);
+  // A LOAD or STORE sits on a memory-port PE, whose input queues are memory_queue_depth deep.
+  const auto in_depth = [&](const dfg::Op& op) {
+    const bool memory = op.kind == dfg::OpKind::Load || op.kind == dfg::OpKind::Store;
+    return double(pe.input_depth_of(memory));
+  };
+  constexpr double kNoLoad = std::numeric_limits<double>::infinity();
+  // latency: -2 not visited yet, -1 on the walk's stack.
+  FromLoads f{std::vector<double>(g.num_ops(), -2), std::vector<double>(g.num_ops(), kNoLoad)};
   std::vector<std::pair<dfg::Vertex, bool>> stack;  // (op, its predecessors pushed)
-  std::vector<double> stores;
   for (dfg::Vertex s = 0; s < g.num_ops(); ++s) {
-    if (g.op(s).kind != dfg::OpKind::Store) continue;
+    if (f.latency[s] != -2) continue;
     stack.push_back({s, false});
     while (!stack.empty()) {
       const dfg::Vertex v = stack.back().first;
       if (!stack.back().second) {
-        if (from_load[v] != -2) {
+        if (f.latency[v] != -2) {
           stack.pop_back();
           continue;
         }
         stack.back().second = true;
-        from_load[v] = -1;
+        f.latency[v] = -1;
         for (auto [e, end] = boost::in_edges(v, gr); e != end; ++e) {
           const dfg::Vertex u = boost::source(*e, gr);
-          if (gr[*e].initial.empty() && from_load[u] == -2) stack.push_back({u, false});
+          if (gr[*e].initial.empty() && f.latency[u] == -2) stack.push_back({u, false});
         }
         continue;
       }
-      double best = 0;
+      double best = 0, slots = g.op(v).kind == dfg::OpKind::Load ? 0.0 : kNoLoad;
       for (auto [e, end] = boost::in_edges(v, gr); e != end; ++e) {
         const dfg::Vertex u = boost::source(*e, gr);
-        if (!gr[*e].initial.empty() || from_load[u] < 0) continue;
+        if (!gr[*e].initial.empty() || f.latency[u] < 0) continue;
         const dfg::Channel& ch = gr[*e];
-        best = std::max(best, from_load[u] + double(route_latency(arch.network, ch.route.empty() ? 1u : unsigned(ch.route.size() - 1))));
+        best = std::max(best, f.latency[u] + double(route_latency(arch.network, ch.route.empty() ? 1u : unsigned(ch.route.size() - 1))));
+        slots = std::min(slots, f.slots[u] + double(pe.output_queue_depth) + in_depth(g.op(v)));
       }
-      from_load[v] = best + op_latency(g.op(v));
+      f.latency[v] = best + op_latency(g.op(v));
+      f.slots[v] = slots;
       stack.pop_back();
     }
-    stores.push_back(from_load[s]);
   }
+  return f;
+}
+
+}  // namespace
+
+StreamChain stream_chain(const dfg::Dfg& g, const std::string& done_op, const ArchConfig& arch) {
+  const FromLoads f = from_loads(g, arch);
+  StreamChain c;
+  c.pipeline = pipeline_latency(g, done_op, arch);
+  double slots = std::numeric_limits<double>::infinity();
+  for (dfg::Vertex v = 0; v < g.num_ops(); ++v)
+    if (g.op(v).kind == dfg::OpKind::Store) slots = std::min(slots, f.slots[v]);
+  // Past the STORE's data queue: its memory-request queue (output_queue_depth deep) and the port's
+  // register, which holds a request until the memory accepts it.
+  if (!std::isinf(slots)) c.buffer = std::uint64_t(slots) + arch.fabric.pe.output_queue_depth + 1;
+  return c;
+}
+
+unsigned store_groups(const dfg::Dfg& g, const ArchConfig& arch) {
+  const FromLoads f = from_loads(g, arch);
+  std::vector<double> stores;
+  for (dfg::Vertex v = 0; v < g.num_ops(); ++v)
+    if (g.op(v).kind == dfg::OpKind::Store) stores.push_back(f.latency[v]);
   std::sort(stores.begin(), stores.end());
   unsigned groups = stores.empty() ? 0 : 1;
   for (std::size_t i = 1; i < stores.size(); ++i)

@@ -24,17 +24,31 @@ struct CyclePrediction {
   double absorbed_cycles = 0;  ///< cycles while the L2 still absorbs the written lines (no write-back)
 };
 
+/// A 1D mapping's graph as the stream prediction takes it (stream_chain).
+struct StreamChain {
+  double pipeline = 0;       ///< pipeline_latency(g, done_op): a miss, then the first load to the done token
+  std::uint64_t buffer = 1;  ///< words a worker holds between its reader's reply queue and its writer's port
+};
+
+/// The chain of a 1D graph: pipeline_latency, and the queue slots on the path with the fewest from
+/// a LOAD to a STORE (over channels without initial tokens): each channel's source output
+/// queue and destination input queue (a memory PE's: memory_queue_depth), then the STORE's
+/// memory-request queue (output_queue_depth) and its port's register. A reader runs ahead of its
+/// writer by at most these words (and its reply queue): each queue's slot is claimed when a word is
+/// sent, so a full one stops the words behind it.
+StreamChain stream_chain(const dfg::Dfg& g, const std::string& done_op, const ArchConfig& arch);
+
 /// 1D streams (StencilPlan::streams): each worker takes (L + 2rT) x D words (T time steps) at
 /// rate = min(stream_reader_rate, output queue / (FP latency + 1)). Reads cost 8 bytes a
 /// word; the stored lines stay in the caches until the L2 is full of lines, and from then on every
 /// stored line is written back too. So the workers run at min(rate, DRAM bytes per cycle / read
 /// bytes per word) until the L2 has filled, then at min(rate, DRAM bytes per cycle / (read + write
-/// bytes per word)); plus the fill, `pipeline`: pipeline_latency() of the plan's graph (the load,
-/// a tap, the stages' filters and MUXes, the writer and the done tree; the taps take each word at
-/// once, and the chain links' interleave tokens hide their latency). Where the L1's MSHRs make a
-/// request wait in replay_stream, the reads run no faster than that replay (its cycles less the
-/// first miss, which the fill counts).
-CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, double pipeline);
+/// bytes per word)); plus the fill, `chain.pipeline`: pipeline_latency() of the plan's graph (the
+/// load, a tap, the stages' filters and MUXes, the writer and the done tree; the taps take each
+/// word at once, and the chain links' interleave tokens hide their latency). Where the L1's MSHRs
+/// make a request wait in replay_stream, the reads run no faster than that replay (its cycles less
+/// the first miss, which the fill counts).
+CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, const StreamChain& chain);
 
 /// 2D and 3D: the predicted cycles of `spec` with `workers` workers and the blocking `buf`
 /// (estimate_buffering, mapper/map_stencil.h): the longest of the readers (at the scratchpad's
@@ -66,14 +80,14 @@ struct StreamReplay {
 /// i - Q (Q its reply queue); a load whose line is in flight merges, one in the L1 (its sets x ways
 /// most recent fills) hits, any other takes an MSHR and fetches the line from the L2 (read before)
 /// or DRAM (the bus carries its line). Words leave in order, one a cycle; the chain takes one at
-/// the MAC pipeline's pace (pipeline_rate_bound), and each output goes to writer j, which holds
-/// at most 2 x (input + output queue depth) of them. A store joins its line's combining MSHR or
+/// the MAC pipeline's pace (pipeline_rate_bound), and its output goes to writer j; the worker holds
+/// at most chain.buffer words taken and not yet stored. A store joins its line's combining MSHR or
 /// takes a new one; a full line frees it. MSHRs go first come, first served, and with none free
 /// the first waiting port flushes the oldest combining line when it has had no store for
 /// combine_idle_cycles or no fetch is in flight (the L2 then fetches that line from DRAM once),
 /// as mem/memory_system.cpp does. Not replayed (cycles 0): L1s other than streaming
 /// (write-combining), and readers and writers spread over several L1s.
-StreamReplay replay_stream(const StencilPlan& plan, const ArchConfig& arch);
+StreamReplay replay_stream(const StencilPlan& plan, const ArchConfig& arch, const StreamChain& chain);
 
 /// The latency of a line miss at the L1 (docs/memory.md, "Throughput"): the L1 and L2 hit
 /// latencies, the DRAM latency and the line's time on the DRAM bus (line bytes / DRAM bytes per

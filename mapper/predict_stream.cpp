@@ -42,7 +42,7 @@ struct Combine {
 
 class Replay {
  public:
-  Replay(const StencilPlan& plan, const ArchConfig& arch) : plan_(plan), arch_(arch) {
+  Replay(const StencilPlan& plan, const ArchConfig& arch, const StreamChain& chain) : plan_(plan), arch_(arch) {
     const SegmentPlan& seg = plan.segments();
     const MemoryParams& mem = arch.memory;
     d_ = seg.interleave;
@@ -51,10 +51,9 @@ class Replay {
     n_ = per_ * d_;
     line_words_ = std::max<std::uint64_t>(1, mem.l1.line_bytes / 8);
     q_ = std::max(1u, arch.fabric.pe.input_depth_of(true));
-    const PeParams& pe = arch.fabric.pe;
-    // The outputs that wait between the chain and the writer's port: the last tap's output queue,
-    // the filter's input and output queues and the STORE's input queue.
-    buffer_ = 2u * (pe.input_queue_depth + pe.output_queue_depth);
+    // The words that wait between the reader's reply queue and the writer's port: the queues of
+    // the chain's path to the STORE (stream_chain).
+    buffer_ = std::max<std::uint64_t>(1, chain.buffer);
     step_ = 1.0 / std::min(1.0, pipeline_rate_bound(arch));
     h1_ = mem.l1.hit_latency;
     h2_ = mem.l2.hit_latency;
@@ -116,7 +115,8 @@ class Replay {
 
  private:
   // The chain takes the reader's next word when it has left the memory (a cycle before), the
-  // MAC pipeline's pace allows it, and an output has room before the writer.
+  // MAC pipeline's pace allows it, and the worker's queues have room: the words taken and not
+  // yet stored, those before the first output (the halo, which the filter drops) aside.
   void take_words(Worker& k, std::uint64_t t) {
     const std::uint64_t c = k.consumed;
     if (c >= k.next_load || k.ready[c] >= t || k.chain_free > double(t)) return;
@@ -258,14 +258,14 @@ class Replay {
 
 }  // namespace
 
-StreamReplay replay_stream(const StencilPlan& plan, const ArchConfig& arch) {
+StreamReplay replay_stream(const StencilPlan& plan, const ArchConfig& arch, const StreamChain& chain) {
   // A write-allocate L1 fetches the stored lines, and ports over several L1s share no MSHR file:
   // not this replay's mechanism.
   if (!plan.streams() || plan.workers() == 0 || plan.stage_words(0) == 0 ||
       arch.memory.l1.write_policy != WritePolicy::Streaming || arch.memory.l1.mshrs == 0 ||
       2 * plan.workers() > arch.memory.l1_ports_per_cache)
     return {};
-  return Replay(plan, arch).run();
+  return Replay(plan, arch, chain).run();
 }
 
 }  // namespace cgra

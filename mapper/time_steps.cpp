@@ -12,16 +12,16 @@ namespace cgra {
 namespace {
 
 // Whether the ops of a 1D stream plan fit the fabric's PEs of each kind, before placement (the
-// placer's own up-front check), and its pipeline's latency (one hop a channel); nullopt when they
+// placer's own up-front check), and its chain (stream_chain, one hop a channel); nullopt when they
 // do not fit.
-std::optional<double> stream_ops_fit(const StencilPlan& plan, const ArchConfig& arch) {
+std::optional<StreamChain> stream_ops_fit(const StencilPlan& plan, const ArchConfig& arch) {
   const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(plan.spec()), arch.fabric.pe);
   try {
     check_pe_demand(sd.dfg, arch);
   } catch (const MapError&) {
     return std::nullopt;
   }
-  return pipeline_latency(sd.dfg, sd.done_op, arch);
+  return stream_chain(sd.dfg, sd.done_op, arch);
 }
 
 }  // namespace
@@ -74,12 +74,12 @@ std::vector<TimeStepEstimate> time_step_candidates(const StencilSpec& spec_in, c
       for (; w >= 1; --w) {
         try {
           const StencilPlan plan = StencilPlan::streams(spec, w, d);
-          const std::optional<double> pipeline = stream_ops_fit(plan, arch);
-          if (!pipeline) {
+          const std::optional<StreamChain> chain = stream_ops_fit(plan, arch);
+          if (!chain) {
             if (spec_in.workers != 0) break;
             continue;
           }
-          const CyclePrediction p = predict_streams(plan, arch, *pipeline);
+          const CyclePrediction p = predict_streams(plan, arch, *chain);
           e.cycles = double(p.cycles);
           e.bound = p.bound;
           break;

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "config/arch_config.h"
+#include "mapper/host_layout.h"
 #include "mapper/map_stencil.h"
+#include "mapper/stencil_dfg.h"
 #include "mapper/stencil_plan.h"
 
 namespace cgra {
@@ -42,6 +44,15 @@ Stream stream(unsigned r, std::uint64_t n, unsigned w, unsigned d) {
   return {plan, words, double(plan.writer_total(0))};
 }
 
+// The plan's graph as the stream prediction takes it (stream_chain, unplaced: one hop a channel),
+// with the fill the test derives by hand.
+StreamChain chain_of(const Stream& s, const ArchConfig& arch, double fill) {
+  const StencilDfg sd = build_stencil_dfg(s.plan, default_host_layout(s.plan.spec()), arch.fabric.pe);
+  StreamChain c = stream_chain(sd.dfg, sd.done_op, arch);
+  c.pipeline = fill;
+  return c;
+}
+
 // An L2 that streams writes (no write-back phase: nothing is absorbed on chip), so the DRAM
 // carries every word read and every output written from the first cycle.
 const std::vector<std::string> kStreamingL2 = {"memory.l2.write_policy=streaming"};
@@ -60,7 +71,7 @@ TEST(Predict, StreamBoundByDram) {
   // Each worker moves 8 bytes per word read and 8 per output written; the four share the bus.
   const double steady = 4.0 * 8.0 * (s.words + s.outputs) / bytes_per_cycle;
   const double fill = 150.0;
-  const CyclePrediction p = predict_streams(s.plan, arch, fill);
+  const CyclePrediction p = predict_streams(s.plan, arch, chain_of(s, arch, fill));
   EXPECT_EQ(p.bound, "DRAM bandwidth");
   EXPECT_EQ(p.absorbed_cycles, 0.0);
   EXPECT_EQ(p.fill_cycles, fill);
@@ -74,7 +85,7 @@ TEST(Predict, StreamBoundByTheMacPipeline) {
   const Stream s = stream(3, 3000, 2, 6);
   const double rate = 2.0 / 5.0;
   const double fill = 200.0;
-  const CyclePrediction p = predict_streams(s.plan, arch, fill);
+  const CyclePrediction p = predict_streams(s.plan, arch, chain_of(s, arch, fill));
   EXPECT_EQ(p.bound, "MAC pipeline (output queue / FP latency)");
   EXPECT_DOUBLE_EQ(p.worker_rate, rate);
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(s.words / rate + fill)));
@@ -101,7 +112,7 @@ TEST(Predict, StreamBoundByTheReaders) {
   ASSERT_LT(rate, 0.8);
   ASSERT_LT(2.0 * rate * 16.0, 100.0 / 1.2);
   EXPECT_NEAR(stream_reader_rate(s.plan, arch), rate, 1e-12);
-  const CyclePrediction p = predict_streams(s.plan, arch, 0.0);
+  const CyclePrediction p = predict_streams(s.plan, arch, chain_of(s, arch, 0.0));
   EXPECT_EQ(p.bound, "readers (loads in flight)");
   EXPECT_NEAR(p.worker_rate, rate, 1e-12);
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(s.words / rate)));
@@ -192,6 +203,23 @@ TEST(Predict, BlocksBoundByLoadsInFlightWithZReadersAhead) {
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(first + later - 414.0 + b.pipeline_cycles)));
 }
 
+// How far a 1D reader runs ahead of its writer (stream_chain): the words between its reply queue
+// and its writer's port, the queues on the path from the LOAD to the STORE that has no initial
+// tokens (the chain links carry the interleave's: the words reach the STORE through the last tap).
+// Each slot is claimed when a word is sent: the LOAD's output queue, the last tap's input and
+// output queues, the FILTER's input and output queues, the STORE's data queue (a memory PE's:
+// memory_queue_depth deep), its memory-request queue (output_queue_depth deep) and the port's
+// register: 4 x 4 + 2 x 16 + 128 + 1 = 177 words with the queues below, and 32 of the STORE's
+// 128 taken away leave 81. With memory_queue_depth 0 a memory PE's queues are input_queue_depth
+// deep: 4 x 4 + 3 x 16 + 1 = 65.
+TEST(Predict, StreamChainHoldsTheQueuesFromTheReaderToTheWriter) {
+  const std::vector<std::string> queues = {"fabric.pe.input_queue_depth=16", "fabric.pe.output_queue_depth=4"};
+  const Stream s = stream(2, 3000, 2, 4);
+  EXPECT_EQ(chain_of(s, load_default_arch(with(queues, {"fabric.pe.memory_queue_depth=128"})), 0.0).buffer, 177u);
+  EXPECT_EQ(chain_of(s, load_default_arch(with(queues, {"fabric.pe.memory_queue_depth=32"})), 0.0).buffer, 81u);
+  EXPECT_EQ(chain_of(s, load_default_arch(with(queues, {"fabric.pe.memory_queue_depth=0"})), 0.0).buffer, 65u);
+}
+
 // The miss latency the MSHRs are held for: L1 2 + L2 12 + DRAM 100 cycles and a 64-byte line on a
 // bus of 100 / 1.2 bytes a cycle.
 constexpr double kMissLatency = 2.0 + 12.0 + 100.0 + 64.0 / (100.0 / 1.2);
@@ -217,12 +245,12 @@ TEST(Predict, StreamBoundByTheL1Mshrs) {
   for (std::uint64_t k = 0; k < seg.segments; ++k) touched += (k * seg.stride + per - 1) / 8 - k * seg.stride / 8 + 1;
   const std::uint64_t distinct = ((seg.segments - 1) * seg.stride + per - 1) / 8 + 1;
   const double reads_only = 8.0 * 64.0 / kMissLatency / (2.0 * 8.0);
-  const StreamReplay r = replay_stream(s.plan, arch);
+  const StreamReplay r = replay_stream(s.plan, arch, chain_of(s, arch, 100.0));
   EXPECT_TRUE(r.mshr_bound);
   EXPECT_GE(r.fetches, distinct);
   EXPECT_LE(r.fetches, touched);
   EXPECT_GT(r.partial_flushes, 0u);
-  const CyclePrediction p = predict_streams(s.plan, arch, 100.0);
+  const CyclePrediction p = predict_streams(s.plan, arch, chain_of(s, arch, 100.0));
   EXPECT_EQ(p.bound, "L1 MSHRs (lines in flight)");
   EXPECT_GT(double(p.cycles), s.words / reads_only + 100.0);
 }

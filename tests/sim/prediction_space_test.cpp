@@ -39,13 +39,15 @@ using cgra::test::RandomPoint;
 constexpr std::uint64_t kSeed = 20261203;
 constexpr unsigned kPoints = 64;
 
-// The bounds the default points are held to: the measured median (4.55 %) and worst (18.5 %) with
+// The bounds the default points are held to: the measured median (3.95 %) and worst (15.6 %) with
 // a small margin, so that the prediction cannot get worse unnoticed. The target is median <= 5 %
-// and worst <= 15 %; what still misses (docs/stencil.md, "Predicted cycles"): 1D with few L1
-// MSHRs, where the MSHR replay runs longer than the simulator (+17 % to +19 % on three points),
-// and 2D r=8 on 4-entry queues with 3-cycle hops (+16 %).
-constexpr double kMedianBound = 4.8;
-constexpr double kWorstBound = 19.5;
+// and worst <= 15 %; what still misses (docs/stencil.md, "Predicted cycles"): 2D r=8 on 4-entry
+// queues with 3-cycle hops and a 400-cycle DRAM (+15.6 %: the readers with one load more a row
+// than the others wait less per load than the loads-in-flight term charges). The 1D points with
+// few L1 MSHRs are within 11 % since the MSHR replay takes the reader-to-writer buffer from the
+// mapped graph (stream_chain).
+constexpr double kMedianBound = 4.2;
+constexpr double kWorstBound = 16.0;
 
 unsigned env_or(const char* name, unsigned fallback) {
   const char* v = std::getenv(name);
