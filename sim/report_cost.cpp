@@ -30,6 +30,9 @@ cost::EventCounts run_events(const SimResult& res) {
         case OpClass::FpMac: n.fp_fma += k; break;
         case OpClass::FpMul: n.fp_mul += k; break;
         case OpClass::FpAdd: n.fp_add += k; break;
+        case OpClass::FpDiv: n.fp_div += k; break;
+        case OpClass::FpSqrt: n.fp_sqrt += k; break;
+        case OpClass::FpCmp: n.fp_minmax += k; break;
         case OpClass::IntAlu: n.int_ops += k; break;
         case OpClass::Move: break;  // MOV, DROP, LOAD, STORE, SEL: queues and ports, no ALU
       }
