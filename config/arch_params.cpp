@@ -203,7 +203,7 @@ constexpr TechnologyParams kTech = [] {
   TechnologyParams t;
   t.leakage_mw_per_mm2 = 15;
   t.leakage_sram_mw_per_mm2 = 5;
-  t.energy_pj = {.fp_fma = 36, .fp_mul = 29, .fp_add = 10, .int_op = 0.2, .instruction = 4, .queue_access = 0.8,
+  t.energy_pj = {.fp_fma = 36, .fp_mul = 29, .fp_add = 10, .fp_div = 72, .fp_sqrt = 72, .fp_minmax = 0.4, .int_op = 0.2, .instruction = 4, .queue_access = 0.8,
                  .router_word = 3, .wire_fj_bit_mm = 150, .sram_access_8kib = 10, .pe_clock_cycle = 5,
                  .dram_bit = {.ddr4 = 20, .lpddr4 = 6, .gddr6 = 7.5, .hbm2 = 3.9}};
   t.area = {.fp_fma_um2 = 20000, .int_alu_um2 = 1700, .flop_bit_um2 = 6.46, .sram_bit_um2 = 0.6, .router_um2 = 4100,
@@ -250,6 +250,10 @@ void declare_technology(std::vector<ParamSpec>& p) {
   energy("fp_fma", FIELD(technology.energy_pj.fp_fma), e.fp_fma, "one double-precision fused multiply-add (FMAC)");
   energy("fp_mul", FIELD(technology.energy_pj.fp_mul), e.fp_mul, "one double-precision multiply (FMUL)");
   energy("fp_add", FIELD(technology.energy_pj.fp_add), e.fp_add, "one double-precision add or subtract");
+  energy("fp_div", FIELD(technology.energy_pj.fp_div), e.fp_div, "one double-precision divide (FDIV)");
+  energy("fp_sqrt", FIELD(technology.energy_pj.fp_sqrt), e.fp_sqrt, "one double-precision square root (FSQRT)");
+  energy("fp_minmax", FIELD(technology.energy_pj.fp_minmax), e.fp_minmax,
+         "one double-precision compare-and-select (FMIN, FMAX)");
   energy("int_op", FIELD(technology.energy_pj.int_op), e.int_op,
          "one 64-bit integer ALU op (add, compare, logic, shift)");
   energy("instruction", FIELD(technology.energy_pj.instruction), e.instruction,
@@ -336,6 +340,19 @@ std::vector<ParamSpec> declare() {
                          "integer add/sub/compare/logic/shift latency (counters, filters, addresses)"));
   p.push_back(uint_param("fabric.latency.move", FIELD(fabric.pe.latency.move), "cycles", 1, 1, 64,
                          "copy/forward, select and dequeue-and-discard latency"));
+  const std::vector<std::pair<std::string, bool>> yes_no = {{"false", false}, {"true", true}};
+  p.push_back(uint_param("fabric.latency.fp_div", FIELD(fabric.pe.latency.fp_div), "cycles", 11, 1, 64,
+                         "double divide latency (FDIV; an F PE's divide unit)"));
+  p.push_back(choice_param<bool>("fabric.latency.fp_div_pipelined", FIELD(fabric.pe.latency.fp_div_pipelined),
+                                 yes_no, false,
+                                 "true: the divide unit takes one FDIV per cycle; false: iterative, one FDIV "
+                                 "at a time per PE (initiation interval = fp_div)"));
+  p.push_back(uint_param("fabric.latency.fp_sqrt", FIELD(fabric.pe.latency.fp_sqrt), "cycles", 15, 1, 64,
+                         "double square-root latency (FSQRT; an F PE's square-root unit)"));
+  p.push_back(choice_param<bool>("fabric.latency.fp_sqrt_pipelined", FIELD(fabric.pe.latency.fp_sqrt_pipelined),
+                                 yes_no, false,
+                                 "true: the square-root unit takes one FSQRT per cycle; false: iterative, one "
+                                 "FSQRT at a time per PE (initiation interval = fp_sqrt)"));
   // --- network ---
   p.push_back(choice_param<Topology>("network.topology", FIELD(network.topology), {{"mesh", Topology::Mesh}},
                                      Topology::Mesh, "network topology"));

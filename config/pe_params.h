@@ -13,6 +13,12 @@ struct OpLatencies {
   unsigned fp_add = 0;   ///< double add / subtract
   unsigned int_alu = 0;  ///< integer add/sub/compare/logic/shift, counters, address generators
   unsigned move = 0;     ///< copy/forward, select (mux), dequeue-and-discard
+  unsigned fp_div = 0;   ///< double divide (FDIV)
+  unsigned fp_sqrt = 0;  ///< double square root (FSQRT)
+  /// Whether the divide / square-root unit accepts an op every cycle (pipelined) or only once the
+  /// previous one has left it (iterative: one issue per `fp_div` / `fp_sqrt` cycles per PE).
+  bool fp_div_pipelined = false;
+  bool fp_sqrt_pipelined = false;
 
   friend bool operator==(const OpLatencies&, const OpLatencies&) = default;
 };

@@ -30,6 +30,9 @@ struct EventEnergies {
   double fp_fma = 0;           ///< one double-precision fused multiply-add (FMAC)
   double fp_mul = 0;           ///< one double-precision multiply
   double fp_add = 0;           ///< one double-precision add or subtract
+  double fp_div = 0;           ///< one double-precision divide (FDIV)
+  double fp_sqrt = 0;          ///< one double-precision square root (FSQRT)
+  double fp_minmax = 0;        ///< one double-precision compare-and-select (FMIN, FMAX)
   double int_op = 0;           ///< one 64-bit integer ALU op (add, compare, logic, shift)
   double instruction = 0;      ///< issuing one instruction: slot read, trigger resolution, predicate and register access
   double queue_access = 0;     ///< one 64-bit write or read of a PE queue (a word pushed is one of each)

@@ -51,7 +51,7 @@ ScaledTechnology scaled_technology(const ArchConfig& arch) {
   ScaledTechnology out;
   EventEnergies& e = out.energy_pj;
   e = t.energy_pj;
-  for (double* v : {&e.fp_fma, &e.fp_mul, &e.fp_add, &e.int_op, &e.instruction, &e.queue_access, &e.router_word,
+  for (double* v : {&e.fp_fma, &e.fp_mul, &e.fp_add, &e.fp_div, &e.fp_sqrt, &e.fp_minmax, &e.int_op, &e.instruction, &e.queue_access, &e.router_word,
                     &e.wire_fj_bit_mm, &e.sram_access_8kib, &e.pe_clock_cycle})
     *v *= s.energy;
   ComponentAreas& a = out.area;
@@ -121,7 +121,8 @@ EnergyBreakdown energy_of(const ArchConfig& arch, const EventCounts& n) {
   const double e_l2 = sram_access_pj(e.sram_access_8kib, arch.memory.l2.size_bytes());
   const double hop_pj = e.router_word + e.wire_fj_bit_mm * 1e-3 * kWordBits * pe_pitch_mm(arch);
   EnergyBreakdown out;
-  out.fp_units = j(double(n.fp_fma) * e.fp_fma + double(n.fp_mul) * e.fp_mul + double(n.fp_add) * e.fp_add);
+  out.fp_units = j(double(n.fp_fma) * e.fp_fma + double(n.fp_mul) * e.fp_mul + double(n.fp_add) * e.fp_add +
+                   double(n.fp_div) * e.fp_div + double(n.fp_sqrt) * e.fp_sqrt + double(n.fp_minmax) * e.fp_minmax);
   out.int_units = j(double(n.int_ops) * e.int_op);
   out.instructions = j(double(n.instructions) * e.instruction);
   out.pe_queues = j(2.0 * double(n.queue_words) * e.queue_access);

@@ -45,6 +45,9 @@ struct EventCounts {
   std::uint64_t fp_fma = 0;             ///< FMAC issues
   std::uint64_t fp_mul = 0;             ///< FMUL issues
   std::uint64_t fp_add = 0;             ///< FADD and FSUB issues
+  std::uint64_t fp_div = 0;             ///< FDIV issues
+  std::uint64_t fp_sqrt = 0;            ///< FSQRT issues
+  std::uint64_t fp_minmax = 0;          ///< FMIN and FMAX issues
   std::uint64_t int_ops = 0;            ///< integer ALU issues (add, compare, logic, shift)
   std::uint64_t instructions = 0;       ///< every issued instruction
   std::uint64_t queue_words = 0;        ///< words pushed into PE input and output queues (each also read once)
@@ -59,7 +62,7 @@ struct EventCounts {
 
 /// The energy of a run by component kind, in joules at the fabric's node.
 struct EnergyBreakdown {
-  double fp_units = 0;      ///< FMAC, FMUL, FADD
+  double fp_units = 0;      ///< FMAC, FMUL, FADD, FDIV, FSQRT, FMIN/FMAX
   double int_units = 0;     ///< integer ALU ops
   double instructions = 0;  ///< issue: slot read, trigger resolution, predicate and register access
   double pe_queues = 0;     ///< queue writes and reads

@@ -156,6 +156,9 @@ void add_legend(Agraph_t* g, const Dfg& dfg, const Geometry& geo, double first_r
 std::string tooltip(const Op& op) {
   std::string tip = op.name + ": " + std::string(to_string(op.kind));
   if (op.kind == OpKind::Mul || op.kind == OpKind::Mac) tip += " coef=" + format_double(op.f64("coef"));
+  for (const char* side : {"lhs", "rhs"})
+    if (const ImmValue* v = op.find_imm(side); v != nullptr && std::holds_alternative<double>(*v))
+      tip += std::string(" ") + side + "=" + format_double(std::get<double>(*v));
   if (op.worker >= 0) tip += " (" + std::string(to_string(op.role)) + " " + std::to_string(op.worker) + ")";
   return tip;
 }
@@ -319,6 +322,7 @@ std::string placed_label(const Op& op, std::optional<std::size_t> tap) {
   if (op.kind == OpKind::Counter) kind = "COUNT";
   if (tap) return kind + " c" + std::to_string(*tap);
   if (op.kind == OpKind::Mul || op.kind == OpKind::Mac) return kind + " " + coef_text(op.f64("coef"));
+  if (const std::string k = const_operand_text(op); !k.empty()) return kind + " " + k;
   return kind;
 }
 

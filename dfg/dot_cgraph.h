@@ -64,6 +64,15 @@ inline std::string coef_text(double v) {
   return buf;
 }
 
+/// The constant operand of an FDIV, FMIN or FMAX, as its label shows it ("rhs=3", "lhs=1"), or
+/// "" when both operands are streams (or the op takes no constant).
+inline std::string const_operand_text(const Op& op) {
+  for (const char* side : {"lhs", "rhs"})
+    if ((op.kind == OpKind::Fdiv || op.kind == OpKind::Fmin || op.kind == OpKind::Fmax) && op.find_imm(side) != nullptr)
+      return std::string(side) + "=" + coef_text(op.f64(side));
+  return "";
+}
+
 /// The logical view (dot_logical.cpp). `disc` must outlive the returned graph.
 AgraphPtr build_logical(const Dfg& dfg, const DotOptions& options, Agdisc_t* disc);
 

@@ -104,6 +104,7 @@ std::string node_text(const Dfg& dfg, const LogicalView& view, const FoldNode& n
   if (node.ops.size() == 1) {
     std::string text = op.name + "\\n" + std::string(to_string(op.kind));
     if (op.kind == OpKind::Mul || op.kind == OpKind::Mac) text += " " + coef_text(op.f64("coef"));
+    if (const std::string k = const_operand_text(op); !k.empty()) text += " " + k;
     return text;
   }
   return std::string(to_string(op.kind)) + " \u00d7" + std::to_string(node.ops.size()) + "\\n" + name_range(names);

@@ -64,6 +64,12 @@ constexpr std::array kStoreIn{port("addr", VT::I64, "byte address"),
                               port("data", VT::Any, "word to store")};
 constexpr std::array kDoneOut{port("done", VT::I64, "completion token")};
 constexpr std::array kJoinIn{PortDecl{"in", VT::Any, false, true, "in0..in(n-1): tokens to join"}};
+constexpr std::array kFpAB{port("a", VT::F64, "left operand"), port("b", VT::F64, "right operand")};
+constexpr std::array kFpABImm{port("a", VT::F64, "left operand; only without imm lhs"),
+                              port("b", VT::F64, "right operand; only without imm rhs")};
+constexpr std::array kFmaIn{port("a", VT::F64, "multiplicand"), port("b", VT::F64, "multiplier"),
+                            port("c", VT::F64, "addend")};
+constexpr std::array kFpIn{port("in", VT::F64, "operand")};
 
 constexpr std::array kConstImm{
     imm("value", IT::Number, true, "", "the constant (i64 or f64)"),
@@ -110,6 +116,8 @@ constexpr std::array kJoinImm{imm("n", IT::I64, true, "", "number of inputs, 1..
 constexpr std::array kRawImm{imm("program", IT::String, true, "", "PE program text (pe/ listing)"),
                              imm("ins", IT::NameList, false, "[]", "input port names"),
                              imm("outs", IT::NameList, false, "[]", "output port names")};
+constexpr std::array kFpConstImm{imm("lhs", IT::F64, false, "", "constant left operand (replaces a)"),
+                                 imm("rhs", IT::F64, false, "", "constant right operand (replaces b)")};
 constexpr std::array<ImmDecl, 0> kNoImm{};
 
 constexpr std::array<OpInfo, kOpKindCount> kOps{{
@@ -136,6 +144,14 @@ constexpr std::array<OpInfo, kOpKindCount> kOps{{
     {OpKind::Join, "JOIN", kJoinIn, kDoneOut, kJoinImm, "token when every input has one"},
     {OpKind::Raw, "RAW", kNone, kNone, kRawImm, "hand-written PE program"},
     {OpKind::Bits, "BITS", kNone, kIntOut, kBitsImm, "bit stream 0^m 1^n 0^p (tags), ones strided by every"},
+    {OpKind::Fmul, "FMUL", kFpAB, kF64Out, kNoImm, "out = a*b"},
+    {OpKind::Fma, "FMA", kFmaIn, kF64Out, kNoImm, "out = fma(a, b, c)"},
+    {OpKind::Fdiv, "FDIV", kFpABImm, kF64Out, kFpConstImm, "out = a/b (lhs or rhs a constant)"},
+    {OpKind::Fsqrt, "FSQRT", kFpIn, kF64Out, kNoImm, "out = sqrt(in)"},
+    {OpKind::Fmin, "FMIN", kFpABImm, kF64Out, kFpConstImm, "out = a < b ? a : b"},
+    {OpKind::Fmax, "FMAX", kFpABImm, kF64Out, kFpConstImm, "out = a > b ? a : b"},
+    {OpKind::Fabs, "FABS", kFpIn, kF64Out, kNoImm, "out = |in| (sign bit cleared)"},
+    {OpKind::Fneg, "FNEG", kFpIn, kF64Out, kNoImm, "out = -in (sign bit flipped)"},
 }};
 
 constexpr std::array<std::string_view, 7> kRoleNames{"control", "reader", "compute", "filter",
@@ -146,6 +162,9 @@ const ImmDecl* find_decl(OpKind kind, std::string_view name) {
     if (d.name == name) return &d;
   return nullptr;
 }
+
+// FDIV, FMIN, FMAX: an operand may be a constant (lhs or rhs).
+bool has_const_operand(OpKind k) { return k == OpKind::Fdiv || k == OpKind::Fmin || k == OpKind::Fmax; }
 
 std::string op_ref(const Op& op) { return std::string(to_string(op.kind)) + " '" + op.name + "'"; }
 
@@ -175,6 +194,12 @@ std::optional<std::int64_t> port_index(std::string_view port, std::string_view p
 std::string disabled_reason(const Op& op, const PortDecl& decl) {
   if (op.kind == OpKind::Cmp && decl.name == "b" && op.find_imm("rhs") != nullptr)
     return "CMP with imm rhs takes no input b";
+  if (has_const_operand(op.kind)) {
+    if (decl.name == "a" && op.find_imm("lhs") != nullptr)
+      return std::string(to_string(op.kind)) + " with imm lhs takes no input a";
+    if (decl.name == "b" && op.find_imm("rhs") != nullptr)
+      return std::string(to_string(op.kind)) + " with imm rhs takes no input b";
+  }
   if (op.kind == OpKind::Filter && decl.name == "id" && op.sym("mode") != "rowid")
     return "FILTER takes input id only in mode rowid";
   if (op.kind == OpKind::Filter && decl.name == "bits" && op.sym("mode") != "bits")
@@ -442,6 +467,12 @@ std::vector<std::string> check_immediates(const Op& op) {
       if (op.i64("invert") > 1) complain("invert", "must be 0 or 1");
       break;
     case OpKind::Sync: at_least("expected", 1); break;
+    case OpKind::Fdiv:
+    case OpKind::Fmin:
+    case OpKind::Fmax:
+      if (op.find_imm("lhs") != nullptr && op.find_imm("rhs") != nullptr)
+        complain("lhs", "and rhs are both given: one operand must be a stream");
+      break;
     case OpKind::Join: {
       at_least("n", 1);
       const ImmValue* n = op.find_imm("n");

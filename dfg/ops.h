@@ -29,6 +29,14 @@
 /// | JOIN    | in0..in(n-1):any       | done:i64     | n:i64                                        | one token from every input -> one 1 on done |
 /// | RAW     | ins (declared)         | outs         | program:string, ins:names=[], outs:names=[]  | hand-written PE program (pe/ listing text, docs/pe.md); ins[k] is input queue k, outs[k] output queue k |
 /// | BITS    | -                      | out:i64      | m:i64, n:i64, p:i64, every:i64=1, phase:i64=0, invert:i64=0 | bit stream 0^m 1^n 0^p repeated for ever, the ones strided by every, complemented if invert (see below); the bit is the token's tag (value: position) |
+/// | FMUL    | a:f64, b:f64           | out:f64      | -                                            | out = a*b, one rounding                     |
+/// | FMA     | a:f64, b:f64, c:f64    | out:f64      | -                                            | out = fma(a, b, c), one rounding            |
+/// | FDIV    | a:f64[, b:f64]         | out:f64      | lhs:f64 (optional), rhs:f64 (optional)       | out = a/b, one IEEE division; lhs replaces a, rhs replaces b (not both) |
+/// | FSQRT   | in:f64                 | out:f64      | -                                            | out = sqrt(in), correctly rounded           |
+/// | FMIN    | a:f64[, b:f64]         | out:f64      | lhs, rhs as FDIV                             | out = a < b ? a : b (NaN or a == b: b)      |
+/// | FMAX    | a:f64[, b:f64]         | out:f64      | lhs, rhs as FDIV                             | out = a > b ? a : b (NaN or a == b: b)      |
+/// | FABS    | in:f64                 | out:f64      | -                                            | out = in with the sign bit cleared (NaNs too) |
+/// | FNEG    | in:f64                 | out:f64      | -                                            | out = in with the sign bit flipped (-x, not 0-x) |
 ///
 /// FILTER: `pattern` passes the n values after the first m of every period of m+n+p values
 /// (the paper's 0^m 1^n 0^p); `period` passes value i iff i % period == phase (phase default 0);
@@ -46,6 +54,13 @@
 /// complements every tag (a filter then drops exactly the words the pattern marks). Its value is
 /// c+1, the position within the period (what pe/runs_bits_program emits). Only tags matter.
 /// Validation: n >= 1, every >= 1, 0 <= phase < every, invert 0 or 1.
+///
+/// FP ops (the kernel language's operations, bit for bit as spec/kernel_eval.cpp evaluates them):
+/// FMUL, FMA, FDIV, FSQRT, FMIN and FMAX run on an F PE (FDIV and FSQRT on its divide and
+/// square-root units, FMIN/FMAX on its adder's comparator); FABS and FNEG are sign-bit operations
+/// (an AND or XOR of the integer ALU) and run on any PE. FDIV, FMIN and FMAX take a constant for
+/// either operand: `rhs` replaces input b (out = a / rhs, an IEEE division, not a * (1/rhs)), `lhs`
+/// replaces input a (out = lhs / b); one of the two operands stays a stream.
 
 #include <compare>
 #include <cstdint>
@@ -62,9 +77,10 @@ namespace cgra::dfg {
 enum class OpKind : std::uint8_t {
   Const, Mul, Mac, Add, Sub, Mux, Demux, Cmp, And, Or, Xor, Not, Shift, Copy,
   Filter, Counter, AddrGen, Load, Store, Sync, Join, Raw, Bits,
+  Fmul, Fma, Fdiv, Fsqrt, Fmin, Fmax, Fabs, Fneg,
 };
 /// Number of op kinds (for iterating over all of them).
-inline constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Bits) + 1;
+inline constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Fneg) + 1;
 
 /// Which pipeline stage (worker type) an op belongs to; together with a worker index it
 /// names the worker, which the DOT output draws as one cluster.

@@ -156,6 +156,33 @@ class PeLowering {
           p = alu_program(add ? Opcode::Iadd : Opcode::Isub, in("a"), in("b"), out("out"));
         break;
       }
+      case K::Fmul:
+        p = alu_program(Opcode::Fmul, in("a"), in("b"), out("out"));
+        break;
+      case K::Fma:
+        p = fma_program(in("a"), in("b"), in("c"), out("out"));
+        break;
+      case K::Fdiv:
+      case K::Fmin:
+      case K::Fmax: {
+        const Opcode o = op.kind == K::Fdiv ? Opcode::Fdiv : op.kind == K::Fmin ? Opcode::Fmin : Opcode::Fmax;
+        if (op.find_imm("rhs") != nullptr)
+          p = alu_imm_program(o, in("a"), Operand::imm(op.f64("rhs")), out("out"));
+        else if (op.find_imm("lhs") != nullptr)
+          p = alu_imm_lhs_program(o, Operand::imm(op.f64("lhs")), in("b"), out("out"));
+        else
+          p = alu_program(o, in("a"), in("b"), out("out"));
+        break;
+      }
+      case K::Fsqrt:
+        p = fsqrt_program(in("in"), out("out"));
+        break;
+      case K::Fabs:
+        p = fabs_program(in("in"), out("out"));
+        break;
+      case K::Fneg:
+        p = fneg_program(in("in"), out("out"));
+        break;
       case K::Mux:
         if (op.sym("mode") == "bits")
           p = mux_by_bits_program(in("sel"), in("a"), in("b"), out("out"));
@@ -343,7 +370,7 @@ class PeLowering {
 
 void check_kind(const dfg::Op& op, const Program& p, PeKind kind) {
   using K = dfg::OpKind;
-  const bool fp = needs_fp_pe(op) || (op.kind == K::Raw && program_uses(p, is_fp_op));
+  const bool fp = needs_fp_pe(op) || program_uses(p, is_fp_op);  // FDIV, FMIN, ...: by their program
   const bool mem = needs_memory_pe(op) || (op.kind == K::Raw && program_uses(p, is_mem_op));
   const char have = static_cast<char>(kind);
   if (fp && kind != PeKind::Fp)

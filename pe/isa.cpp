@@ -25,6 +25,8 @@ constexpr OpInfo kOps[kOpcodeCount] = {
     {"sel", OpClass::Move, 3, 3},     {"mov", OpClass::Move, 1, 1},
     {"drop", OpClass::Move, 0, 0},    {"load", OpClass::Move, 1, 2},
     {"store", OpClass::Move, 2, 2},
+    {"fdiv", OpClass::FpDiv, 2, 2},   {"fsqrt", OpClass::FpSqrt, 1, 1},
+    {"fmin", OpClass::FpCmp, 2, 2},   {"fmax", OpClass::FpCmp, 2, 2},
 };
 
 const OpInfo& info(Opcode op) { return kOps[static_cast<unsigned>(op)]; }
@@ -53,7 +55,8 @@ unsigned op_min_operands(Opcode op) { return info(op).min_operands; }
 unsigned op_max_operands(Opcode op) { return info(op).max_operands; }
 
 bool is_fp_op(Opcode op) {
-  return op == Opcode::Fmul || op == Opcode::Fmac || op == Opcode::Fadd || op == Opcode::Fsub;
+  return op == Opcode::Fmul || op == Opcode::Fmac || op == Opcode::Fadd || op == Opcode::Fsub || op == Opcode::Fdiv ||
+         op == Opcode::Fsqrt || op == Opcode::Fmin || op == Opcode::Fmax;
 }
 
 bool is_mem_op(Opcode op) { return op == Opcode::Load || op == Opcode::Store; }

@@ -54,11 +54,17 @@ enum class Opcode : std::uint8_t {
   Drop,     ///< no result: only dequeues and predicate updates (dequeue-and-discard)
   Load,     ///< memory request: load from address a into the reply input queue; result = b if given
   Store,    ///< memory request: store b at address a; result = a (a per-store token)
+  Fdiv,     ///< a / b (double, one IEEE division, correctly rounded)
+  Fsqrt,    ///< sqrt(a) (double, correctly rounded)
+  Fmin,     ///< a < b ? a : b (double compare; NaN or equal operands give b, so min(+0,-0) = -0)
+  Fmax,     ///< a > b ? a : b (likewise)
 };
-inline constexpr unsigned kOpcodeCount = static_cast<unsigned>(Opcode::Store) + 1;
+inline constexpr unsigned kOpcodeCount = static_cast<unsigned>(Opcode::Fmax) + 1;
 
-/// Function-unit class of an op; selects its latency from OpLatencies.
-enum class OpClass : std::uint8_t { FpMul, FpMac, FpAdd, IntAlu, Move };
+/// Function-unit class of an op; selects its latency from OpLatencies. FpDiv and FpSqrt are the
+/// divide and square-root units, each pipelined or not (OpLatencies::fp_div_pipelined); FpCmp is the
+/// compare-and-select of FMIN/FMAX, done by the FP adder's comparator (fp_add's latency).
+enum class OpClass : std::uint8_t { FpMul, FpMac, FpAdd, IntAlu, Move, FpDiv, FpSqrt, FpCmp };
 
 /// Lower-case mnemonic of `op` ("fmac").
 std::string_view opcode_name(Opcode op);
@@ -69,7 +75,7 @@ OpClass op_class(Opcode op);
 /// Operands `op` reads: minimum and maximum (LOAD takes 1 or 2).
 unsigned op_min_operands(Opcode op);
 unsigned op_max_operands(Opcode op);
-/// True for FMUL/FMAC/FADD/FSUB (need an FP-capable PE).
+/// True for FMUL/FMAC/FADD/FSUB/FDIV/FSQRT/FMIN/FMAX (need an FP-capable PE).
 bool is_fp_op(Opcode op);
 /// True for LOAD/STORE (need a memory-port PE).
 bool is_mem_op(Opcode op);

@@ -1,6 +1,7 @@
 #include "pe/programs.h"
 
 #include <bit>
+#include <limits>
 #include <string>
 
 #include "pe/program_builder.h"
@@ -84,6 +85,29 @@ Program alu_imm_program(Opcode op, unsigned a, Operand value, unsigned out) {
     throw std::invalid_argument("alu_imm_program: needs a two-operand op and an immediate");
   }
   return make(std::string(opcode_name(op)), {Ins(op).src(q(a), value).out(out).deq(a)});
+}
+
+Program alu_imm_lhs_program(Opcode op, Operand value, unsigned b, unsigned out) {
+  if (op_min_operands(op) > 2 || op_max_operands(op) < 2 || is_mem_op(op) || !value.is_imm()) {
+    throw std::invalid_argument("alu_imm_lhs_program: needs a two-operand op and an immediate");
+  }
+  return make(std::string(opcode_name(op)), {Ins(op).src(value, q(b)).out(out).deq(b)});
+}
+
+Program fma_program(unsigned a, unsigned b, unsigned c, unsigned out) {
+  return make("fma", {Ins(Opcode::Fmac).src(q(a), q(b), q(c)).out(out).deq(a).deq(b).deq(c)});
+}
+
+Program fsqrt_program(unsigned in, unsigned out) {
+  return make("fsqrt", {Ins(Opcode::Fsqrt).src(q(in)).out(out).deq(in)});
+}
+
+Program fabs_program(unsigned in, unsigned out) {
+  return make("fabs", {Ins(Opcode::And).src(q(in), imm(std::numeric_limits<std::int64_t>::max())).out(out).deq(in)});
+}
+
+Program fneg_program(unsigned in, unsigned out) {
+  return make("fneg", {Ins(Opcode::Xor).src(q(in), imm(std::numeric_limits<std::int64_t>::min())).out(out).deq(in)});
 }
 
 Program cmp_program(Opcode cmp, unsigned a, unsigned b, unsigned out) {

@@ -48,6 +48,19 @@ Program sub_program(unsigned a, unsigned b, unsigned out);
 Program alu_program(Opcode op, unsigned a, unsigned b, unsigned out);
 /// Any two-operand op of a stream and an immediate: out = op(a, imm).
 Program alu_imm_program(Opcode op, unsigned a, Operand imm, unsigned out);
+/// Any two-operand op of an immediate and a stream: out = op(imm, b) (FDIV lhs=, FMIN/FMAX lhs=).
+Program alu_imm_lhs_program(Opcode op, Operand imm, unsigned b, unsigned out);
+/// FMA of three double streams: out = std::fma(a, b, c), one rounding (one FMAC per triple).
+Program fma_program(unsigned a, unsigned b, unsigned c, unsigned out);
+/// FSQRT of a double stream: out = sqrt(in), one per cycle if the unit is pipelined, else one per
+/// fp_sqrt cycles.
+Program fsqrt_program(unsigned in, unsigned out);
+/// FABS of a double stream: the sign bit cleared (`and` with #0x7fffffffffffffff on the integer
+/// ALU; a NaN keeps its payload), one per cycle.
+Program fabs_program(unsigned in, unsigned out);
+/// FNEG of a double stream: the sign bit flipped (`xor` with #0x8000000000000000 on the integer
+/// ALU: -x, which is not 0 - x for x = +0 or a NaN), one per cycle.
+Program fneg_program(unsigned in, unsigned out);
 /// CMP (ILT/ILE/IEQ/INE/IGE/IGT) of two streams: out = 1 or 0. Throws for a non-compare op.
 Program cmp_program(Opcode cmp, unsigned a, unsigned b, unsigned out);
 /// CMP of a stream against an immediate.

@@ -130,6 +130,9 @@ unsigned TriggeredPe::latency_of(OpClass c) const {
     case OpClass::FpAdd: return params_.latency.fp_add;
     case OpClass::IntAlu: return params_.latency.int_alu;
     case OpClass::Move: return params_.latency.move;
+    case OpClass::FpDiv: return params_.latency.fp_div;
+    case OpClass::FpSqrt: return params_.latency.fp_sqrt;
+    case OpClass::FpCmp: return params_.latency.fp_add;
   }
   return 0;
 }
@@ -143,6 +146,7 @@ void TriggeredPe::load_program(const Program& program) {
   staged_ = Staged{};
   outputs_pushed_ = inputs_popped_ = QueueMask{};
   pending_regs_ = pending_preds_ = 0;
+  busy_units_ = 0;
   // In-flight wheel: a result issued in cycle t with latency L lands at the commit of t + L - 1, in
   // [t, t + max_latency - 1], so max_latency buckets (rounded up to a power of two: indexing is a
   // mask) never mix land cycles. Results landing in the same cycle were issued in different cycles
@@ -153,7 +157,7 @@ void TriggeredPe::load_program(const Program& program) {
   std::array<std::uint64_t, 4> seen{};
   for (const Decoded& d : decoded_) {
     max_latency = std::max<unsigned>(max_latency, d.latency);
-    if (d.writes) seen[(d.latency - 1u) / 64] |= std::uint64_t{1} << ((d.latency - 1u) % 64);
+    if (d.writes || d.unit != 0) seen[(d.latency - 1u) / 64] |= std::uint64_t{1} << ((d.latency - 1u) % 64);
   }
   for (std::uint64_t w : seen) latencies += static_cast<std::uint64_t>(std::popcount(w));
   const std::size_t buckets = std::bit_ceil(max_latency);
@@ -282,6 +286,11 @@ void TriggeredPe::decode(const Program& program) {
       const unsigned lat = latency_of(op_class(in.op));
       if (lat == 0 || lat > 255) fail("latency of its op class must be 1..255 cycles");
       d.latency = static_cast<std::uint8_t>(lat);
+      // An iterative divide or square-root unit takes one op at a time: the next issues when the
+      // last one's result lands (an initiation interval of its latency).
+      const OpClass cls = op_class(in.op);
+      if (cls == OpClass::FpDiv && !params_.latency.fp_div_pipelined && lat > 1) d.unit = kUnitDiv;
+      if (cls == OpClass::FpSqrt && !params_.latency.fp_sqrt_pipelined && lat > 1) d.unit = kUnitSqrt;
     }
     decoded.push_back(d);
   }
@@ -297,7 +306,8 @@ void TriggeredPe::decode(const Program& program) {
     if (d.reply >= 0) reply_inputs_ |= QueueMask::of(static_cast<unsigned>(d.reply));
     // pred_hazard holds every predicate the instruction tests, sets, clears or writes, reg_hazard
     // every register it reads or writes; only a LOAD has a reply queue.
-    stream_ = stream_ && (d.pred_hazard | d.reg_hazard) == 0 && !is_mem_op(d.op);
+    // An iterative unit's occupancy is tested by the General scheduler only.
+    stream_ = stream_ && (d.pred_hazard | d.reg_hazard) == 0 && !is_mem_op(d.op) && d.unit == 0;
     if (!d.writes) continue;
     for (const unsigned o : d.outputs_needed) {
       unsigned& l = latency_of_out[o];
@@ -309,7 +319,7 @@ void TriggeredPe::decode(const Program& program) {
   single_ = stream_ && decoded_.size() == 1 && decoded_[0].tag_count == 0;
   direct_ = !stream_ && !order_check_;
   for (const Decoded& d : decoded_)
-    direct_ = direct_ && !is_mem_op(d.op) && d.reply < 0 && (!d.writes || d.latency == 1);
+    direct_ = direct_ && !is_mem_op(d.op) && d.reply < 0 && (!d.writes || d.latency == 1) && d.unit == 0;
 }
 
 void TriggeredPe::enter_cycle(std::uint64_t cycle) {

@@ -261,6 +261,9 @@ class alignas(64) TriggeredPe {
     std::int8_t reply = -1;
     bool has_result = false;        // produces a value for `dest`
     bool writes = false;            // has_result and a non-empty destination
+    // The iterative (not pipelined) unit it occupies from issue until its result lands, as a bit of
+    // busy_units_ (kUnitDiv, kUnitSqrt), or 0: a pipelined unit, or a latency of 1.
+    std::uint8_t unit = 0;
     // What issue() reads.
     QueueMask dequeues;             // input queues popped at issue
     std::uint64_t pred_set = 0, pred_clear = 0;
@@ -287,7 +290,10 @@ class alignas(64) TriggeredPe {
     std::int8_t reg = -1;
     std::int8_t pred = -1;
     bool pred_value = false;
+    std::uint8_t unit = 0;  // Decoded::unit: the iterative unit it frees when it lands
   };
+  // Bits of Decoded::unit and busy_units_.
+  static constexpr std::uint8_t kUnitDiv = 1, kUnitSqrt = 2;
 
   void decode(const Program& program);
   [[noreturn, gnu::cold, gnu::noinline]] void fail_cycle(std::uint64_t cycle) const;
@@ -353,6 +359,7 @@ class alignas(64) TriggeredPe {
   std::uint64_t preds_ = 0;
   std::uint64_t pending_regs_ = 0;   // registers with a result in flight
   std::uint64_t pending_preds_ = 0;  // predicates with a result in flight
+  std::uint8_t busy_units_ = 0;      // iterative units (Decoded::unit bits) with an op in flight
   // Queue sets (common/queue_mask.h). The committed queue status, recomputed at commit so that
   // triggers are pure bit tests:
   QueueMask inputs_nonempty_;      // input queues holding a committed word

@@ -45,6 +45,12 @@ inline std::uint64_t u(Word w) { return w.bits; }
     case Opcode::Load: return b;   // the optional forwarded word
     case Opcode::Store: return a;  // the address, as a per-store token
     case Opcode::Drop: return {};
+    case Opcode::Fdiv: return Word::from_double(a.as_double() / b.as_double());
+    case Opcode::Fsqrt: return Word::from_double(std::sqrt(a.as_double()));
+    // The kernel language's min and max (spec/kernel.h): the other operand b unless a compares
+    // strictly less (greater), so a NaN on either side or two equal values (+0, -0) give b.
+    case Opcode::Fmin: return {a.as_double() < b.as_double() ? a.bits : b.bits, 0};
+    case Opcode::Fmax: return {a.as_double() > b.as_double() ? a.bits : b.bits, 0};
   }
   return {};
 }
@@ -128,7 +134,9 @@ template <TriggeredPe::Shape S>
     const Decoded& d = dec_[i];
     StallReason r;
     int q = -1;
-    if (kFull && ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_))) {
+    // A busy iterative divide or square-root unit (d.unit & busy_units_) is a hazard too: the unit
+    // is busy exactly while its last result is in flight (issue).
+    if (kFull && ((d.pred_hazard & pending_preds_) | (d.reg_hazard & pending_regs_) | (d.unit & busy_units_))) {
       r = StallReason::Hazard;
     } else if (const QueueMask missing = d.inputs_needed.without(inputs_nonempty_); missing.any()) {
       q = static_cast<int>(missing.lowest());
@@ -228,7 +236,9 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index, Staged& s) {
     }
   }
 
-  if (d.writes) {
+  // An op of an iterative unit (d.unit, General programs only) files its result in the wheel even
+  // when it goes nowhere: the unit stays busy, and the PE not quiescent, until it lands.
+  if (d.writes || (S == Shape::General && d.unit != 0)) {
     const Word result = result_of(d, a, b, c);
     if constexpr (S == Shape::Direct) {
       // Lands at this cycle's commit, which step() runs next: into the output queues now (as a
@@ -276,6 +286,8 @@ inline void TriggeredPe::issue(const Decoded& d, unsigned index, Staged& s) {
           pending_preds_ |= std::uint64_t{1} << d.pred;
         }
         if (d.reg >= 0) pending_regs_ |= std::uint64_t{1} << d.reg;
+        f->unit = d.unit;
+        busy_units_ |= d.unit;
       }
       TwoPhaseQueue* const out = out_;
       for (const unsigned o : d.outputs_needed) {
@@ -331,6 +343,7 @@ inline bool TriggeredPe::land_results(Staged& s) {
         preds_ = f.pred_value ? (preds_ | bit) : (preds_ & ~bit);
         pending_preds_ &= ~bit;
       }
+      busy_units_ &= static_cast<std::uint8_t>(~f.unit);  // the unit takes the next op in the next cycle
     }
     wcount_[b] = 0;
     inflight_count_ -= n;

@@ -30,6 +30,9 @@ cost::EventCounts run_events(const SimResult& res) {
         case OpClass::FpMac: n.fp_fma += k; break;
         case OpClass::FpMul: n.fp_mul += k; break;
         case OpClass::FpAdd: n.fp_add += k; break;
+        case OpClass::FpDiv: n.fp_div += k; break;
+        case OpClass::FpSqrt: n.fp_sqrt += k; break;
+        case OpClass::FpCmp: n.fp_minmax += k; break;
         case OpClass::IntAlu: n.int_ops += k; break;
         case OpClass::Move: break;  // MOV, DROP, LOAD, STORE, SEL: queues and ports, no ALU
       }
@@ -69,12 +72,16 @@ cost::EventCounts predicted_events(const MappedStencil& m, const Roofline& rl, c
   cost::EventCounts n;
   n.cycles = s.predicted_cycles;
   n.placed_pes = s.placement.pes_used;
-  double fma = 0, mul = 0, add = 0, ints = 0, mem_ops = 0;
+  double fma = 0, mul = 0, add = 0, divs = 0, sqrts = 0, minmax = 0, ints = 0, mem_ops = 0;
   for (dfg::Vertex v = 0; v < m.dfg.num_ops(); ++v) {
     const dfg::Op& op = m.dfg.op(v);
     switch (op.kind) {
-      case dfg::OpKind::Mac: ++fma; break;
-      case dfg::OpKind::Mul: ++mul; break;
+      case dfg::OpKind::Mac: case dfg::OpKind::Fma: ++fma; break;
+      case dfg::OpKind::Mul: case dfg::OpKind::Fmul: ++mul; break;
+      case dfg::OpKind::Fdiv: ++divs; break;
+      case dfg::OpKind::Fsqrt: ++sqrts; break;
+      case dfg::OpKind::Fmin: case dfg::OpKind::Fmax: ++minmax; break;
+      case dfg::OpKind::Fabs: case dfg::OpKind::Fneg: ++ints; break;
       case dfg::OpKind::Add:
       case dfg::OpKind::Sub: (op.sym("type") == "i64" ? ints : add) += 1; break;
       case dfg::OpKind::Cmp: case dfg::OpKind::And: case dfg::OpKind::Or: case dfg::OpKind::Xor:
@@ -87,6 +94,9 @@ cost::EventCounts predicted_events(const MappedStencil& m, const Roofline& rl, c
   n.fp_fma = words(fma);
   n.fp_mul = words(mul);
   n.fp_add = words(add);
+  n.fp_div = words(divs);
+  n.fp_sqrt = words(sqrts);
+  n.fp_minmax = words(minmax);
   n.int_ops = words(ints);
   n.instructions = words(double(m.dfg.num_ops()));
   n.queue_words = words(double(s.placement.routes) + double(m.dfg.num_channels()));

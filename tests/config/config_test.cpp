@@ -385,3 +385,44 @@ TEST(ArchTechnology, BadValuesNameTheKey) {
 
 }  // namespace
 }  // namespace cgra
+
+namespace cgra {
+namespace {
+
+// The divide and square-root units' what-if parameters: the shipped values (configs/paper.yaml,
+// the cycle counts of Bruguera 2020: 11 and 15, iterative), settable with --set, bad values named.
+TEST(ArchLatency, DivideAndSqrtParametersLoadSetAndRefuseBadValues) {
+  const ArchConfig d = default_arch_config();
+  EXPECT_EQ(d.fabric.pe.latency.fp_div, 11u);
+  EXPECT_EQ(d.fabric.pe.latency.fp_sqrt, 15u);
+  EXPECT_FALSE(d.fabric.pe.latency.fp_div_pipelined);
+  EXPECT_FALSE(d.fabric.pe.latency.fp_sqrt_pipelined);
+  const ArchConfig s = load_arch_config("fabric:\n  latency:\n    fp_div: 20\n    fp_sqrt_pipelined: true\n", "arch.yaml",
+                                        {"fabric.latency.fp_sqrt=9", "fabric.latency.fp_div_pipelined=true"});
+  EXPECT_EQ(s.fabric.pe.latency.fp_div, 20u);
+  EXPECT_EQ(s.fabric.pe.latency.fp_sqrt, 9u);
+  EXPECT_TRUE(s.fabric.pe.latency.fp_div_pipelined);
+  EXPECT_TRUE(s.fabric.pe.latency.fp_sqrt_pipelined);
+  EXPECT_EQ(s.fabric.pe.latency.fp_mac, d.fabric.pe.latency.fp_mac);  // the others as declared
+  expect_error("fabric:\n  latency:\n    fp_div: 0\n", {}, "arch.yaml:3: 'fabric.latency.fp_div': value 0 out of range 1..64");
+  expect_error("", {"fabric.latency.fp_sqrt=-3"},
+               "--set fabric.latency.fp_sqrt=-3: 'fabric.latency.fp_sqrt': expected an unsigned integer, got '-3'");
+  expect_error("", {"fabric.latency.fp_div=65"},
+               "--set fabric.latency.fp_div=65: 'fabric.latency.fp_div': value 65 out of range 1..64");
+  expect_error("fabric:\n  latency:\n    fp_div_pipelined: maybe\n", {},
+               "arch.yaml:3: 'fabric.latency.fp_div_pipelined': unknown value 'maybe' (expected false|true)");
+  expect_error("", {"fabric.latency.fp_sqrt_pipelined=1"},
+               "--set fabric.latency.fp_sqrt_pipelined=1: 'fabric.latency.fp_sqrt_pipelined': unknown value '1' "
+               "(expected false|true)");
+  expect_error("fabric:\n  latency:\n    fp_divv: 3\n", {},
+               "arch.yaml:3: unknown key 'fabric.latency.fp_divv' (did you mean 'fabric.latency.fp_div'?)");
+  // The energies of the new events: shipped, and refused below zero.
+  EXPECT_EQ(d.technology.energy_pj.fp_div, 72.0);
+  EXPECT_EQ(d.technology.energy_pj.fp_sqrt, 72.0);
+  EXPECT_EQ(d.technology.energy_pj.fp_minmax, 0.4);
+  expect_error("", {"technology.energy_pj.fp_div=-1"},
+               "--set technology.energy_pj.fp_div=-1: 'technology.energy_pj.fp_div': value -1 out of range [0, 1e+09]");
+}
+
+}  // namespace
+}  // namespace cgra

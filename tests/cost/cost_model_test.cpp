@@ -254,6 +254,21 @@ TEST(CostEnergy, TinyEventsAt16nmScaleAllButTheDram) {
   EXPECT_EQ(got.dram, energy_of(tiny(), tiny_events()).dram);
 }
 
+// FDIV, FSQRT and FMIN/FMAX issues at their own energies (configs/technology/tables_45nm.yaml:
+// fp_div 72, fp_sqrt 72, fp_minmax 0.4 pJ), in the FP units' share and nowhere else.
+TEST(CostEnergy, DivideSqrtAndMinMaxArePricedByTheirTables) {
+  EventCounts n;
+  n.fp_div = 10;
+  n.fp_sqrt = 4;
+  n.fp_minmax = 1000;
+  const EnergyBreakdown got = energy_of(tiny(), n);
+  expect_rel(got.fp_units, (10 * 72 + 4 * 72 + 1000 * 0.4) * 1e-12, "fp_units");  // 1408 pJ
+  expect_rel(got.total(), got.fp_units, "total");
+  expect_rel(energy_of(tiny({"technology.node_nm=16"}), n).fp_units, 1408e-12 * kEnergy16, "fp_units at 16 nm");
+  const EnergyBreakdown free_div = energy_of(tiny({"technology.energy_pj.fp_div=0"}), n);
+  expect_rel(free_div.fp_units, (4 * 72 + 1000 * 0.4) * 1e-12, "fp_units without the divides");
+}
+
 TEST(CostEnergy, NoEventsCostNothing) {
   const EnergyBreakdown zero = energy_of(tiny(), EventCounts{});
   for (double v : zero.values()) EXPECT_EQ(v, 0.0);
