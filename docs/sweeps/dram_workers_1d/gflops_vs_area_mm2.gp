@@ -1,20 +1,20 @@
 # gflops_vs_area_mm2: written by cgrasim; run again with: gnuplot gflops_vs_area_mm2.gp
 set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'
 set output 'gflops_vs_area_mm2.svg'
-set title 'GFLOP/s over area: every done point; the Pareto front (most GFLOP/s for the area) joined and labelled'
+set title 'GFLOP/s over area: every done point; the Pareto front (most GFLOP/s for the area) joined and labelled'."\n".'stencil 1d, grid 194400, radius 8; built-in architecture (paper.yaml), run.threads 1'
 set grid
 set key below
 set offsets graph 0.05, graph 0.12, graph 0.08, graph 0.05
-set xlabel 'area_mm2 [mm²]'
-set ylabel 'gflops [GFLOP/s]'
+set xlabel 'fabric area [mm²]'
+set ylabel 'achieved GFLOP/s'
 $points << EOD
-62.74090368 31.6405437289083
 62.74090368 55.293732625545
+62.74090368 31.6405437289083
 62.74090368 62.007462542291
 62.74090368 61.9246568950815
-70.24090368 31.641454150841
 62.74090368 61.5168736514025
 70.24090368 63.1852510958252
+70.24090368 31.641454150841
 70.24090368 110.293535075653
 70.24090368 121.895935010847
 70.24090368 122.800178673984
@@ -29,8 +29,8 @@ $points << EOD
 115.24090368 188.150332420806
 115.24090368 249.484877163415
 175.24090368 31.6418443477081
-175.24090368 63.1894005811949
 175.24090368 126.004360779178
+175.24090368 63.1894005811949
 175.24090368 188.164130142511
 175.24090368 249.541491879275
 EOD

@@ -1,20 +1,20 @@
 # gflops_vs_average_power_watts: written by cgrasim; run again with: gnuplot gflops_vs_average_power_watts.gp
 set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'
 set output 'gflops_vs_average_power_watts.svg'
-set title 'GFLOP/s over power: every done point; the Pareto front (most GFLOP/s for the power) joined and labelled'
+set title 'GFLOP/s over power: every done point; the Pareto front (most GFLOP/s for the power) joined and labelled'."\n".'stencil 1d, grid 194400, radius 8; built-in architecture (paper.yaml), run.threads 1'
 set grid
 set key below
 set offsets graph 0.05, graph 0.12, graph 0.08, graph 0.05
-set xlabel 'average_power_watts [W]'
-set ylabel 'gflops [GFLOP/s]'
+set xlabel 'average power [W]'
+set ylabel 'achieved GFLOP/s'
 $points << EOD
-4.99427354540274 31.6405437289083
 8.20693397248912 55.293732625545
+4.99427354540274 31.6405437289083
 9.45912890525709 62.007462542291
 9.7633177103288 61.9246568950815
-5.01689100911489 31.641454150841
 10.0768779829081 61.5168736514025
 9.25058839277228 63.1852510958252
+5.01689100911489 31.641454150841
 15.8007997344751 110.293535075653
 17.6543766311548 121.895935010847
 18.2117470958623 122.800178673984
@@ -29,8 +29,8 @@ $points << EOD
 26.477722412758 188.150332420806
 35.1216440419225 249.484877163415
 5.33194137250608 31.6418443477081
-9.56612436053654 63.1894005811949
 18.1732318154967 126.004360779178
+9.56612436053654 63.1894005811949
 26.6595294270452 188.164130142511
 35.3091312398839 249.541491879275
 EOD

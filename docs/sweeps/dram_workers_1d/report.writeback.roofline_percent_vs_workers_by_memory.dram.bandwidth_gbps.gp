@@ -1,12 +1,12 @@
 # report.writeback.roofline_percent_vs_workers_by_memory.dram.bandwidth_gbps: written by cgrasim; run again with: gnuplot report.writeback.roofline_percent_vs_workers_by_memory.dram.bandwidth_gbps.gp
 set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'
 set output 'report.writeback.roofline_percent_vs_workers_by_memory.dram.bandwidth_gbps.svg'
-set title 'report.writeback.roofline_percent over workers, by memory.dram.bandwidth_gbps'
+set title '% of the roofline (writeback) over workers, by DRAM peak bandwidth'."\n".'stencil 1d, grid 194400, radius 8; built-in architecture (paper.yaml), run.threads 1'
 set grid
 set key outside right top
-set key title 'memory.dram.bandwidth_gbps [GB/s]'
-set xlabel 'workers [workers]'
-set ylabel 'report.writeback.roofline_percent [% of the roofline]'
+set key title 'DRAM peak bandwidth [GB/s]'
+set xlabel 'workers'
+set ylabel '% of the roofline (writeback)'
 set xtics (1, 2, 4, 6, 8)
 set offsets graph 0.03, graph 0.03, 0, 0
 $line0 << EOD
@@ -44,7 +44,7 @@ $line4 << EOD
 6 29.4445505287897
 8 38.6531831363959
 EOD
-plot $line0 using 1:2 with linespoints lw 2 pt 7 title '25', $line1 using 1:2 with linespoints lw 2 pt 7 title '50', $line2 using 1:2 with linespoints lw 2 pt 7 title '100', $line3 using 1:2 with linespoints lw 2 pt 7 title '200', $line4 using 1:2 with linespoints lw 2 pt 7 title '400'
+plot $line0 using 1:2 with linespoints lw 2 pt 7 ps 1.3 dt 1 title '25', $line1 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 title '50', $line2 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 title '100', $line3 using 1:2 with linespoints lw 2 pt 11 ps 1.3 dt 4 title '200', $line4 using 1:2 with linespoints lw 2 pt 13 ps 1.3 dt 5 title '400'
 set terminal pngcairo size 900,560 noenhanced font 'sans,11' background rgb 'white'
 set output 'report.writeback.roofline_percent_vs_workers_by_memory.dram.bandwidth_gbps.png'
 replot

@@ -1,27 +1,27 @@
 # gflops_vs_average_power_watts: written by cgrasim; run again with: gnuplot gflops_vs_average_power_watts.gp
 set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'
 set output 'gflops_vs_average_power_watts.svg'
-set title 'GFLOP/s over power: every done point; the Pareto front (most GFLOP/s for the power) joined and labelled'
+set title 'GFLOP/s over power: every done point; the Pareto front (most GFLOP/s for the power) joined and labelled'."\n".'stencil 2d, grid 960x449, radius 12; built-in architecture (paper.yaml), run.threads 1'
 set grid
 set key below
 set offsets graph 0.05, graph 0.12, graph 0.08, graph 0.05
-set xlabel 'average_power_watts [W]'
-set ylabel 'gflops [GFLOP/s]'
+set xlabel 'average power [W]'
+set ylabel 'achieved GFLOP/s'
 $points << EOD
 25.7939043843161 138.794894698664
 23.3716354498185 87.8690615126242
 25.4140908550469 140.770921561057
 21.0596979694234 140.742681544209
 17.8026911399598 147.955700125895
-23.3941797056996 87.8693950049624
 31.7252358222753 176.083965546746
+23.3941797056996 87.8693950049624
 42.9539126208083 256.051935986905
 37.1311544295745 272.875201103195
 31.7745226103161 294.03048006096
 31.7703418974893 176.084635159185
 23.4392167043948 87.8695617520808
-46.5612150244655 350.171819226813
 43.8201545369951 261.463734153985
+46.5612150244655 350.171819226813
 42.5364264315848 406.331566569553
 31.8603418974893 176.084635159185
 23.5292167043948 87.8695617520808

@@ -1,12 +1,12 @@
 # roofline_percent_vs_network.hop_latency_by_fabric.latency.fp_mac: written by cgrasim; run again with: gnuplot roofline_percent_vs_network.hop_latency_by_fabric.latency.fp_mac.gp
 set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'
 set output 'roofline_percent_vs_network.hop_latency_by_fabric.latency.fp_mac.svg'
-set title 'roofline_percent over network.hop_latency, by fabric.latency.fp_mac'
+set title '% of the roofline over cycles per mesh hop, by fused multiply-add latency, single rounding'."\n".'stencil 2d, grid 960x120, radius 12, workers 5; built-in architecture (paper.yaml), run.threads 1'
 set grid
 set key outside right top
-set key title 'fabric.latency.fp_mac [cycles]'
-set xlabel 'network.hop_latency [cycles]'
-set ylabel 'roofline_percent [% of the roofline]'
+set key title 'fused multiply-add latency, single rounding [cycles]'
+set xlabel 'cycles per mesh hop (network.hop_latency)'
+set ylabel '% of the roofline'
 set xtics (1, 2, 4, 8)
 set offsets graph 0.03, graph 0.03, 0, 0
 $line0 << EOD
@@ -33,7 +33,7 @@ $line3 << EOD
 4 22.7914309561347
 8 15.2668088542853
 EOD
-plot $line0 using 1:2 with linespoints lw 2 pt 7 title '2', $line1 using 1:2 with linespoints lw 2 pt 7 title '4', $line2 using 1:2 with linespoints lw 2 pt 7 title '8', $line3 using 1:2 with linespoints lw 2 pt 7 title '16'
+plot $line0 using 1:2 with linespoints lw 2 pt 7 ps 1.3 dt 1 title '2', $line1 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 title '4', $line2 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 title '8', $line3 using 1:2 with linespoints lw 2 pt 11 ps 1.3 dt 4 title '16'
 set terminal pngcairo size 900,560 noenhanced font 'sans,11' background rgb 'white'
 set output 'roofline_percent_vs_network.hop_latency_by_fabric.latency.fp_mac.png'
 replot

@@ -1,7 +1,7 @@
 # energy_per_output_by_component: written by cgrasim; run again with: gnuplot energy_per_output_by_component.gp
 set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'
 set output 'energy_per_output_by_component.svg'
-set title 'Energy per output point by component (cost.energy_breakdown_joules / outputs)'
+set title 'Energy per output point by component (cost.energy_breakdown_joules / outputs)'."\n".'stencil 2d, grid 960x449, workers auto; built-in architecture (paper.yaml), run.threads 1'
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.85 border -1

@@ -1,12 +1,12 @@
 # gflops_vs_area_mm2: written by cgrasim; run again with: gnuplot gflops_vs_area_mm2.gp
 set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'
 set output 'gflops_vs_area_mm2.svg'
-set title 'GFLOP/s over area: every done point; the Pareto front (most GFLOP/s for the area) joined and labelled'
+set title 'GFLOP/s over area: every done point; the Pareto front (most GFLOP/s for the area) joined and labelled'."\n".'stencil 2d, grid 960x449, workers auto; built-in architecture (paper.yaml), run.threads 1'
 set grid
 set key below
 set offsets graph 0.05, graph 0.12, graph 0.08, graph 0.05
-set xlabel 'area_mm2 [mm²]'
-set ylabel 'gflops [GFLOP/s]'
+set xlabel 'fabric area [mm²]'
+set ylabel 'achieved GFLOP/s'
 $points << EOD
 78.46710272 181.685869779031
 78.46710272 368.066495809379
@@ -15,14 +15,14 @@ $points << EOD
 85.24090368 377.680514588294
 98.7885056 201.771268371421
 85.24090368 406.331566569553
+98.7885056 428.533668974198
 98.7885056 393.924285855491
 125.88370944 201.945280956199
-98.7885056 428.533668974198
 125.88370944 395.1203479942
 125.88370944 435.617103344466
 180.07411712 202.185960986525
-180.07411712 437.932528160555
 180.07411712 394.582443286593
+180.07411712 437.932528160555
 EOD
 $front << EOD
 78.46710272 368.066495809379 "8/8"

@@ -1,12 +1,12 @@
 # gflops_vs_average_power_watts: written by cgrasim; run again with: gnuplot gflops_vs_average_power_watts.gp
 set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'
 set output 'gflops_vs_average_power_watts.svg'
-set title 'GFLOP/s over power: every done point; the Pareto front (most GFLOP/s for the power) joined and labelled'
+set title 'GFLOP/s over power: every done point; the Pareto front (most GFLOP/s for the power) joined and labelled'."\n".'stencil 2d, grid 960x449, workers auto; built-in architecture (paper.yaml), run.threads 1'
 set grid
 set key below
 set offsets graph 0.05, graph 0.12, graph 0.08, graph 0.05
-set xlabel 'average_power_watts [W]'
-set ylabel 'gflops [GFLOP/s]'
+set xlabel 'average power [W]'
+set ylabel 'achieved GFLOP/s'
 $points << EOD
 43.0120437485836 181.685869779031
 45.7714846416876 368.066495809379
@@ -15,14 +15,14 @@ $points << EOD
 48.2143080915818 377.680514588294
 43.7237229549016 201.771268371421
 42.5364264315848 406.331566569553
+43.0302459425932 428.533668974198
 49.4649100606084 393.924285855491
 41.5837624740318 201.945280956199
-43.0302459425932 428.533668974198
 47.4686818714943 395.1203479942
 43.3831785363678 435.617103344466
 38.9050966541609 202.185960986525
-45.810069965302 437.932528160555
 52.5130322548914 394.582443286593
+45.810069965302 437.932528160555
 EOD
 $front << EOD
 38.9050966541609 202.185960986525 "128/4"

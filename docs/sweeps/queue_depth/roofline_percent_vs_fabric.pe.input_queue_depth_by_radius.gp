@@ -1,12 +1,12 @@
 # roofline_percent_vs_fabric.pe.input_queue_depth_by_radius: written by cgrasim; run again with: gnuplot roofline_percent_vs_fabric.pe.input_queue_depth_by_radius.gp
 set terminal svg size 900,560 dynamic noenhanced font 'sans,13' background rgb 'white'
 set output 'roofline_percent_vs_fabric.pe.input_queue_depth_by_radius.svg'
-set title 'roofline_percent over fabric.pe.input_queue_depth, by radius'
+set title '% of the roofline over entries per PE input queue, by radius'."\n".'stencil 2d, grid 960x449, workers auto; built-in architecture (paper.yaml), run.threads 1'
 set grid
 set key outside right top
 set key title 'radius [points]'
-set xlabel 'fabric.pe.input_queue_depth [entries]'
-set ylabel 'roofline_percent [% of the roofline]'
+set xlabel 'entries per PE input queue (fabric.pe.input_queue_depth)'
+set ylabel '% of the roofline'
 set logscale x 2
 set xtics (8, 16, 32, 64, 128)
 set offsets graph 0.03, graph 0.03, 0, 0
@@ -31,7 +31,7 @@ $line2 << EOD
 64 77.8584881697164
 128 78.2723274663539
 EOD
-plot $line0 using 1:2 with linespoints lw 2 pt 7 title '4', $line1 using 1:2 with linespoints lw 2 pt 7 title '8', $line2 using 1:2 with linespoints lw 2 pt 7 title '12'
+plot $line0 using 1:2 with linespoints lw 2 pt 7 ps 1.3 dt 1 title '4', $line1 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 title '8', $line2 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 title '12'
 set terminal pngcairo size 900,560 noenhanced font 'sans,11' background rgb 'white'
 set output 'roofline_percent_vs_fabric.pe.input_queue_depth_by_radius.png'
 replot
