@@ -13,6 +13,7 @@
 #include "config/arch_config.h"
 #include "mapper/kernel_dfg.h"
 #include "mapper/kernel_map.h"
+#include "mapper/pe_kinds.h"
 #include "spec/kernel_yaml.h"
 #include "tests/mapper/stencil_test_util.h"
 
@@ -195,6 +196,28 @@ TEST(KernelMap, OpRateOfIterativeAndPipelinedUnits) {
   EXPECT_DOUBLE_EQ(rate("2 * a(0)"), 4.0 / 5);
   arch.fabric.pe.latency.fp_div_pipelined = true;
   EXPECT_DOUBLE_EQ(rate("a(0) / 3"), 4.0 / 12);
+}
+
+// Which ops take an F PE (docs/pe.md: the FP units; FABS and FNEG are an AND or XOR of the integer
+// ALU), and the F PEs a worker's compute counts for the roofline: sqrt(abs(x)) one (FSQRT), -x
+// none, x - y*z one FMA (its FNEG anywhere), max(x / 2, y*z) three.
+TEST(KernelMap, FpOpsTakeFpPes) {
+  using K = dfg::OpKind;
+  for (const K k : {K::Fmul, K::Fma, K::Fdiv, K::Fsqrt, K::Fmin, K::Fmax, K::Mul, K::Mac}) {
+    dfg::Op op;
+    op.kind = k;
+    EXPECT_TRUE(needs_fp_pe(op)) << dfg::to_string(k);
+  }
+  for (const K k : {K::Fabs, K::Fneg, K::Copy, K::Const}) {
+    dfg::Op op;
+    op.kind = k;
+    EXPECT_FALSE(needs_fp_pe(op)) << dfg::to_string(k);
+  }
+  const auto fp_pes = [](const std::string& e) { return kernel_work(kernel_streams(kernel_1d("a", e, 64))).fp_pes; };
+  EXPECT_EQ(fp_pes("sqrt(abs(a(-1)))"), 1u);
+  EXPECT_EQ(fp_pes("-a(0)"), 0u);
+  EXPECT_EQ(fp_pes("a(0) - a(-1) * a(1)"), 1u);
+  EXPECT_EQ(fp_pes("max(a(0) / 2, a(-1) * a(1))"), 3u);
 }
 
 // The roofline counts the kernel's flops (one per op, fma two) and bytes (each input read, the
