@@ -8,6 +8,7 @@
 #include "common/fma.h"
 #include "dfg/builder.h"
 #include "mapper/placement.h"
+#include "mapper/predict.h"
 #include "network/route.h"
 
 namespace cgra {
@@ -18,10 +19,6 @@ using dfg::PortRef;
 namespace {
 
 std::string where_of(const KernelStreams& ks) { return "kernel '" + ks.kernel.name + "': stage '" + ks.stage().name + "'"; }
-
-[[noreturn]] void not_mapped(const Expr& e, const std::string& where, const std::string& op, const std::string& why) {
-  throw MapError(where + ": " + op + " (expr column " + std::to_string(e.column) + ") is not mapped yet: " + why);
-}
 
 /// A node whose operands are all constants, computed as kernel_eval does.
 double fold(ExprOp op, const std::vector<double>& a) {
@@ -57,11 +54,18 @@ class Lowering {
  public:
   Lowering(const KernelStreams& ks, const ArchConfig& arch) : ks_(ks), arch_(arch), where_(where_of(ks)) {}
 
-  /// FP ops of the tree (no graph built).
+  /// FP-PE ops of the tree (no graph built).
   unsigned count() {
     fp_ops_ = 0;
     (void)value(ks_.stage().expr);
     return fp_ops_;
+  }
+
+  /// The slowest op's rate (op_rate; no graph built).
+  double rate() {
+    rate_ = 1;
+    (void)value(ks_.stage().expr);
+    return rate_;
   }
 
   PortRef build(dfg::Builder& b, StencilDfg& sd, unsigned j, const std::vector<PortRef>& streams, unsigned interleave,
@@ -102,13 +106,16 @@ class Lowering {
       return {fold(e.op, a), {}, 0, 0};
     }
     const NodeOp op = choose_op(e, constant, where_);
-    ++fp_ops_;
+    fp_ops_ += fp_pe(op.kind) ? 1 : 0;
+    rate_ = std::min(rate_, op_rate(op.kind, arch_.fabric.pe));
     if (!b_) return {};
     const int wj = static_cast<int>(j_);
-    const std::string p = "w" + std::to_string(j_) + "." + lower(dfg::to_string(op.kind)) + std::to_string(n_++);
+    const std::string p = name(op.kind);
     auto h = b_->add(op.kind, p).role(dfg::Role::Compute, wj);
-    if (op.kind == OpKind::Mul || op.kind == OpKind::Mac) h.imm("coef", op.coef);
+    if (op.imm != nullptr) h.imm(op.imm, op.value);
     const unsigned link = route_latency(arch_.network, 1);
+    for (const NodeOp::Operand& o : op.operands)
+      if (o.negate) args[o.arg] = negated(args[o.arg], link);
     std::uint64_t arrive = 0;  // when the op's last operand is there
     for (const NodeOp::Operand& o : op.operands)
       if (!args[o.arg].constant) arrive = std::max(arrive, args[o.arg].ready + link);
@@ -126,11 +133,26 @@ class Lowering {
     }
     sd_->slots.push_back({h.vertex(), row_, j_});
     sd_->slot_rows = std::max(sd_->slot_rows, ++row_);
-    const OpLatencies& lat = arch_.fabric.pe.latency;
-    const unsigned fu = op.kind == OpKind::Mul ? lat.fp_mul : op.kind == OpKind::Mac ? lat.fp_mac : lat.fp_add;
     Value out;
     out.port = h.port("out");
-    out.ready = arrive + fu;
+    out.ready = arrive + std::uint64_t(fu_latency(op.kind, arch_.fabric.pe.latency));
+    return out;
+  }
+
+  /// The ops needs_fp_pe puts on an F PE: all compute ops but the sign-bit ones.
+  static bool fp_pe(OpKind k) { return k != OpKind::Fabs && k != OpKind::Fneg; }
+
+  std::string name(OpKind k) { return "w" + std::to_string(j_) + "." + lower(dfg::to_string(k)) + std::to_string(n_++); }
+
+  // `v` through an FNEG (fma(-y, z, x)): its sign flipped, exactly.
+  Value negated(const Value& v, unsigned link) {
+    auto h = b_->add(OpKind::Fneg, name(OpKind::Fneg)).role(dfg::Role::Compute, static_cast<int>(j_));
+    wire(v, h.port("in"), v.ready);
+    sd_->slots.push_back({h.vertex(), row_, j_});
+    sd_->slot_rows = std::max(sd_->slot_rows, ++row_);
+    Value out;
+    out.port = h.port("out");
+    out.ready = v.ready + link + std::uint64_t(fu_latency(OpKind::Fneg, arch_.fabric.pe.latency));
     return out;
   }
 
@@ -168,6 +190,7 @@ class Lowering {
   StencilDfg* sd_ = nullptr;
   const std::vector<PortRef>* streams_ = nullptr;
   unsigned j_ = 0, d_ = 1, n_ = 0, row_ = 0, fp_ops_ = 0;
+  double rate_ = 1;
   std::uint64_t words_ = 0;
 };
 
@@ -175,31 +198,36 @@ class Lowering {
 
 NodeOp choose_op(const Expr& e, const std::vector<std::optional<double>>& constant, const std::string& where) {
   const auto is = [&](unsigned a) { return constant[a].has_value(); };
-  const std::string no_product = "the fabric multiplies by constants only (no product of two streams yet)";
+  // FDIV, FMIN, FMAX: a constant operand is the immediate that replaces its port.
+  const auto binary = [&](OpKind k) -> NodeOp {
+    if (is(0)) return {k, "lhs", *constant[0], {{"b", 1}}};
+    if (is(1)) return {k, "rhs", *constant[1], {{"a", 0}}};
+    return {k, nullptr, 0, {{"a", 0}, {"b", 1}}};
+  };
   switch (e.op) {
-    case ExprOp::Neg:  // -x = (-1)*x: the sign flipped, exactly
-      return {OpKind::Mul, -1.0, {{"in", 0}}};
+    case ExprOp::Neg:  // -x: the sign bit flipped (exact, NaNs too)
+      return {OpKind::Fneg, nullptr, 0, {{"in", 0}}};
     case ExprOp::Add:
-      return {OpKind::Add, 0, {{"a", 0}, {"b", 1}}};
+      return {OpKind::Add, nullptr, 0, {{"a", 0}, {"b", 1}}};
     case ExprOp::Sub:
-      return {OpKind::Sub, 0, {{"a", 0}, {"b", 1}}};
+      return {OpKind::Sub, nullptr, 0, {{"a", 0}, {"b", 1}}};
     case ExprOp::Mul:
-      if (is(0)) return {OpKind::Mul, *constant[0], {{"in", 1}}};
-      if (is(1)) return {OpKind::Mul, *constant[1], {{"in", 0}}};
-      not_mapped(e, where, "'*' of two grid values", no_product);
+      if (is(0)) return {OpKind::Mul, "coef", *constant[0], {{"in", 1}}};
+      if (is(1)) return {OpKind::Mul, "coef", *constant[1], {{"in", 0}}};
+      return {OpKind::Fmul, nullptr, 0, {{"a", 0}, {"b", 1}}};
     case ExprOp::Fma:  // fma(a, b, c): MAC coef*in + acc; a*b = b*a exactly
     case ExprOp::Fms: {  // fma(-a, b, c): (-a)*b = a*(-b) exactly
-      const double sign = e.op == ExprOp::Fma ? 1.0 : -1.0;
-      if (is(0)) return {OpKind::Mac, sign * *constant[0], {{"in", 1}, {"acc", 2}}};
-      if (is(1)) return {OpKind::Mac, sign * *constant[1], {{"in", 0}, {"acc", 2}}};
-      not_mapped(e, where, std::string("'") + (e.op == ExprOp::Fma ? "+" : "-") + "' of a product of two grid values",
-                 no_product);
+      const bool fms = e.op == ExprOp::Fms;
+      const double sign = fms ? -1.0 : 1.0;
+      if (is(0)) return {OpKind::Mac, "coef", sign * *constant[0], {{"in", 1}, {"acc", 2}}};
+      if (is(1)) return {OpKind::Mac, "coef", sign * *constant[1], {{"in", 0}, {"acc", 2}}};
+      return {OpKind::Fma, nullptr, 0, {{"a", 0, fms}, {"b", 1}, {"c", 2}}};
     }
-    case ExprOp::Div: not_mapped(e, where, "operator '/'", "the fabric has no divide op yet");
-    case ExprOp::Min: not_mapped(e, where, "min", "the fabric has no minimum op yet");
-    case ExprOp::Max: not_mapped(e, where, "max", "the fabric has no maximum op yet");
-    case ExprOp::Abs: not_mapped(e, where, "abs", "the fabric has no absolute-value op yet");
-    case ExprOp::Sqrt: not_mapped(e, where, "sqrt", "the fabric has no square-root op yet");
+    case ExprOp::Div: return binary(OpKind::Fdiv);
+    case ExprOp::Min: return binary(OpKind::Fmin);
+    case ExprOp::Max: return binary(OpKind::Fmax);
+    case ExprOp::Abs: return {OpKind::Fabs, nullptr, 0, {{"in", 0}}};
+    case ExprOp::Sqrt: return {OpKind::Fsqrt, nullptr, 0, {{"in", 0}}};
     case ExprOp::Const:
     case ExprOp::Tap: break;
   }
@@ -210,6 +238,8 @@ unsigned kernel_fp_ops(const KernelStreams& ks) {
   const ArchConfig arch;
   return Lowering(ks, arch).count();
 }
+
+double kernel_op_rate(const KernelStreams& ks, const ArchConfig& arch) { return Lowering(ks, arch).rate(); }
 
 StreamCompute kernel_compute(const KernelStreams& ks, const std::vector<std::uint64_t>& bases, const StencilPlan& plan,
                              const ArchConfig& arch) {

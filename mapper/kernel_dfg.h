@@ -2,10 +2,12 @@
 /// \file kernel_dfg.h
 /// Mapping a kernel (docs/kernels.md), step 2 of 3: the stage's expression tree as DFG ops on a
 /// worker's streams (mapper/kernel_streams.h), in the tree's order bit for bit. Each node is one
-/// op: ADD and SUB of two values; MUL by a constant (`c*x`, `x*c`, and `-x` as MUL by -1, an exact
-/// sign flip); MAC by a constant for a contraction `x + c*y` (fma(c, y, x)) and `x - c*y`
-/// (fma(-c, y, x)). A subtree of constants is folded on the host (the same double operations);
-/// a constant that an op cannot take as its coefficient is a CONST stream. Each tap is its
+/// op: ADD and SUB of two values; MUL by a constant (`c*x`, `x*c`) and FMUL of two streams; MAC by
+/// a constant for a contraction `x + c*y` (fma(c, y, x)) and `x - c*y` (fma(-c, y, x)), FMA for one
+/// of two streams (`x - y*z` as FNEG of y into FMA: fma(-y, z, x)); FDIV, FMIN and FMAX with a
+/// constant operand as their `lhs` or `rhs`; FSQRT; FABS; FNEG for `-x` (a sign flip, exact for
+/// NaNs too). A subtree of constants is folded on the host (the same double operations); a
+/// constant that an op cannot take as an immediate is a CONST stream. Each tap is its
 /// input's stream with lag() x interleave initial tokens on the channel into the op that reads
 /// it, so that every op pairs the values of one output point.
 
@@ -21,27 +23,33 @@
 
 namespace cgra {
 
-/// The op that computes one expression node: its kind, its coefficient (MUL, MAC) and which of
-/// the node's operands feeds each port (a constant operand through a CONST stream).
+/// The op that computes one expression node: its kind, its immediate (MUL and MAC: `coef`;
+/// FDIV, FMIN, FMAX: `lhs` or `rhs`, a constant operand) and which of the node's operands feeds
+/// each port (a constant operand without an immediate through a CONST stream; `negate`: through
+/// an FNEG first).
 struct NodeOp {
   dfg::OpKind kind = dfg::OpKind::Add;
-  double coef = 0;
+  const char* imm = nullptr;  ///< the immediate's name, nullptr for none
+  double value = 0;           ///< its value
   struct Operand {
     const char* port;
-    unsigned arg;  ///< index into the node's args
+    unsigned arg;         ///< index into the node's args
+    bool negate = false;  ///< the operand's sign flipped by an FNEG on its way (fma(-y, z, x))
   };
   std::vector<Operand> operands;
 };
 
 /// The fabric op of node `e` whose operands `constant` are known constants (nullopt: a stream);
 /// not every operand constant (those are folded). The one place where an expression operator
-/// meets a fabric op. Throws MapError naming the kernel, the stage, the operator and its column
-/// when the fabric has no op for it yet (`/`, min, max, abs, sqrt, a product of two streams).
+/// meets a fabric op; every operator of the language has one.
 NodeOp choose_op(const Expr& e, const std::vector<std::optional<double>>& constant, const std::string& where);
 
-/// FP ops (MUL, MAC, ADD, SUB) one worker's compute takes, CONST streams not counted. Throws
-/// MapError as choose_op.
+/// Ops one worker's compute takes on FP PEs (needs_fp_pe: all but FABS, FNEG, CONST and COPY).
 unsigned kernel_fp_ops(const KernelStreams& ks);
+
+/// Results per cycle one worker's compute sustains, its slowest op's (op_rate, mapper/predict.h:
+/// an iterative FDIV or FSQRT takes one operand every latency cycles); 1 for a lone tap.
+double kernel_op_rate(const KernelStreams& ks, const ArchConfig& arch);
 
 /// The compute of `ks` on the 1D stream plan `plan` (made by StencilPlan::streams with left and
 /// right): `bases` the byte address of each streamed input (ks.inputs' order). Channels whose

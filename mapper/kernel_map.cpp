@@ -38,9 +38,10 @@ MappedStencil map_kernel(const Kernel& k, unsigned workers, const ArchConfig& ar
     m.summary.workers_reason = "given";
     return m;
   }
-  // As the star's choice (map_stencil): the roofline's w at the rate a worker sustains, at most
-  // one per output and per the memory PEs, lowered until the mapping fits.
-  const double rate = std::min(load_rate_bound(arch), pipeline_rate_bound(arch));
+  // As the star's choice (map_stencil): the roofline's w at the rate a worker sustains (its
+  // slowest op's too: an iterative divider), at most one per output and per the memory PEs,
+  // lowered until the mapping fits.
+  const double rate = std::min({load_rate_bound(arch), pipeline_rate_bound(arch), kernel_op_rate(mk.streams, arch)});
   RooflineMachine effective = roofline_machine(arch);
   effective.freq_ghz *= rate;
   effective.worker_rate = 1;

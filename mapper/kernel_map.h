@@ -27,9 +27,9 @@ RooflineWork kernel_work(const KernelStreams& ks);
 std::vector<std::uint64_t> kernel_input_bases(const KernelStreams& ks, const HostLayout& layout);
 
 /// Maps kernel `k` with `workers` workers (0: chosen as the star's are, by the roofline with the
-/// readers' and FP units' rates, the most up to it that maps). Throws MapError, one line, for a
-/// kernel not mapped yet (2D, 3D, several stages or time steps), an operator the fabric has no op
-/// for, or a mapping that does not fit.
+/// readers', the FP units' and the slowest op's rates, the most up to it that maps). Throws
+/// MapError, one line, for a kernel not mapped yet (2D, 3D, several stages or time steps) or a
+/// mapping that does not fit.
 MappedStencil map_kernel(const Kernel& k, unsigned workers, const ArchConfig& arch);
 
 }  // namespace cgra

@@ -1,7 +1,8 @@
 #pragma once
 /// \file pe_kinds.h
-/// Which PE kind a DFG op needs beyond a plain integer PE ('I'): MUL, MAC and f64 ADD/SUB need FP
-/// units ('F'), LOAD and STORE a memory port ('M'). (A RAW op's needs follow from its program,
+/// Which PE kind a DFG op needs beyond a plain integer PE ('I'): MUL, MAC, f64 ADD/SUB, FMUL, FMA,
+/// FDIV, FSQRT, FMIN and FMAX need FP units ('F'; FABS and FNEG run anywhere), LOAD and STORE a
+/// memory port ('M'). (A RAW op's needs follow from its program,
 /// which the lowering checks.) One rule for the placer (placement.cpp) and the lowering
 /// (lowering/lowering.cpp); the DFG itself knows nothing of PE kinds.
 

@@ -12,6 +12,33 @@
 
 namespace cgra {
 
+double fu_latency(dfg::OpKind kind, const OpLatencies& lat) {
+  using K = dfg::OpKind;
+  switch (kind) {
+    case K::Mul:
+    case K::Fmul: return lat.fp_mul;
+    case K::Mac:
+    case K::Fma: return lat.fp_mac;
+    case K::Add:
+    case K::Sub:
+    case K::Fmin:
+    case K::Fmax: return lat.fp_add;
+    case K::Fdiv: return lat.fp_div;
+    case K::Fsqrt: return lat.fp_sqrt;
+    case K::Fabs:
+    case K::Fneg: return lat.int_alu;
+    default: return 0.0;
+  }
+}
+
+double op_rate(dfg::OpKind kind, const PeParams& pe) {
+  const double fu = fu_latency(kind, pe.latency);
+  if (fu <= 0) return 1.0;
+  const bool iterative = (kind == dfg::OpKind::Fdiv && !pe.latency.fp_div_pipelined) ||
+                         (kind == dfg::OpKind::Fsqrt && !pe.latency.fp_sqrt_pipelined);
+  return std::min({1.0, iterative ? 1.0 / fu : 1.0, double(pe.output_queue_depth) / (fu + 1.0)});
+}
+
 double l1_miss_latency(const ArchConfig& arch) {
   const MemoryParams& mem = arch.memory;
   return double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency +
@@ -64,7 +91,8 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   const double w = plan.workers();
   const double words = double(plan.reader_total(0));  // per worker, halos included
   const double outputs = double(plan.writer_total(0));
-  const double load_rate = stream_reader_rate(plan, arch), fu_rate = pipeline_rate_bound(arch);
+  // The FUs: the MACs' output queues, or a slower op of the chain (an iterative divider).
+  const double load_rate = stream_reader_rate(plan, arch), fu_rate = std::min(pipeline_rate_bound(arch), chain.rate);
   p.worker_rate = std::min(load_rate, fu_rate);
   // DRAM bytes per word a worker takes: 8 read, and 8 x outputs/words written once the caches
   // write back.
@@ -102,7 +130,9 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   else if (binding < p.worker_rate)
     p.bound = "DRAM bandwidth";
   else
-    p.bound = fu_rate <= load_rate ? "MAC pipeline (output queue / FP latency)" : "readers (loads in flight)";
+    p.bound = fu_rate > load_rate                    ? "readers (loads in flight)"
+              : chain.rate < pipeline_rate_bound(arch) ? chain.rate_op + " unit (initiation interval / output queue)"
+                                                       : "MAC pipeline (output queue / FP latency)";
   return p;
 }
 
@@ -274,14 +304,8 @@ double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const Arc
   const OpLatencies& lat = arch.fabric.pe.latency;
   const MemoryParams& mem = arch.memory;
   const auto op_latency = [&](const dfg::Op& op) -> double {
-    switch (op.kind) {
-      case dfg::OpKind::Mul: return lat.fp_mul;
-      case dfg::OpKind::Mac: return lat.fp_mac;
-      case dfg::OpKind::Add:
-      case dfg::OpKind::Sub: return lat.fp_add;
-      case dfg::OpKind::Store: return mem.l1.hit_latency;
-      default: return 1.0;
-    }
+    if (const double fu = fu_latency(op.kind, lat); fu > 0) return fu;
+    return op.kind == dfg::OpKind::Store ? double(mem.l1.hit_latency) : 1.0;
   };
   const auto channel_latency = [&](const dfg::Channel& ch) {
     return double(route_latency(arch.network, ch.route.empty() ? 1u : unsigned(ch.route.size() - 1)));
@@ -341,15 +365,9 @@ FromLoads from_loads(const dfg::Dfg& g, const ArchConfig& arch) {
   const PeParams& pe = arch.fabric.pe;
   const OpLatencies& lat = pe.latency;
   const auto op_latency = [&](const dfg::Op& op) -> double {
-    switch (op.kind) {
-      case dfg::OpKind::Mul: return lat.fp_mul;
-      case dfg::OpKind::Mac: return lat.fp_mac;
-      case dfg::OpKind::Add:
-      case dfg::OpKind::Sub: return lat.fp_add;
-      case dfg::OpKind::Load:
-      case dfg::OpKind::Store: return 0.0;  // a store's time: when its word arrives
-      default: return 1.0;
-    }
+    if (const double fu = fu_latency(op.kind, lat); fu > 0) return fu;
+    const bool memory = op.kind == dfg::OpKind::Load || op.kind == dfg::OpKind::Store;
+    return memory ? 0.0 : 1.0;  // a store's time: when its word arrives
   };
   // A LOAD or STORE sits on a memory-port PE, whose input queues are memory_queue_depth deep.
   const auto in_depth = [&](const dfg::Op& op) {
@@ -406,6 +424,11 @@ StreamChain stream_chain(const dfg::Dfg& g, const std::string& done_op, const Ar
   // Past the STORE's data queue: its memory-request queue (output_queue_depth deep) and the port's
   // register, which holds a request until the memory accepts it.
   if (!std::isinf(slots)) c.buffer = std::uint64_t(slots) + arch.fabric.pe.output_queue_depth + 1;
+  for (dfg::Vertex v = 0; v < g.num_ops(); ++v)
+    if (const double r = op_rate(g.op(v).kind, arch.fabric.pe); r < c.rate) {
+      c.rate = r;
+      c.rate_op = std::string(dfg::to_string(g.op(v).kind));
+    }
   return c;
 }
 

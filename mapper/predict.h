@@ -28,7 +28,19 @@ struct CyclePrediction {
 struct StreamChain {
   double pipeline = 0;       ///< pipeline_latency(g, done_op): a miss, then the first load to the done token
   std::uint64_t buffer = 1;  ///< words a worker holds between its reader's reply queue and its writer's port
+  double rate = 1;           ///< results per cycle its slowest op sustains (op_rate), 1 at most
+  std::string rate_op;       ///< that op's kind when it binds below 1 ("FDIV"), else empty
 };
+
+/// Cycles from an op's issue to its result (docs/pe.md, "Timing") for the compute ops: MUL and
+/// FMUL fp_mul, MAC and FMA fp_mac, ADD, SUB, FMIN and FMAX fp_add, FDIV fp_div, FSQRT fp_sqrt,
+/// FABS and FNEG int_alu; 0 for any other op.
+double fu_latency(dfg::OpKind kind, const OpLatencies& lat);
+
+/// Results per cycle one PE running op `kind` sustains: 1 / its initiation interval (the latency of
+/// an iterative FDIV or FSQRT unit, 1 for a pipelined one and every other unit), and at most
+/// output_queue_depth / (fu_latency + 1), the results its output queue holds in flight.
+double op_rate(dfg::OpKind kind, const PeParams& pe);
 
 /// The chain of a 1D graph: pipeline_latency, and the queue slots on the path with the fewest from
 /// a LOAD to a STORE (over channels without initial tokens): each channel's source output

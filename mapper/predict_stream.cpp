@@ -54,7 +54,7 @@ class Replay {
     // The words that wait between the reader's reply queue and the writer's port: the queues of
     // the chain's path to the STORE (stream_chain).
     buffer_ = std::max<std::uint64_t>(1, chain.buffer);
-    step_ = 1.0 / std::min(1.0, pipeline_rate_bound(arch));
+    step_ = 1.0 / std::min({1.0, pipeline_rate_bound(arch), chain.rate});  // an iterative divider's too
     h1_ = mem.l1.hit_latency;
     h2_ = mem.l2.hit_latency;
     ld_ = mem.dram.latency;

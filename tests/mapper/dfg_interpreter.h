@@ -249,6 +249,19 @@ class DfgInterpreter {
         put(s, "out", {dbits(a - b), 0}, r);
         break;
       }
+      case K::Fmul: return binary(s, op, r, [](double a, double b) { return a * b; });
+      case K::Fdiv: return binary(s, op, r, [](double a, double b) { return a / b; });
+      case K::Fmin: return binary(s, op, r, [](double a, double b) { return a < b ? a : b; });
+      case K::Fmax: return binary(s, op, r, [](double a, double b) { return a > b ? a : b; });
+      case K::Fsqrt: return unary(s, r, [](double a) { return std::sqrt(a); });
+      case K::Fabs: return unary(s, r, [](double a) { return std::fabs(a); });
+      case K::Fneg: return unary(s, r, [](double a) { return -a; });
+      case K::Fma: {
+        if (!has(s, "a") || !has(s, "b") || !has(s, "c") || !room(s, "out")) return false;
+        const double a = bdouble(take(s, "a").bits), b = bdouble(take(s, "b").bits), c = bdouble(take(s, "c").bits);
+        put(s, "out", {dbits(std::fma(a, b, c)), 0}, r);
+        break;
+      }
       case K::Const: {  // f64 values only; count 0 = forever
         const std::uint64_t count = i64("count");
         if ((count != 0 && s.pos >= count) || !room(s, "out")) return false;
@@ -279,6 +292,26 @@ class DfgInterpreter {
       default:
         throw std::runtime_error(op.name + ": the interpreter does not know " + std::string(dfg::to_string(op.kind)));
     }
+    ++r.firings;
+    return true;
+  }
+
+  // in -> f(in), counted as a firing.
+  template <class F>
+  bool unary(OpState& s, InterpResult& r, F f) {
+    if (!has(s, "in") || !room(s, "out")) return false;
+    put(s, "out", {dbits(f(bdouble(take(s, "in").bits))), 0}, r);
+    ++r.firings;
+    return true;
+  }
+  // a, b -> f(a, b); an `lhs` or `rhs` immediate replaces port a or b.
+  template <class F>
+  bool binary(OpState& s, const dfg::Op& op, InterpResult& r, F f) {
+    const bool lhs = op.find_imm("lhs") != nullptr, rhs = op.find_imm("rhs") != nullptr;
+    if ((!lhs && !has(s, "a")) || (!rhs && !has(s, "b")) || !room(s, "out")) return false;
+    const double a = lhs ? op.f64("lhs") : bdouble(take(s, "a").bits);
+    const double b = rhs ? op.f64("rhs") : bdouble(take(s, "b").bits);
+    put(s, "out", {dbits(f(a, b)), 0}, r);
     ++r.firings;
     return true;
   }
