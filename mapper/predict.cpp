@@ -232,6 +232,64 @@ ZLines z_lines(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, c
 
 }  // namespace
 
+double block_reader_replay(const StencilPlan& plan, const ArchConfig& arch) {
+  const unsigned w = plan.workers();
+  const std::uint64_t width = plan.read_width(), rows = plan.ny(), pitch = plan.nx();
+  const std::uint64_t stride = plan.blocking().stride, nb = plan.blocking().blocks;
+  const std::uint64_t line_words = std::max<std::uint64_t>(1, arch.memory.l1.line_bytes / 8);
+  const std::size_t q = std::max(1u, arch.fabric.pe.input_depth_of(true));
+  const double miss = l1_miss_latency(arch), hit = arch.memory.l1.hit_latency;
+  const double l2_hit = double(arch.memory.l1.hit_latency) + arch.memory.l2.hit_latency;
+  if (w == 0 || width == 0 || rows == 0) return 0;
+  // Reader k loads columns k, k+w, ... of every row of every block, one a cycle; load i issues once
+  // load i-q has left its reply queue, and words leave in order, one a cycle.
+  struct Reader {
+    std::uint64_t b = 0, y = 0, c = 0, i = 0;
+    double issue = -1, last_done = 0;
+    std::vector<double> ring;
+    bool done = false;
+  };
+  std::vector<Reader> rd(w);
+  for (unsigned k = 0; k < w; ++k) {
+    rd[k].c = k;
+    rd[k].ring.assign(q, 0.0);
+    rd[k].done = k >= width;
+  }
+  const std::uint64_t lines = ((rows - 1) * pitch + (nb - 1) * stride + width) / line_words + 2;
+  std::vector<double> fill(lines, -1.0);
+  std::vector<std::uint32_t> fill_block(lines, 0);
+  double end = 0;
+  for (;;) {
+    unsigned pick = w;
+    double best = std::numeric_limits<double>::infinity();
+    for (unsigned k = 0; k < w; ++k) {
+      if (rd[k].done) continue;
+      double t = rd[k].i > 0 ? rd[k].issue + 1 : 0.0;
+      if (rd[k].i >= q) t = std::max(t, rd[k].ring[rd[k].i % q]);
+      if (t < best) best = t, pick = k;
+    }
+    if (pick == w) break;
+    Reader& r = rd[pick];
+    const std::uint64_t line = (r.y * pitch + r.b * stride + r.c) / line_words;
+    double& f = fill[line];
+    // A line's first load misses; a later load merges into the miss or hits. A line an earlier
+    // block loaded (its halo columns) comes back from the L2.
+    if (f < 0 || fill_block[line] != r.b) f = std::max(f, best + (f < 0 ? miss : l2_hit)), fill_block[line] = std::uint32_t(r.b);
+    const double ready = std::max(f, best + hit);
+    const double out = r.i > 0 ? std::max(ready, r.last_done + 1) : ready;
+    r.ring[r.i % q] = out;
+    r.last_done = out;
+    r.issue = best;
+    ++r.i;
+    end = std::max(end, out);
+    if ((r.c += w) >= width) {
+      r.c = pick;
+      if (++r.y == rows) r.y = 0, r.done = ++r.b == nb;
+    }
+  }
+  return end;  // from the first load issued at 0
+}
+
 CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, const ArchConfig& arch) {
   // The blocking estimate, and the MAC chains: worker 0 (the most columns; with T time steps, of
   // stage 1, the widest) computes every row of every block at the pipeline's rate.
@@ -248,6 +306,11 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   const double nb = double(buf.blocks.blocks), rows = nb * double(widest.streamed_planes()) * double(plan.ny());
   const double row_loads = double(plan.read_width());
   double in_flight = rows * row_loads / (double(w) * load_rate_bound(arch));
+  // 2D: the readers replayed over their shared lines (block_reader_replay). Little's law above
+  // charges every reader the average loads a row at a full miss; where the read width does not
+  // divide by w the heavier readers fall behind and merge into the lighter readers' misses, which
+  // only the replay sees (and how many rows that takes: short runs never get there).
+  if (spec.dims == 2 && plan.time_steps() == 1) in_flight = block_reader_replay(plan, arch);
   if (plan.rz() > 1 && buf.z_streams > 0) {
     // 3D with z readers: the z readers of offset +rz load each plane rz planes before the main
     // readers reach it, so a main reader's loads miss only on the block's first rz planes and hit

@@ -69,6 +69,17 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
 CyclePrediction predict_blocks(const StencilSpec& spec, unsigned workers, const BufferEstimate& buf,
                                const ArchConfig& arch);
 
+/// 2D: the cycles from the first load issued to the last word back of the w readers of `plan`
+/// (time_steps() = 1), replayed load by load over the lines they share. Reader k loads columns k,
+/// k + w, ... of every row of every block (block b from column b x stride, rows nx words apart in a
+/// line-aligned image), one a cycle; a load issues when the load its reply queue's depth Q earlier
+/// has left the queue; loads leave in order, one a cycle. The first load of a line misses
+/// (l1_miss_latency), a later one merges into the miss or hits (L1 hit latency); a line an earlier
+/// block loaded (its halo columns) comes from the L2 (L1 + L2 hit latency). With unequal loads a row
+/// the heavier readers fall behind, and their loads merge into the misses the lighter readers
+/// issued earlier: they wait less than a miss.
+double block_reader_replay(const StencilPlan& plan, const ArchConfig& arch);
+
 /// 1D: the words a cycle the slowest worker's reader delivers (at most 1): its loads in flight,
 /// replayed word by word. A reader's load issues when the load its reply queue's depth Q earlier
 /// has left the queue; loads leave in order, one a cycle; the first load of a line misses

@@ -153,10 +153,13 @@ TEST(Predict, BlocksBoundByTheScratchpadPorts) {
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(reader_words / rate + b.pipeline_cycles)));
 }
 
-// 2D readers bound by their loads in flight: 16 reply entries over a 114-cycle miss, slower than
-// the scratchpad and the MACs. The 4 readers share the lines at their segments' edges, so together
-// they keep 4 x 16 loads in flight for the 64 loads of each of the 32 rows. Timed from the first
-// load issued, the last word is back after loads / (4 x 16 / 114) cycles: the first miss is in
+// 2D readers bound by their loads in flight: 16 reply entries over a miss of L1 2 + L2 12 + DRAM
+// 100 cycles and a 64-byte line on a bus of 100 / 1.2 bytes a cycle (M = 114.768), slower than the
+// scratchpad and the MACs. The 4 readers load columns k, k+4, ... of the 64-word rows: 16 loads a
+// row each, loads 2j and 2j+1 of a row in one line, all 4 readers in step (equal loads). So the
+// first load of a pair misses at issue + M, the second merges and leaves a cycle later; a batch of
+// 16 loads issues one a cycle once the batch before has left: load i issues at (i / 16) M + i mod 16.
+// The last of the 32 x 16 loads (batch 31) is back at 32 M + 15. The first miss (114 cycles) is in
 // that time already, and the fill counts it too, so the readers' term is 114 cycles less.
 TEST(Predict, BlocksBoundByLoadsInFlight) {
   StencilSpec spec;
@@ -166,10 +169,40 @@ TEST(Predict, BlocksBoundByLoadsInFlight) {
   const ArchConfig arch = load_default_arch({"fabric.pe.memory_queue_depth=16"});
   const BufferEstimate b = estimate_buffering(spec, 4, 1, false, arch);
   ASSERT_GT(b.scratchpad_rate, 16.0 / 114.0);  // the scratchpad is not what binds
-  const double loads = 32.0 * 64.0;
+  const double miss = 114.0 + 64.0 / (100.0 / 1.2);
+  const StencilPlan plan(spec, 4, b.blocks, b.delay_stages);
+  EXPECT_NEAR(block_reader_replay(plan, arch), 32.0 * miss + 15.0, 1e-9);
   const CyclePrediction p = predict_blocks(spec, 4, b, arch);
   EXPECT_EQ(p.bound, "readers");
-  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(loads / (4.0 * 16.0 / 114.0) - 114.0 + b.pipeline_cycles)));
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(32.0 * miss + 15.0 - 114.0 + b.pipeline_cycles)));
+}
+
+// Unequal loads a row: 8 readers on 26-word rows (r = 1, one block), readers 0 and 1 load 4 words
+// a row, the other 6 load 3; 4 reply entries over a miss of 2 + 12 + 400 cycles and the line's bus
+// time (M = 414.768). Loaded at a full miss each, the heavy readers' 32 x 4 loads in batches of 4
+// would be back at 32 M + 3. They fall behind the light readers and merge into the misses those
+// issued earlier, so the replay ends sooner; it can end no sooner than Little's law allows the
+// 104 lines of the image (26 x 32 words, 8 a line), each missed once by some load, with at most
+// 8 x 4 loads in flight: 104 M / 32.
+TEST(Predict, HeavierReadersMergeIntoTheLighterReadersMisses) {
+  StencilSpec spec;
+  spec.dims = 2;
+  spec.radius = {1, 1, 0};
+  spec.grid = {26, 32, 1};
+  const ArchConfig arch = load_default_arch({"fabric.pe.memory_queue_depth=4", "memory.dram.latency=400"});
+  const StencilPlan plan(spec, 8, StencilPlan::make_blocks(spec, 1));
+  ASSERT_EQ(plan.read_width(), 26u);
+  const double miss = 414.0 + 64.0 / (100.0 / 1.2);
+  const double replay = block_reader_replay(plan, arch);
+  EXPECT_LT(replay, 32.0 * miss + 3.0);
+  EXPECT_GE(replay, 104.0 * miss / 32.0);
+  // Equal loads (24-word rows, 3 a reader): load i of every reader is column k + 8 (i mod 3) of
+  // row i / 3, so the 8 readers ask for the same line in the same cycle and each load waits a full
+  // miss: batch b of 4 issues at b M + i mod 4, and the last load (batch 23) is back at 24 M + 3.
+  StencilSpec even = spec;
+  even.grid = {24, 32, 1};
+  const StencilPlan even_plan(even, 8, StencilPlan::make_blocks(even, 1));
+  EXPECT_NEAR(block_reader_replay(even_plan, arch), 24.0 * miss + 3.0, 1e-9);
 }
 
 // 3D readers bound by their loads in flight, r = 2 on 24 x 12 x 10 with 2 workers and 8 reply
