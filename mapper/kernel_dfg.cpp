@@ -1,6 +1,9 @@
 #include "mapper/kernel_dfg.h"
 
 #include <algorithm>
+#include <array>
+#include <map>
+#include <utility>
 #include <cctype>
 #include <cmath>
 #include <functional>
@@ -57,6 +60,7 @@ class Lowering {
   /// FP-PE ops of the tree (no graph built).
   unsigned count() {
     fp_ops_ = 0;
+    stage_values_.clear();
     (void)value(ks_.stage().expr);
     return fp_ops_;
   }
@@ -64,6 +68,7 @@ class Lowering {
   /// The slowest op's rate (op_rate; no graph built).
   double rate() {
     rate_ = 1;
+    stage_values_.clear();
     (void)value(ks_.stage().expr);
     return rate_;
   }
@@ -77,6 +82,7 @@ class Lowering {
     d_ = interleave;
     words_ = words;
     n_ = 0;
+    stage_values_.clear();
     const Value v = value(ks_.stage().expr);
     if (v.tokens == 0) return v.port;
     // A lone tap: its lag on the channel into a COPY.
@@ -86,18 +92,30 @@ class Lowering {
   }
 
  private:
-  Value value(const Expr& e) {
+  using Shift = std::array<int, 3>;
+
+  // The value of `e` at the output point moved by `shift` (an earlier stage's tap: its
+  // expression there, built once per stage and point and multicast to every reader of it).
+  Value value(const Expr& e, const Shift& shift = {}) {
     if (e.op == ExprOp::Const) return {e.value, {}, 0, 0};
     if (e.op == ExprOp::Tap) {
+      const Shift at{shift[0] + e.offset[0], shift[1] + e.offset[1], shift[2] + e.offset[2]};
+      const std::size_t inputs = ks_.kernel.inputs.size();
+      if (e.source >= inputs) {
+        const auto key = std::make_pair(e.source, at);
+        if (auto it = stage_values_.find(key); it != stage_values_.end()) return it->second;
+        const Value v = value(ks_.kernel.stages.at(e.source - inputs).expr, at);
+        return stage_values_.emplace(key, v).first->second;
+      }
       Value v;
-      if (b_) v.port = (*streams_)[ks_.stream_of(e.source)];
-      v.tokens = std::uint64_t{ks_.lag(e.offset[0])} * d_;
+      if (b_) v.port = (*streams_)[ks_.stream_of(e.source, at[1], at[2])];
+      v.tokens = std::uint64_t{ks_.lag(at[0])} * d_;
       return v;
     }
     std::vector<Value> args;
     std::vector<std::optional<double>> constant;
     for (const Expr& a : e.args) {
-      args.push_back(value(a));
+      args.push_back(value(a, shift));
       constant.push_back(args.back().constant);
     }
     if (std::all_of(constant.begin(), constant.end(), [](const auto& c) { return c.has_value(); })) {
@@ -192,6 +210,7 @@ class Lowering {
   unsigned j_ = 0, d_ = 1, n_ = 0, row_ = 0, fp_ops_ = 0;
   double rate_ = 1;
   std::uint64_t words_ = 0;
+  std::map<std::pair<unsigned, Shift>, Value> stage_values_;  // an earlier stage's value at a point
 };
 
 }  // namespace

@@ -7,15 +7,16 @@
 
 namespace cgra {
 
-RooflineWork kernel_work(const KernelStreams& ks) {
+RooflineWork kernel_work(const KernelStreams& ks, const ArchConfig& arch) {
   RooflineWork w;
-  w.outputs = ks.kernel.grid[0] - ks.span();
+  w.outputs = ks.outputs();
   w.flops_per_output = ks.kernel.flops_per_point();
   w.time_steps = 1;
   w.ideal_bytes = 8.0 * double(ks.kernel.grid_points()) * double(ks.inputs.size() + 1);
   w.fp_pes = kernel_fp_ops(ks);
   w.fp_adds = 0;
-  w.mem_pes = static_cast<unsigned>(ks.inputs.size()) + 1;
+  w.mem_pes = static_cast<unsigned>(ks.rows.size()) + 1;
+  w.worker_rate = kernel_op_rate(ks, arch);
   w.describe = ks.describe();
   return w;
 }
@@ -31,7 +32,7 @@ std::vector<std::uint64_t> kernel_input_bases(const KernelStreams& ks, const Hos
 MappedStencil map_kernel(const Kernel& k, unsigned workers, const ArchConfig& arch) {
   MappedKernel mk;
   mk.streams = kernel_streams(k);
-  mk.work = kernel_work(mk.streams);
+  mk.work = kernel_work(mk.streams, arch);
   mk.input_bases = kernel_input_bases(mk.streams, default_host_layout(mk.streams.carrier(1)));
   if (workers != 0) {
     MappedStencil m = map_kernel_streams(mk, workers, arch);
@@ -45,10 +46,12 @@ MappedStencil map_kernel(const Kernel& k, unsigned workers, const ArchConfig& ar
   RooflineMachine effective = roofline_machine(arch);
   effective.freq_ghz *= rate;
   effective.worker_rate = 1;
-  unsigned w0 = choose_workers(mk.work, effective);
+  RooflineWork at_rate = mk.work;  // the rate is in the clock already
+  at_rate.worker_rate = 1;
+  unsigned w0 = choose_workers(at_rate, effective);
   w0 = static_cast<unsigned>(std::min<std::uint64_t>(w0, mk.work.outputs));
   w0 = std::max(1u, std::min(w0, arch.fabric.count(PeKind::Memory) / mk.work.mem_pes));
-  const Roofline r = analyze_roofline(mk.work, effective, w0);
+  const Roofline r = analyze_roofline(at_rate, effective, w0);
   const std::string why = "auto: w=" + std::to_string(w0) + " gives " + mapper_text::fixed(r.mapped_gflops, 1) +
                           " GFLOP/s of compute against a memory bound of " + mapper_text::fixed(r.memory_gflops, 1) +
                           " GFLOP/s";

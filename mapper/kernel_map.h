@@ -17,10 +17,10 @@
 
 namespace cgra {
 
-/// The roofline's work of `ks`: interior outputs, Kernel::flops_per_point flops each, every input
-/// grid read and the output written once; a worker's FP ops (kernel_fp_ops), a reader per input
-/// it reads and a writer.
-RooflineWork kernel_work(const KernelStreams& ks);
+/// The roofline's work of `ks` on `arch`: interior outputs, Kernel::flops_per_point flops each,
+/// every input grid read and the output written once; a worker's FP ops (kernel_fp_ops), a reader
+/// per row group and a writer, and its slowest op's rate (kernel_op_rate).
+RooflineWork kernel_work(const KernelStreams& ks, const ArchConfig& arch = ArchConfig{});
 
 /// Byte addresses of the grids of `ks`'s inputs in `layout`: input 0 at input_base, then one
 /// region per input after the output grid (4 KiB apart, as default_host_layout's).

@@ -1,16 +1,22 @@
 #pragma once
 /// \file kernel_streams.h
-/// Mapping a kernel (docs/kernels.md), step 1 of 3: which grids the fabric streams and how far
-/// each tap lags. A 1D single-stage kernel is mapped as the 1D star is (docs/stencil.md, "1D"):
-/// each worker streams interleaved segments of every input its stage reads, one reader per input;
-/// every tap dx of an input is that reader's stream delayed by lag(dx) words, so that the taps of
-/// one output arrive together (step 2, mapper/kernel_dfg.h, turns the expression into ops on
-/// them; step 3, mapper/kernel_map.h, plans, places, routes and predicts).
+/// Mapping a kernel (docs/kernels.md), step 1 of 3: which rows of which grids the fabric streams
+/// and how far each tap lags. A single-stage kernel is mapped as the 1D star is (docs/stencil.md,
+/// "1D"), row by row: the interior's columns are cut into one segment per worker, and each worker
+/// streams its segment of every interior row (2D; of every interior row of every interior plane,
+/// 3D). A row group is the taps of one input at one (dy, dz) (TapRow): one reader each, loading
+/// the segment of row y + dy of plane z + dz while the worker computes row y of plane z; the
+/// caches serve the rows the other groups loaded before. Every tap dx of a group is that reader's
+/// stream delayed by lag(dx) words, so that the taps of one output arrive together (step 2,
+/// mapper/kernel_dfg.h, turns the expression into ops on them; step 3, mapper/kernel_map.h, plans,
+/// places, routes and predicts).
 ///
-/// Segment s reads its input from `left` words before its first output to `right` words after
-/// its last; the result made when word v arrives is the output at v - right, and the first
-/// left + right results of a segment (taps still on the initial tokens) are dropped.
+/// A segment's row is read from `left` words before its first output to `right` words after its
+/// last; the result made when word v arrives is the output at v - right, and the first
+/// left + right results of each row (taps still on the previous row or the initial tokens) are
+/// dropped.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,31 +24,43 @@
 
 namespace cgra {
 
-/// The streams of a mappable kernel: one 1D stage.
+/// The streams of a mappable kernel: its last stage, earlier stages inlined at their taps.
 struct KernelStreams {
   Kernel kernel;
-  /// The inputs the stage reads (indices into kernel.inputs), ascending: one reader each.
+  /// The inputs the stage reads (indices into kernel.inputs), ascending.
   std::vector<unsigned> inputs;
-  /// Words the taps reach before and after the output point (0 when none does): the interior is
-  /// [left, nx - right).
+  /// The row groups (the stage's TapRows: by input, then dz, then dy): one reader each.
+  std::vector<TapRow> rows;
+  /// Words the taps reach before and after the output point (0 when none does): the interior's
+  /// columns are [left, nx - right).
   unsigned left = 0, right = 0;
+  /// The interior's first row and plane (the rows and planes the taps reach below the point).
+  unsigned low_y = 0, low_z = 0;
+  /// Interior rows per plane and interior planes (1 and 1 in 1D).
+  std::uint64_t out_rows = 1, out_planes = 1;
 
-  const KernelStage& stage() const { return kernel.stages.front(); }
+  /// The stage the fabric outputs: the last (earlier ones are computed inside it, at its taps).
+  const KernelStage& stage() const { return kernel.stages.back(); }
+  /// "; stage 'S': EXPR", or "; stages A, B, S".
+  std::string stages_text() const;
   /// left + right: a segment reads this many words more than it outputs.
   unsigned span() const { return left + right; }
   /// Words tap dx lags the newest word of its stream (the one `right` past the output point).
   unsigned lag(int dx) const { return static_cast<unsigned>(static_cast<int>(right) - dx); }
-  /// Which reader (index into `inputs`) streams kernel input `input`.
-  unsigned stream_of(unsigned input) const;
-  /// The 1D star spec that carries the kernel's grid and workers through the stream plan, the
-  /// host layout and the reports (radius 1: not the kernel's taps; those are left and right).
+  /// Interior points: the outputs the fabric computes.
+  std::uint64_t outputs() const { return (kernel.grid[0] - span()) * out_rows * out_planes; }
+  /// Which reader (index into `rows`) streams the taps of kernel input `input` at (dy, dz).
+  unsigned stream_of(unsigned input, int dy = 0, int dz = 0) const;
+  /// The star spec that carries the kernel's dims, grid and workers through the host layout, the
+  /// random input and the reports (radius 1 where the grid allows: not the kernel's taps).
   StencilSpec carrier(unsigned workers) const;
-  /// "kernel 'NAME' (1d, grid N, inputs a, b; stage 'S': EXPR)".
+  /// "kernel 'NAME' (2d, grid XxY, inputs a, b; stage 'S': EXPR)".
   std::string describe() const;
 };
 
-/// The streams of `k`. Throws MapError, one line naming the kernel and what is not mapped yet,
-/// when `k` has more than one dimension, more than one stage or more than one time step.
+/// The streams of `k`. Throws MapError, one line naming the kernel and what is not mapped yet:
+/// more than one time step, or a last stage that shows an earlier stage with a larger interior
+/// outside its own (a ring of that stage's values around the output).
 KernelStreams kernel_streams(const Kernel& k);
 
 }  // namespace cgra

@@ -320,6 +320,32 @@ void finish(MappedStencil& m, StencilDfg& sd, unsigned w, const ArchConfig& arch
   m.dfg = std::move(sd.dfg);
 }
 
+// A kernel's stream plan: one segment per worker in every interior row (mapper/kernel_streams.h).
+StencilPlan kernel_plan(const MappedKernel& k, const HostLayout& layout, unsigned w) {
+  const KernelStreams& ks = k.streams;
+  StencilSpec line = ks.carrier(w);  // the segments are cut along x
+  line.dims = 1;
+  line.grid = {ks.kernel.grid[0], 1, 1};
+  line.radius = {1, 0, 0};
+  const std::uint64_t nx = ks.kernel.grid[0];
+  return StencilPlan::streams(line, w, 1, ks.left, ks.right)
+      .with_rows(ks.out_rows, nx, ks.out_planes, layout.plane_pitch, ks.low_y * nx + ks.low_z * layout.plane_pitch,
+                 static_cast<unsigned>(ks.inputs.size()));
+}
+
+// Byte address of the first row each of a kernel's row groups reads (KernelStreams::rows).
+std::vector<std::uint64_t> kernel_row_bases(const MappedKernel& k, const HostLayout& layout) {
+  const KernelStreams& ks = k.streams;
+  const std::int64_t nx = static_cast<std::int64_t>(ks.kernel.grid[0]);
+  std::vector<std::uint64_t> bases;
+  for (const TapRow& r : ks.rows) {
+    const std::int64_t words = (std::int64_t{ks.low_y} + r.dy) * nx +
+                               (std::int64_t{ks.low_z} + r.dz) * static_cast<std::int64_t>(layout.plane_pitch);
+    bases.push_back(k.input_bases.at(r.source) + 8 * static_cast<std::uint64_t>(words));
+  }
+  return bases;
+}
+
 // 1D: the interleaved-segment mapping (StencilPlan::streams). The interleave D starts at what a
 // chain link needs when the reader's word travels beside the partial sum and grows to what the
 // placed routes need (the placement does not
@@ -339,14 +365,9 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
   unsigned d = k ? 1 : stream_interleave_for(std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0), arch);
   StencilDfg sd;
   for (;;) {
-    const StencilPlan plan = k ? StencilPlan::streams(m.spec, w, d, k->streams.left, k->streams.right)
-                               : StencilPlan::streams(m.spec, w, d);
+    const StencilPlan plan = k ? kernel_plan(*k, m.layout, w) : StencilPlan::streams(m.spec, w, d);
     std::optional<StreamCompute> compute;
-    if (k) {
-      std::vector<std::uint64_t> bases;
-      for (unsigned i : k->streams.inputs) bases.push_back(k->input_bases.at(i));
-      compute = kernel_compute(k->streams, bases, plan, arch);
-    }
+    if (k) compute = kernel_compute(k->streams, kernel_row_bases(*k, m.layout), plan, arch);
     sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe, compute ? &*compute : nullptr);
     try {
       place_stencil(sd, arch);
@@ -371,7 +392,7 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       const double words = double(plan.reader_total(0));
       const double idle = d <= arch.fabric.pe.instruction_slots ? 0.0 : double(words) / d;
       b.reader_cycles = words + idle;
-      const double streams = k ? double(k->streams.inputs.size()) : 1.0;  // readers per worker
+      const double streams = plan.segments().grids;  // grids a worker reads through the DRAM
       const double bytes = 8.0 * double(w) * (words * streams + double(plan.writer_total(0)));
       b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
       m.summary.load_latency_cycles = words;
@@ -399,7 +420,7 @@ MappedStencil map_kernel_streams(const MappedKernel& k, unsigned w, const ArchCo
   if (std::uint64_t{w} * mem > nm)
     throw MapError(k.streams.describe() + " with w=" + std::to_string(w) + " needs " + std::to_string(w * mem) +
                    " memory PEs (" + std::to_string(w) + " workers x " + std::to_string(mem) +
-                   ": a reader per input and a writer); the fabric has " + std::to_string(nm));
+                   ": a reader per row group of taps and a writer); the fabric has " + std::to_string(nm));
   try {
     check_workers_fit(k.work, roofline_machine(arch), w);
   } catch (const SpecError& e) {

@@ -96,7 +96,7 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   p.worker_rate = std::min(load_rate, fu_rate);
   // DRAM bytes per word a worker takes: 8 read, and 8 x outputs/words written once the caches
   // write back.
-  const double read_b = 8.0, write_b = 8.0 * outputs / words;
+  const double read_b = 8.0 * plan.segments().grids, write_b = 8.0 * outputs / words;
   const double bw = arch.dram_bytes_per_cycle();
   // The L1's MSHRs: the loads and stores replayed over the one MSHR file (replay_stream). Where a
   // request waited for an MSHR, the replay's run, from the first load to the last store, is the

@@ -261,7 +261,9 @@ class Replay {
 StreamReplay replay_stream(const StencilPlan& plan, const ArchConfig& arch, const StreamChain& chain) {
   // A write-allocate L1 fetches the stored lines, and ports over several L1s share no MSHR file:
   // not this replay's mechanism.
-  if (!plan.streams() || plan.workers() == 0 || plan.stage_words(0) == 0 ||
+  // A kernel's row streams (several rows, several readers) are not this replay's either.
+  if (!plan.streams() || plan.workers() == 0 || plan.stage_words(0) == 0 || plan.segments().row_count() > 1 ||
+      plan.segments().grids > 1 ||
       arch.memory.l1.write_policy != WritePolicy::Streaming || arch.memory.l1.mshrs == 0 ||
       2 * plan.workers() > arch.memory.l1_ports_per_cache)
     return {};

@@ -49,14 +49,15 @@ Roofline analyze_roofline(const RooflineWork& work, const RooflineMachine& m, un
   r.ideal_bytes = work.ideal_bytes;
   r.intensity = r.useful_flops / r.ideal_bytes;
   r.memory_gflops = m.bandwidth_gbps * r.intensity;
-  r.mapped_gflops = double(workers) * work.flops_per_output * steps * m.freq_ghz;
+  r.worker_rate = work.worker_rate;
+  r.mapped_gflops = double(workers) * work.flops_per_output * steps * m.freq_ghz * work.worker_rate;
   r.fabric_gflops = 2.0 * m.fp_pes * m.freq_ghz;
   r.bound = r.memory_gflops <= r.fabric_gflops ? Bound::Memory : Bound::Compute;
   r.roofline_gflops = std::min(r.memory_gflops, r.fabric_gflops);
   r.attainable_workers = m.fp_pes / std::max(1u, work.fp_pes + work.fp_adds);  // a kernel may have none
   if (m.mem_pes > 0) r.attainable_workers = std::min(r.attainable_workers, m.mem_pes / work.mem_pes);
   r.attainable_gflops = std::min(r.memory_gflops, double(r.attainable_workers) * work.flops_per_output *
-                                                      steps * m.freq_ghz * m.worker_rate);
+                                                      steps * m.freq_ghz * std::min(m.worker_rate, work.worker_rate));
   return r;
 }
 

@@ -34,12 +34,16 @@ struct Roofline {
   double ideal_bytes = 0;           ///< input read once + output written once, 8 B per double
   double intensity = 0;             ///< flop per byte (T steps: T × one step's)
   double memory_gflops = 0;         ///< bandwidth × intensity
-  double mapped_gflops = 0;         ///< workers × flops per output × time steps × clock (one output per worker per cycle)
+  /// workers × flops per output × time steps × clock × worker_rate (a star's: one output per
+  /// worker per cycle)
+  double mapped_gflops = 0;
+  double worker_rate = 1;           ///< RooflineWork::worker_rate: outputs per cycle per worker
   double fabric_gflops = 0;         ///< 2 flops × MAC-capable PEs × clock: the fabric's compute peak
   double roofline_gflops = 0;       ///< min(memory, fabric): the paper's roofline
   Bound bound = Bound::Memory;      ///< which of the two binds the roofline
   unsigned attainable_workers = 0;  ///< most workers whose MAC-capable and memory PEs fit the fabric
-  /// min(memory, attainable_workers × flops per output × clock × worker_rate): the best any
+  /// min(memory, attainable_workers × flops per output × clock × the lower of the machine's and
+  /// the work's worker_rate): the best any
   /// mapping of this stencil could do on this fabric.
   double attainable_gflops = 0;
 };
@@ -54,6 +58,9 @@ struct RooflineWork {
   unsigned fp_pes = 0;             ///< MAC-capable PEs of a worker's multiplies (MUL/MAC)
   unsigned fp_adds = 0;            ///< ... and of its other FP ops (ADD/SUB)
   unsigned mem_pes = 2;            ///< memory PEs of a worker: its readers and its writer
+  /// Outputs per cycle a worker's slowest op sustains (a kernel's iterative divider, op_rate); 1
+  /// for star stencils.
+  double worker_rate = 1;
   std::string describe;            ///< names it in errors
 };
 

@@ -227,12 +227,18 @@ class Generator {
     return load.port("data");
   }
 
+  // D segments (count), `words` words of each (rows), then a kernel's grid rows (planes) and
+  // planes (blocks).
   void set_stream_addresses(dfg::OpHandle& h, std::uint64_t base, std::uint64_t words) {
     const SegmentPlan& sp = plan().segments();
     h.imm("base", static_cast<std::int64_t>(base))
         .imm("stride", static_cast<std::int64_t>(8 * sp.stride))
         .imm("count", static_cast<std::int64_t>(sp.interleave));
     if (words > 1) h.imm("rows", static_cast<std::int64_t>(words)).imm("row_stride", std::int64_t{8});
+    if (sp.rows > 1)
+      h.imm("planes", static_cast<std::int64_t>(sp.rows)).imm("plane_stride", static_cast<std::int64_t>(8 * sp.row_words));
+    if (sp.planes > 1)
+      h.imm("blocks", static_cast<std::int64_t>(sp.planes)).imm("block_stride", static_cast<std::int64_t>(8 * sp.plane_words));
   }
 
   // 1D streams: worker j's T stages, stage t's filtered results streaming into stage t+1 (stage
@@ -346,7 +352,7 @@ class Generator {
     const std::string p = "wr" + num(j);
     auto addr = b_.add(OpKind::AddrGen, p + ".addr").role(Role::Control, static_cast<int>(j));
     const std::uint64_t first = plan().rx() + std::uint64_t{j} * sp.interleave * sp.stride;
-    set_stream_addresses(addr, layout_.output_base + 8 * (layout_.margin + first), sp.length);
+    set_stream_addresses(addr, layout_.output_base + 8 * (layout_.margin + sp.origin + first), sp.length);
     auto store = b_.add(OpKind::Store, p + ".store").role(Role::Writer, static_cast<int>(j));
     b_.connect(addr.port("addr"), store.port("addr"));
     b_.connect(data, store.port("data"));

@@ -142,6 +142,18 @@ StencilPlan StencilPlan::streams(const StencilSpec& spec, unsigned workers, unsi
   return p;
 }
 
+StencilPlan StencilPlan::with_rows(std::uint64_t rows, std::uint64_t row_words, std::uint64_t planes,
+                                   std::uint64_t plane_words, std::uint64_t origin, unsigned grids) const {
+  StencilPlan p = *this;
+  p.seg_.rows = std::max<std::uint64_t>(1, rows);
+  p.seg_.row_words = row_words;
+  p.seg_.planes = std::max<std::uint64_t>(1, planes);
+  p.seg_.plane_words = plane_words;
+  p.seg_.origin = origin;
+  p.seg_.grids = std::max(1u, grids);
+  return p;
+}
+
 FilterPattern StencilPlan::stage_out(unsigned t) const {
   const std::uint64_t d = seg_.interleave;
   return {span() * d, stage_words(t) * d, 0};
@@ -173,12 +185,12 @@ std::vector<BoundaryWindow> StencilPlan::boundary_windows(unsigned t) const {
 }
 
 std::uint64_t StencilPlan::reader_total(unsigned k) const {
-  if (streams()) return stage_words(0) * seg_.interleave;
+  if (streams()) return stage_words(0) * seg_.interleave * seg_.row_count();
   return blocks_.blocks * streamed_planes() * ny_ * reader_count(k);
 }
 
 std::uint64_t StencilPlan::writer_total(unsigned j) const {
-  if (streams()) return seg_.length * seg_.interleave;
+  if (streams()) return seg_.length * seg_.interleave * seg_.row_count();
   return blocks_.blocks * planes() * out_rows() * worker_count(j);
 }
 

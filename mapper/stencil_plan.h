@@ -70,6 +70,16 @@ struct SegmentPlan {
   std::uint64_t segments = 0;  ///< w x D
   std::uint64_t length = 0;    ///< L: outputs per segment
   std::uint64_t stride = 0;    ///< outputs between consecutive segments' starts
+  /// A 2D or 3D kernel's row streams (with_rows): each worker streams its segments in every one
+  /// of `rows` rows `row_words` words apart, in every one of `planes` planes `plane_words` apart
+  /// (1D: one row, one plane).
+  std::uint64_t rows = 1, row_words = 0, planes = 1, plane_words = 0;
+  /// Words from the grid's first point to its first interior row (the writer's first row).
+  std::uint64_t origin = 0;
+  /// Grids each worker's words come from through the DRAM (a kernel's inputs; its other row
+  /// groups re-read rows the caches hold).
+  unsigned grids = 1;
+  std::uint64_t row_count() const { return rows * planes; }
 };
 
 /// 1D temporal pipelining: where a stage's stream must take a boundary cell back. Of the stream's
@@ -143,6 +153,11 @@ class StencilPlan {
   /// span() results). `spec` gives the grid (its radius is not used).
   static StencilPlan streams(const StencilSpec& spec, unsigned workers, unsigned interleave, unsigned left,
                              unsigned right);
+  /// The same plan over `rows` rows `row_words` apart in `planes` planes `plane_words` apart, the
+  /// first `origin` words after the grid's start, its words coming from `grids` grids through the
+  /// DRAM (a 2D or 3D kernel, SegmentPlan).
+  StencilPlan with_rows(std::uint64_t rows, std::uint64_t row_words, std::uint64_t planes, std::uint64_t plane_words,
+                        std::uint64_t origin, unsigned grids) const;
 
   /// Blocking for `spec`: `blocks` equal-width blocks covering the interior (see BlockPlan).
   static BlockPlan make_blocks(const StencilSpec& spec, unsigned blocks);

@@ -285,6 +285,7 @@ json mapped_json(const MappedStencil& m, const Roofline& rl, const ArchConfig& a
   j["arithmetic_intensity"] = rl.intensity;
   j["memory_gflops"] = rl.memory_gflops;
   j["mapped_gflops"] = rl.mapped_gflops;
+  j["worker_rate"] = rl.worker_rate;
   j["fabric_gflops"] = rl.fabric_gflops;
   j["roofline_gflops"] = rl.roofline_gflops;
   j["bound"] = rl.bound == Bound::Memory ? "memory" : "compute";

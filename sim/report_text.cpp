@@ -174,8 +174,10 @@ std::string report_text(const json& j) {
 
   t += "\nroofline:\n";
   line("memory bound", fmt::format("{:.1f} GFLOP/s (bandwidth x intensity)", d(j, "memory_gflops")));
-  line("mapped compute", fmt::format("{:.1f} GFLOP/s ({} workers, one output per worker per cycle)",
-                                     d(j, "mapped_gflops"), m.at("workers").get<unsigned>()));
+  const double rate = j.contains("worker_rate") ? d(j, "worker_rate") : 1.0;
+  line("mapped compute",
+       fmt::format("{:.1f} GFLOP/s ({} workers, {} per worker per cycle)", d(j, "mapped_gflops"),
+                   m.at("workers").get<unsigned>(), rate >= 1.0 ? "one output" : fmt::format("{:.3f} outputs", rate)));
   line("fabric compute", fmt::format("{:.1f} GFLOP/s (every MAC PE, 2 flops per cycle)", d(j, "fabric_gflops")));
   line("roofline", fmt::format("{:.1f} GFLOP/s ({}-bound)", d(j, "roofline_gflops"), j.at("bound").get<std::string>()));
   if (j.contains("attainable_gflops"))

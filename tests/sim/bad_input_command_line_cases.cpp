@@ -371,12 +371,12 @@ std::vector<Case> command_line_and_spec_cases() {
        {file("s.yaml", "stencil: 2d\nradius: [1\n")},
        kExitError,
        "{tmp}/s.yaml:3: malformed YAML"},
-      {"SpecKernelFileNotMapped",  // a valid 2D kernel file: not mapped yet, refused by name (docs/kernels.md)
+      {"SpecKernelFileNotMapped",  // a valid kernel file of two time steps: not mapped yet, refused by name
        v({"--spec", "{tmp}/k.yaml"}),
-       {file("k.yaml", "kernel: box\ndims: 2\ngrid: 64x32\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(-1,0) + a(1,0)\"\n")},
+       {file("k.yaml", "kernel: box\ndims: 2\ngrid: 64x32\ninputs: [a]\ntime_steps: 2\nstages:\n  - name: out\n    expr: \"a(-1,0) + a(1,0)\"\n")},
        kExitError,
-       "{tmp}/k.yaml: kernel 'box': 2D kernels are not mapped yet; cgrasim maps 1D kernels of one stage and one time "
-       "step so far (docs/kernels.md)"},
+       "{tmp}/k.yaml: kernel 'box': time_steps 2 is not mapped yet; cgrasim maps kernels of one time step so far "
+       "(docs/kernels.md)"},
       {"SpecKernelFileBadTap",  // a kernel file's own error, with its line and column
        v({"--spec", "{tmp}/k.yaml"}),
        {file("k.yaml", "kernel: box\ndims: 2\ngrid: 64x32\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(-1,0) + b(1,0)\"\n")},

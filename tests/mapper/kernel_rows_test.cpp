@@ -1,0 +1,205 @@
+// 2D and 3D kernels and kernels of several stages (mapper/kernel_streams.h): the row groups and the
+// interior the mapper derives, checked against values worked out by hand from the taps; each
+// mapped graph interpreted token by token (dfg_interpreter.h) on random inputs and compared bit for
+// bit with a loop written here from the expression as docs/kernels.md evaluates it (not with
+// spec/kernel_eval); the ring refusal.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <ostream>
+#include <random>
+#include <string>
+
+#include "config/arch_config.h"
+#include "mapper/kernel_dfg.h"
+#include "mapper/kernel_map.h"
+#include "spec/kernel_yaml.h"
+#include "tests/mapper/stencil_test_util.h"
+
+namespace cgra::test {
+namespace {
+
+using Grid = std::vector<double>;
+
+Kernel kernel_of(unsigned dims, const std::string& grid, const std::string& inputs, const std::string& stages) {
+  return parse_kernel_yaml("kernel: k\ndims: " + std::to_string(dims) + "\ngrid: " + grid + "\ninputs: [" + inputs +
+                               "]\nstages:\n" + stages,
+                           "k.yaml");
+}
+
+std::string stage(const std::string& name, const std::string& expr) {
+  return "  - name: " + name + "\n    expr: \"" + expr + "\"\n";
+}
+
+/// The mapped graph interpreted with `in` (one grid per kernel input) at the mapping's addresses,
+/// input 0 copied to the output first; the output grid.
+Grid interpret(const MappedStencil& m, const std::vector<Grid>& in, const ArchConfig& arch) {
+  DfgInterpreter it(m.dfg, native_capacity(arch).native, native_capacity(arch).multicast);
+  for (std::size_t g = 0; g < in.size(); ++g)
+    for (std::uint64_t i = 0; i < in[g].size(); ++i) it.memory()[m.kernel->input_bases[g] + 8 * i] = dbits(in[g][i]);
+  for (std::uint64_t i = 0; i < in[0].size(); ++i) it.memory()[m.layout.output_base + 8 * i] = dbits(in[0][i]);
+  const InterpResult r = it.run();
+  EXPECT_TRUE(r.done) << r.blocked;
+  Grid out(in[0].size());
+  for (std::uint64_t i = 0; i < out.size(); ++i) out[i] = bdouble(it.memory()[m.layout.output_base + 8 * i]);
+  return out;
+}
+
+std::vector<Grid> random_inputs(const Kernel& k, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Grid> in(k.inputs.size(), Grid(k.grid_points()));
+  for (Grid& g : in)
+    for (double& v : g) v = u(rng);
+  return in;
+}
+
+// A point (x, y, z) of the grid and its neighbour at (dx, dy, dz), as flat indices.
+struct At {
+  long nx, ny;
+  long operator()(long x, long y, long z = 0) const { return (z * ny + y) * nx + x; }
+};
+
+/// in[0] outside the box [lo, hi) of each dimension, f(x, y, z) inside.
+Grid expected(const Kernel& k, const std::vector<Grid>& in, std::array<long, 3> lo, std::array<long, 3> hi,
+              const std::function<double(long, long, long)>& f) {
+  Grid out = in[0];
+  const At at{long(k.grid[0]), long(k.grid[1])};
+  for (long z = lo[2]; z < long(k.grid[2]) - hi[2]; ++z)
+    for (long y = lo[1]; y < long(k.grid[1]) - hi[1]; ++y)
+      for (long x = lo[0]; x < long(k.grid[0]) - hi[0]; ++x) out[std::size_t(at(x, y, z))] = f(x, y, z);
+  return out;
+}
+
+std::uint64_t differing(const Grid& a, const Grid& b) {
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) n += std::memcmp(&a[i], &b[i], 8) != 0;
+  return n;
+}
+
+TEST(KernelRows, BoxTapsGroupByRowAndSetTheInterior) {
+  // Taps dx -1..2 on rows dy -1, 0, 2: three row groups; the interior x in [1, nx-2), y in [1, ny-2).
+  const Kernel k = kernel_of(2, "40x12", "a",
+                             stage("out", "a(-1,-1) + a(2,-1) + a(0,0) + 0.5 * a(1,2) - a(-1,2)"));
+  const KernelStreams ks = kernel_streams(k);
+  ASSERT_EQ(ks.rows.size(), 3u);
+  EXPECT_EQ(ks.rows[0].dy, -1);
+  EXPECT_EQ(ks.rows[0].dx, (std::vector<int>{-1, 2}));
+  EXPECT_EQ(ks.rows[1].dy, 0);
+  EXPECT_EQ(ks.rows[2].dy, 2);
+  EXPECT_EQ(ks.rows[2].dx, (std::vector<int>{-1, 1}));
+  EXPECT_EQ(ks.left, 1u);
+  EXPECT_EQ(ks.right, 2u);
+  EXPECT_EQ(ks.low_y, 1u);
+  EXPECT_EQ(ks.out_rows, 12u - 1 - 2);
+  EXPECT_EQ(ks.outputs(), (40u - 3) * (12u - 3));
+  EXPECT_EQ(ks.stream_of(0, 2, 0), 2u);
+  // Three readers and a writer per worker.
+  EXPECT_EQ(kernel_work(ks).mem_pes, 4u);
+}
+
+TEST(KernelRows, EarlierStagesAreInlinedAtTheirTaps) {
+  // out reads s at (0,0) only: s's taps are out's, one row group per dy of s; s's interior equals
+  // out's, so out's boundary is the input's.
+  const Kernel k = kernel_of(2, "30x10", "a", stage("s", "a(0,-1) - a(0,1)") + stage("out", "s(0,0) * s(0,0) + a(1,0)"));
+  const KernelStreams ks = kernel_streams(k);
+  ASSERT_EQ(ks.rows.size(), 3u);  // dy -1, 0 (the a(1,0) tap), 1
+  EXPECT_EQ(ks.rows[1].dx, (std::vector<int>{1}));
+  EXPECT_EQ(ks.left, 0u);
+  EXPECT_EQ(ks.right, 1u);
+  EXPECT_EQ(ks.low_y, 1u);
+  // s computed once (multicast to both operands of the FMUL): SUB, FMUL, ADD.
+  EXPECT_EQ(kernel_fp_ops(ks), 3u);
+}
+
+TEST(KernelRows, ARingOfAnEarlierStageIsRefused) {
+  const Kernel k = kernel_of(2, "30x10", "a", stage("s", "a(-1,0) + a(1,0)") + stage("out", "s(-1,0) + s(1,0)"));
+  try {
+    (void)kernel_streams(k);
+    FAIL() << "mapped";
+  } catch (const MapError& e) {
+    EXPECT_STREQ(e.what(),
+                 "kernel 'k': stage 'out' shows stage 's' outside its interior, and that stage's interior is larger: "
+                 "the ring between them is not mapped yet (docs/kernels.md, \"What maps now\")");
+  }
+}
+
+struct Case {
+  const char* name;
+  unsigned dims;
+  const char* grid;
+  const char* inputs;
+  std::string stages;
+  std::array<long, 3> lo, hi;  // the interior [lo, n - hi)
+  std::function<double(const std::vector<Grid>&, const At&, long, long, long)> f;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+std::vector<Case> cases() {
+  return {
+      {"box3x3_div", 2, "37x11", "a",
+       stage("out", "(a(-1,-1) + a(0,-1) + a(1,-1) + a(-1,0) + a(0,0) + a(1,0) + a(-1,1) + a(0,1) + a(1,1)) / 9"),
+       {1, 1, 0}, {1, 1, 0},
+       [](const auto& g, const At& at, long x, long y, long) {
+         const auto a = [&](long dx, long dy) { return g[0][std::size_t(at(x + dx, y + dy))]; };
+         return ((((((((a(-1, -1) + a(0, -1)) + a(1, -1)) + a(-1, 0)) + a(0, 0)) + a(1, 0)) + a(-1, 1)) + a(0, 1)) +
+                 a(1, 1)) /
+                9;
+       }},
+      {"diamond_two_inputs_min", 2, "29x13", "u, v",
+       stage("out", "min(u(0,-2), u(0,2)) + 0.5 * (u(-1,-1) + u(1,1)) - v(2,0) * u(0,0)"), {1, 2, 0}, {2, 2, 0},
+       [](const auto& g, const At& at, long x, long y, long) {
+         const auto u = [&](long dx, long dy) { return g[0][std::size_t(at(x + dx, y + dy))]; };
+         const double a = u(0, -2), b = u(0, 2);
+         const double m = a < b ? a : b;
+         const double s = std::fma(0.5, u(-1, -1) + u(1, 1), m);
+         return std::fma(-g[1][std::size_t(at(x + 2, y))], u(0, 0), s);
+       }},
+      {"sobel_two_stages", 2, "33x9", "img",
+       stage("gx", "(img(-1,1) - img(-1,-1)) + (img(0,1) - img(0,-1)) * 3 + (img(1,1) - img(1,-1))") +
+           stage("gy", "(img(1,-1) - img(-1,-1)) + (img(1,0) - img(-1,0)) * 3 + (img(1,1) - img(-1,1))") +
+           stage("mag", "65535 - (gx(0,0) * gx(0,0) + gy(0,0) * gy(0,0))"),
+       {1, 1, 0}, {1, 1, 0},
+       [](const auto& g, const At& at, long x, long y, long) {
+         const auto i = [&](long dx, long dy) { return g[0][std::size_t(at(x + dx, y + dy))]; };
+         const double gx = ((i(-1, 1) - i(-1, -1)) + (i(0, 1) - i(0, -1)) * 3) + (i(1, 1) - i(1, -1));
+         const double gy = ((i(1, -1) - i(-1, -1)) + (i(1, 0) - i(-1, 0)) * 3) + (i(1, 1) - i(-1, 1));
+         return 65535 - std::fma(gy, gy, gx * gx);
+       }},
+      {"star3d_sqrt", 3, "21x7x6", "a",
+       stage("out", "sqrt(abs(a(0,0,-1) + a(0,-1,0) + a(-1,0,0) - a(1,0,0) + a(0,1,0) + a(0,0,1)))"), {1, 1, 1},
+       {1, 1, 1},
+       [](const auto& g, const At& at, long x, long y, long z) {
+         const auto a = [&](long dx, long dy, long dz) { return g[0][std::size_t(at(x + dx, y + dy, z + dz))]; };
+         return std::sqrt(std::fabs(((((a(0, 0, -1) + a(0, -1, 0)) + a(-1, 0, 0)) - a(1, 0, 0)) + a(0, 1, 0)) +
+                                    a(0, 0, 1)));
+       }},
+  };
+}
+
+class KernelRowsMapped : public ::testing::TestWithParam<Case> {};
+
+TEST_P(KernelRowsMapped, InterpretedGraphMatchesTheLoop) {
+  const Case& c = GetParam();
+  const Kernel k = kernel_of(c.dims, c.grid, c.inputs, c.stages);
+  const ArchConfig arch = load_default_arch();
+  const std::vector<Grid> in = random_inputs(k, 20261202);
+  const At at{long(k.grid[0]), long(k.grid[1])};
+  const Grid want = expected(k, in, c.lo, c.hi, [&](long x, long y, long z) { return c.f(in, at, x, y, z); });
+  for (unsigned w : {1u, 3u}) {
+    const MappedStencil m = map_kernel(k, w, arch);
+    EXPECT_EQ(m.spec.workers, w);
+    EXPECT_EQ(differing(want, interpret(m, in, arch)), 0u) << c.name << " w=" << w;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, KernelRowsMapped, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace cgra::test
