@@ -13,6 +13,7 @@
 #include "mapper/placement.h"
 #include "mapper/predict.h"
 #include "network/route.h"
+#include "spec/kernel_eval.h"
 
 namespace cgra {
 
@@ -23,25 +24,8 @@ namespace {
 
 std::string where_of(const KernelStreams& ks) { return "kernel '" + ks.kernel.name + "': stage '" + ks.stage().name + "'"; }
 
-/// A node whose operands are all constants, computed as kernel_eval does.
-double fold(ExprOp op, const std::vector<double>& a) {
-  switch (op) {
-    case ExprOp::Neg: return -a[0];
-    case ExprOp::Add: return a[0] + a[1];
-    case ExprOp::Sub: return a[0] - a[1];
-    case ExprOp::Mul: return a[0] * a[1];
-    case ExprOp::Div: return a[0] / a[1];
-    case ExprOp::Fma: return fused_multiply_add(a[0], a[1], a[2]);
-    case ExprOp::Fms: return fused_multiply_add(-a[0], a[1], a[2]);
-    case ExprOp::Min: return a[0] < a[1] ? a[0] : a[1];
-    case ExprOp::Max: return a[0] > a[1] ? a[0] : a[1];
-    case ExprOp::Abs: return std::fabs(a[0]);
-    case ExprOp::Sqrt: return std::sqrt(a[0]);
-    case ExprOp::Const:
-    case ExprOp::Tap: break;
-  }
-  return 0;
-}
+/// A node whose operands are all constants, computed by the reference's own operation.
+double fold(ExprOp op, const std::vector<double>& a) { return apply(op, a.data()); }
 
 /// A value of the expression: a constant, or a stream (`port`, read with `tokens` initial tokens
 /// in front) whose word for an output point is readable about `ready` cycles after the readers'.

@@ -18,6 +18,7 @@
 
 #include "config/arch_config.h"
 #include "dfg/graph.h"
+#include "mapper/blocking.h"
 #include "mapper/forward_chain.h"
 #include "mapper/kernel_streams.h"
 #include "mapper/placement.h"
@@ -29,58 +30,9 @@
 
 namespace cgra {
 
-/// Storage and throughput figures of one blocking choice (see choose_blocking).
-struct BufferEstimate {
-  BlockPlan blocks;
-  std::uint64_t read_width = 0;       ///< columns a reader row spans per block (2D time steps: the halo included)
-  bool delay_stages = false;          ///< channels that fit two PEs' queues use a COPY stage
-  unsigned deep_channels = 0;         ///< channels whose capacity exceeds a PE's queues
-  std::uint64_t deep_words = 0;       ///< sum of their capacities [words]
-  std::uint64_t scratchpad_bytes = 0; ///< what their FIFOs take from the scratchpad [bytes]
-  unsigned delay_copies = 0;          ///< COPY delay stages
-  unsigned pes_needed = 0;            ///< ops, less the JOINs that can share a SYNC's PE
-  double scratchpad_rate = 1;         ///< min(1, ports / (2 accesses per word x the deep channels' words per reader word))
-  double reader_cycles = 0;           ///< the longest reader stream, with the address generator's idle cycles per row and block, / scratchpad_rate [cycles]
-  double predicted_reader_cycles = 0; ///< the prediction's reader term: as reader_cycles, each deep channel of T > 1 time steps charged its share of the reader's words (0: reader_cycles) [cycles]
-  double memory_cycles = 0;           ///< bytes read (halo included) and written / DRAM bytes per cycle [cycles]
-  double dram_cycles = 0;             ///< the prediction's DRAM term: as memory_cycles, less (2D) the halo re-reads the L2 serves [cycles]
-  unsigned interleave = 0;            ///< 1D streams: segments per worker (D); 0 otherwise
-  std::uint64_t segment_length = 0;   ///< 1D streams: outputs per segment (L)
-  std::uint64_t z_window_bytes = 0;   ///< 3D: bytes (whole lines) the fabric touches between a line's first and last load by the z readers: 2rz planes of a block in and out, and one more in [bytes]
-  double compute_cycles = 0;          ///< 3D: the MAC chains of the worker with the most columns [cycles]
-  unsigned z_streams = 0;             ///< 3D: z readers per worker (StencilPlan::z_run); 0 below 3D
-  unsigned forward_copies = 0;        ///< 2D: COPY stages per gap of the x forward chains (mapped)
-  unsigned forward_rereads = 0;       ///< 2D: re-read points per reader's forward chain (mapped)
-  unsigned store_groups = 1;          ///< 3D: the writers' stores' groups in time (store_groups)
-  double pipeline_cycles = 0;         ///< the prediction's fill: pipeline_latency() of the graph (placed routes once mapped, else one hop a channel) [cycles]
-  double cycles() const {
-    const double io = reader_cycles > memory_cycles ? reader_cycles : memory_cycles;
-    return io > compute_cycles ? io : compute_cycles;
-  }
-};
-
 /// 2D: initial tokens one channel of a y delay line holds: the consumer's input queue and the
 /// stages of a one-hop route (network.stage_buffer_words), the shortest route between two PEs.
 std::uint64_t delay_line_words(const ArchConfig& arch);
-
-/// Buffering of `workers` workers with `blocks` blocks on `arch` (builds the DFG to count).
-BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
-                                  const ArchConfig& arch);
-
-/// The paper's blocking, as estimates best first: block counts 1..32, then about 15% apart up to
-/// one column per worker per block (with and without delay stages) whose deep channels fit the scratchpad and whose ops fit the fabric's PEs, by estimated
-/// cycles (fewer blocks, then no delay stages, on a tie). 1D: one block (no deep channel).
-/// Throws MapError when none fits.
-std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
-
-/// The first of blocking_candidates().
-BufferEstimate choose_blocking(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
-
-/// 3D: the worker counts 1 .. `most` whose memory PEs fit and whose blocking fits, each with its
-/// blocking (choose_blocking), fewest estimated cycles first (docs/stencil.md, "3D", "Worker
-/// choice"). Empty when none fits.
-std::vector<std::pair<unsigned, BufferEstimate>> workers_by_cycles_3d(const StencilSpec& spec, unsigned most,
-                                                                     const ArchConfig& arch);
 
 /// What a mapping uses, for reports and tests.
 struct MappingSummary {

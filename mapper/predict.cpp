@@ -362,54 +362,87 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   return p;
 }
 
-double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const ArchConfig& arch) {
+namespace {
+
+/// The cycles a word takes over channel `ch`: its route's hops (one where it is not routed yet).
+double channel_latency(const dfg::Channel& ch, const ArchConfig& arch) {
+  return double(route_latency(arch.network, ch.route.empty() ? 1u : unsigned(ch.route.size() - 1)));
+}
+
+/// The walk of the longest paths a word takes: depth first from each op `start(v)` accepts (in
+/// vertex order), over the channels without initial tokens (a delay line is not on a word's
+/// path), `forward` to their destinations, else back to their sources. Each op reached is
+/// finished once, after every op it leads to: `finish(v, next)`, where next(f) calls f(channel,
+/// op) for each such channel and the op at its other end, that op finished. An op still on the
+/// walk's stack closes a cycle of channels without initial tokens: it is not followed and not
+/// passed to f.
+template <class Start, class Finish>
+void walk_word_paths(const dfg::Dfg& g, bool forward, Start start, Finish finish) {
   const dfg::Graph& gr = g.graph();
+  enum class State : char { New, OnStack, Finished };
+  std::vector<State> state(g.num_ops(), State::New);
+  const auto channels = [&](dfg::Vertex v, auto&& f) {
+    if (forward) {
+      for (auto [e, end] = boost::out_edges(v, gr); e != end; ++e)
+        if (gr[*e].initial.empty()) f(gr[*e], boost::target(*e, gr));
+    } else {
+      for (auto [e, end] = boost::in_edges(v, gr); e != end; ++e)
+        if (gr[*e].initial.empty()) f(gr[*e], boost::source(*e, gr));
+    }
+  };
+  std::vector<std::pair<dfg::Vertex, bool>> stack;  // (op, its neighbours pushed)
+  for (dfg::Vertex s = 0; s < g.num_ops(); ++s) {
+    if (!start(s) || state[s] != State::New) continue;
+    stack.push_back({s, false});
+    while (!stack.empty()) {
+      const dfg::Vertex v = stack.back().first;
+      if (!stack.back().second) {
+        if (state[v] != State::New) {  // reached again through another channel
+          stack.pop_back();
+          continue;
+        }
+        stack.back().second = true;
+        state[v] = State::OnStack;
+        channels(v, [&](const dfg::Channel&, dfg::Vertex t) {
+          if (state[t] == State::New) stack.push_back({t, false});
+        });
+        continue;
+      }
+      finish(v, [&](auto&& f) {
+        channels(v, [&](const dfg::Channel& ch, dfg::Vertex t) {
+          if (state[t] == State::Finished) f(ch, t);
+        });
+      });
+      state[v] = State::Finished;
+      stack.pop_back();
+    }
+  }
+}
+
+}  // namespace
+
+double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const ArchConfig& arch) {
   const OpLatencies& lat = arch.fabric.pe.latency;
   const MemoryParams& mem = arch.memory;
   const auto op_latency = [&](const dfg::Op& op) -> double {
     if (const double fu = fu_latency(op.kind, lat); fu > 0) return fu;
     return op.kind == dfg::OpKind::Store ? double(mem.l1.hit_latency) : 1.0;
   };
-  const auto channel_latency = [&](const dfg::Channel& ch) {
-    return double(route_latency(arch.network, ch.route.empty() ? 1u : unsigned(ch.route.size() - 1)));
-  };
-  // to_done[v]: the longest time from v's firing to the done token (-3: not visited yet; -2: on the
-  // walk's stack, so a cycle closed by a channel without initial tokens is not followed; -1: the
-  // done token is not reached from v).
+  // to_done[v]: the longest time from v's firing to the done token (-1: the done token is not
+  // reached from v), from the loads forward.
   const std::optional<dfg::Vertex> done = g.find(done_op);
-  std::vector<double> to_done(g.num_ops(), -3);
-  std::vector<std::pair<dfg::Vertex, bool>> stack;  // (op, its successors pushed)
-  for (dfg::Vertex s = 0; s < g.num_ops(); ++s) {
-    if (g.op(s).kind != dfg::OpKind::Load || to_done[s] != -3) continue;
-    stack.push_back({s, false});
-    while (!stack.empty()) {
-      const dfg::Vertex v = stack.back().first;
-      if (!stack.back().second) {
-        if (to_done[v] != -3) {  // reached again through another channel
-          stack.pop_back();
-          continue;
-        }
-        stack.back().second = true;
-        to_done[v] = -2;
-        for (auto [e, end] = boost::out_edges(v, gr); e != end; ++e) {
-          const dfg::Vertex t = boost::target(*e, gr);
-          if (gr[*e].initial.empty() && to_done[t] == -3) stack.push_back({t, false});
-        }
-        continue;
-      }
-      double best = done && v == *done ? 0.0 : -1.0;
-      for (auto [e, end] = boost::out_edges(v, gr); e != end; ++e) {
-        const dfg::Vertex t = boost::target(*e, gr);
-        if (!gr[*e].initial.empty() || to_done[t] < 0) continue;
-        best = std::max(best, channel_latency(gr[*e]) + op_latency(g.op(t)) + to_done[t]);
-      }
-      to_done[v] = best;
-      stack.pop_back();
-    }
-  }
+  std::vector<double> to_done(g.num_ops(), -1);
+  const auto is_load = [&](dfg::Vertex v) { return g.op(v).kind == dfg::OpKind::Load; };
+  walk_word_paths(g, true, is_load, [&](dfg::Vertex v, auto&& next) {
+    double best = done && v == *done ? 0.0 : -1.0;
+    next([&](const dfg::Channel& ch, dfg::Vertex t) {
+      if (to_done[t] >= 0) best = std::max(best, channel_latency(ch, arch) + op_latency(g.op(t)) + to_done[t]);
+    });
+    to_done[v] = best;
+  });
   double path = 0;
   for (dfg::Vertex v = 0; v < g.num_ops(); ++v)
-    if (g.op(v).kind == dfg::OpKind::Load) path = std::max(path, to_done[v]);
+    if (is_load(v)) path = std::max(path, to_done[v]);
   return double(mem.l1.hit_latency) + mem.l2.hit_latency + mem.dram.latency + path;
 }
 
@@ -424,7 +457,6 @@ struct FromLoads {
 };
 
 FromLoads from_loads(const dfg::Dfg& g, const ArchConfig& arch) {
-  const dfg::Graph& gr = g.graph();
   const PeParams& pe = arch.fabric.pe;
   const OpLatencies& lat = pe.latency;
   const auto op_latency = [&](const dfg::Op& op) -> double {
@@ -438,40 +470,17 @@ FromLoads from_loads(const dfg::Dfg& g, const ArchConfig& arch) {
     return double(pe.input_depth_of(memory));
   };
   constexpr double kNoLoad = std::numeric_limits<double>::infinity();
-  // latency: -2 not visited yet, -1 on the walk's stack.
-  FromLoads f{std::vector<double>(g.num_ops(), -2), std::vector<double>(g.num_ops(), kNoLoad)};
-  std::vector<std::pair<dfg::Vertex, bool>> stack;  // (op, its predecessors pushed)
-  for (dfg::Vertex s = 0; s < g.num_ops(); ++s) {
-    if (f.latency[s] != -2) continue;
-    stack.push_back({s, false});
-    while (!stack.empty()) {
-      const dfg::Vertex v = stack.back().first;
-      if (!stack.back().second) {
-        if (f.latency[v] != -2) {
-          stack.pop_back();
-          continue;
-        }
-        stack.back().second = true;
-        f.latency[v] = -1;
-        for (auto [e, end] = boost::in_edges(v, gr); e != end; ++e) {
-          const dfg::Vertex u = boost::source(*e, gr);
-          if (gr[*e].initial.empty() && f.latency[u] == -2) stack.push_back({u, false});
-        }
-        continue;
-      }
-      double best = 0, slots = g.op(v).kind == dfg::OpKind::Load ? 0.0 : kNoLoad;
-      for (auto [e, end] = boost::in_edges(v, gr); e != end; ++e) {
-        const dfg::Vertex u = boost::source(*e, gr);
-        if (!gr[*e].initial.empty() || f.latency[u] < 0) continue;
-        const dfg::Channel& ch = gr[*e];
-        best = std::max(best, f.latency[u] + double(route_latency(arch.network, ch.route.empty() ? 1u : unsigned(ch.route.size() - 1))));
-        slots = std::min(slots, f.slots[u] + double(pe.output_queue_depth) + in_depth(g.op(v)));
-      }
-      f.latency[v] = best + op_latency(g.op(v));
-      f.slots[v] = slots;
-      stack.pop_back();
-    }
-  }
+  FromLoads f{std::vector<double>(g.num_ops(), 0), std::vector<double>(g.num_ops(), kNoLoad)};
+  // Every op, back along the channels to the loads.
+  walk_word_paths(g, false, [](dfg::Vertex) { return true; }, [&](dfg::Vertex v, auto&& previous) {
+    double best = 0, slots = g.op(v).kind == dfg::OpKind::Load ? 0.0 : kNoLoad;
+    previous([&](const dfg::Channel& ch, dfg::Vertex u) {
+      best = std::max(best, f.latency[u] + channel_latency(ch, arch));
+      slots = std::min(slots, f.slots[u] + double(pe.output_queue_depth) + in_depth(g.op(v)));
+    });
+    f.latency[v] = best + op_latency(g.op(v));
+    f.slots[v] = slots;
+  });
   return f;
 }
 

@@ -13,7 +13,7 @@
 
 namespace cgra {
 
-struct BufferEstimate;  // mapper/map_stencil.h
+struct BufferEstimate;  // mapper/blocking.h
 
 /// A predicted run and the terms it is made of.
 struct CyclePrediction {
@@ -63,7 +63,7 @@ StreamChain stream_chain(const dfg::Dfg& g, const std::string& done_op, const Ar
 CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch, const StreamChain& chain);
 
 /// 2D and 3D: the predicted cycles of `spec` with `workers` workers and the blocking `buf`
-/// (estimate_buffering, mapper/map_stencil.h): the longest of the readers (at the scratchpad's
+/// (estimate_buffering, mapper/blocking.h): the longest of the readers (at the scratchpad's
 /// rate or their loads in flight), the DRAM and the MAC chains (worker 0 of the widest stage
 /// computing every row of every block at pipeline_rate_bound), plus the fill, `buf.pipeline_cycles`.
 CyclePrediction predict_blocks(const StencilSpec& spec, unsigned workers, const BufferEstimate& buf,

@@ -25,23 +25,11 @@ Compiled compile(const Expr& e, const Kernel& k) {
 }
 
 double eval(const Compiled& e, const std::vector<const double*>& grids, std::int64_t i) {
-  const auto a = [&](unsigned n) { return eval(e.args[n], grids, i); };
-  switch (e.op) {
-    case ExprOp::Const: return e.value;
-    case ExprOp::Tap: return grids[e.source][i + e.offset];
-    case ExprOp::Neg: return -a(0);
-    case ExprOp::Add: { const double x = a(0); return x + a(1); }
-    case ExprOp::Sub: { const double x = a(0); return x - a(1); }
-    case ExprOp::Mul: { const double x = a(0); return x * a(1); }
-    case ExprOp::Div: { const double x = a(0); return x / a(1); }
-    case ExprOp::Fma: { const double x = a(0), y = a(1); return fused_multiply_add(x, y, a(2)); }
-    case ExprOp::Fms: { const double x = a(0), y = a(1); return fused_multiply_add(-x, y, a(2)); }
-    case ExprOp::Min: { const double x = a(0), y = a(1); return x < y ? x : y; }
-    case ExprOp::Max: { const double x = a(0), y = a(1); return x > y ? x : y; }
-    case ExprOp::Abs: return std::fabs(a(0));
-    case ExprOp::Sqrt: return std::sqrt(a(0));
-  }
-  return 0;
+  if (e.op == ExprOp::Const) return e.value;
+  if (e.op == ExprOp::Tap) return grids[e.source][i + e.offset];
+  double a[3] = {};  // a node has at most three operands (kernel.h)
+  for (std::size_t n = 0; n < e.args.size() && n < 3; ++n) a[n] = eval(e.args[n], grids, i);
+  return apply(e.op, a);
 }
 
 void check_inputs(const Kernel& k, const std::vector<std::vector<double>>& inputs) {
@@ -85,6 +73,25 @@ std::vector<Compiled> compile_all(const Kernel& k) {
 }
 
 }  // namespace
+
+double apply(ExprOp op, const double* a) {
+  switch (op) {
+    case ExprOp::Neg: return -a[0];
+    case ExprOp::Add: return a[0] + a[1];
+    case ExprOp::Sub: return a[0] - a[1];
+    case ExprOp::Mul: return a[0] * a[1];
+    case ExprOp::Div: return a[0] / a[1];
+    case ExprOp::Fma: return fused_multiply_add(a[0], a[1], a[2]);
+    case ExprOp::Fms: return fused_multiply_add(-a[0], a[1], a[2]);
+    case ExprOp::Min: return a[0] < a[1] ? a[0] : a[1];
+    case ExprOp::Max: return a[0] > a[1] ? a[0] : a[1];
+    case ExprOp::Abs: return std::fabs(a[0]);
+    case ExprOp::Sqrt: return std::sqrt(a[0]);
+    case ExprOp::Const:
+    case ExprOp::Tap: break;
+  }
+  return 0;
+}
 
 std::vector<std::vector<double>> evaluate_kernel_stages(const Kernel& k,
                                                         const std::vector<std::vector<double>>& inputs) {

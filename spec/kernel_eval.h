@@ -12,6 +12,13 @@
 
 namespace cgra {
 
+/// One node's operation on its operand values (`operands[0..2]`: a, b, c in the order ExprOp
+/// names them, as many as the operation takes), as the reference computes it: one IEEE double
+/// operation, Fma/Fms one fused multiply-add (common/fma.h), min and max as `a < b ? a : b` and
+/// `a > b ? a : b`. Const and Tap are no operations on operands: 0. The one place these are
+/// written: the evaluator below and the mapper's constant folding both call it.
+double apply(ExprOp op, const double* operands);
+
 /// Evaluates `k` on `inputs` (one grid per kernel input, in the order of k.inputs, each
 /// k.grid_points() values, x contiguous, then y, then z) and returns the output grid (the last
 /// stage after the last step). Throws SpecError if the inputs do not fit the kernel.

@@ -1,7 +1,7 @@
 // 1D kernels (mapper/kernel_map.h): each mapped graph interpreted token by token
-// (dfg_interpreter.h) on random inputs and compared bit for bit with a loop written here from the
-// expression as docs/kernels.md evaluates it (not with spec/kernel_eval); the ops the mapper
-// chooses; and every refusal, one line naming what is not mapped.
+// (dfg_interpreter.h) on random inputs and compared bit for bit with a loop written from the
+// expression as docs/kernels.md evaluates it (tests/common/kernel_cases.h, not spec/kernel_eval);
+// the ops the mapper chooses; and every refusal, one line naming what is not mapped.
 
 #include <gtest/gtest.h>
 
@@ -15,6 +15,7 @@
 #include "mapper/kernel_map.h"
 #include "mapper/pe_kinds.h"
 #include "spec/kernel_yaml.h"
+#include "tests/common/kernel_cases.h"
 #include "tests/mapper/stencil_test_util.h"
 
 namespace cgra::test {
@@ -49,68 +50,12 @@ Grid expected(const std::vector<Grid>& in, long lo, long hi, const std::function
   return out;
 }
 
-struct Case {
-  const char* name;
-  const char* inputs;
-  const char* expr;
-  long lo, hi;  // the interior [lo, n - hi)
-  std::function<double(const std::vector<Grid>&, long)> f;
-};
-
-std::vector<Case> cases() {
-  return {
-      // PolyBench's statement: two ADDs then the product, no contraction.
-      {"jacobi", "A", "0.33333 * (A(-1) + A(0) + A(1))", 1, 1,
-       [](const auto& g, long i) { return 0.33333 * ((g[0][i - 1] + g[0][i]) + g[0][i + 1]); }},
-      // Asymmetric taps, contracted: a(-2) - 0.7*a(1) is fma(-0.7, a(1), a(-2)).
-      {"asymmetric_fms", "a", "a(-2) - 0.7 * a(1)", 2, 1,
-       [](const auto& g, long i) { return std::fma(-0.7, g[0][i + 1], g[0][i - 2]); }},
-      // The product first: not contracted, MUL then ADD.
-      {"product_first", "a", "0.7 * a(1) + a(-2)", 2, 1,
-       [](const auto& g, long i) { return 0.7 * g[0][i + 1] + g[0][i - 2]; }},
-      // Two inputs; a MAC whose multiplicand is a SUB.
-      {"two_inputs", "u, v", "u(0) + 0.25 * (v(-1) - v(3))", 1, 3,
-       [](const auto& g, long i) { return std::fma(0.25, g[1][i - 1] - g[1][i + 3], g[0][i]); }},
-      // Unary minus (MUL by -1) and a constant operand (a CONST stream).
-      {"unary_minus", "a", "-a(0) + 3 * (a(-1) - -a(1)) - (2 - a(1))", 1, 1,
-       [](const auto& g, long i) {
-         const double t = std::fma(3.0, g[0][i - 1] - (-g[0][i + 1]), -g[0][i]);
-         return t - (2.0 - g[0][i + 1]);
-       }},
-      // A lone tap: the stream shifted (a COPY holds the lag).
-      {"shift", "a", "a(2)", 0, 2, [](const auto& g, long i) { return g[0][i + 2]; }},
-      // FDIV by a constant (rhs: a real division, not a product with 1/3) and of a constant (lhs).
-      {"divide_by_constant", "a", "a(0) / 3", 0, 0, [](const auto& g, long i) { return g[0][i] / 3.0; }},
-      {"constant_over", "a", "1 / a(1)", 0, 1, [](const auto& g, long i) { return 1.0 / g[0][i + 1]; }},
-      {"two_input_divide", "u, v", "u(0) / v(1)", 0, 1, [](const auto& g, long i) { return g[0][i] / g[1][i + 1]; }},
-      {"sqrt_abs", "a", "sqrt(abs(a(-1)))", 1, 0, [](const auto& g, long i) { return std::sqrt(std::fabs(g[0][i - 1])); }},
-      {"min_max", "a", "max(a(-1), min(a(0), a(1)))", 1, 1,
-       [](const auto& g, long i) {
-         const double lo = g[0][i] < g[0][i + 1] ? g[0][i] : g[0][i + 1];
-         return g[0][i - 1] > lo ? g[0][i - 1] : lo;
-       }},
-      {"min_max_constants", "a", "min(a(0), 0.25) - max(-0.5, a(1))", 0, 1,
-       [](const auto& g, long i) {
-         return (g[0][i] < 0.25 ? g[0][i] : 0.25) - (-0.5 > g[0][i + 1] ? -0.5 : g[0][i + 1]);
-       }},
-      // A product of two streams: first, not contracted (FMUL, ADD); right of '+', contracted (FMA);
-      // right of '-', fma(-y, z, x) (FNEG, FMA).
-      {"stream_product_first", "a", "a(-1) * a(1) + a(0)", 1, 1,
-       [](const auto& g, long i) { return g[0][i - 1] * g[0][i + 1] + g[0][i]; }},
-      {"stream_fma", "a", "a(0) + a(-1) * a(1)", 1, 1,
-       [](const auto& g, long i) { return std::fma(g[0][i - 1], g[0][i + 1], g[0][i]); }},
-      {"stream_fms", "u, v", "u(0) - u(-1) * v(2)", 1, 2,
-       [](const auto& g, long i) { return std::fma(-g[0][i - 1], g[1][i + 2], g[0][i]); }},
-      {"negate", "a", "-a(0)", 0, 0, [](const auto& g, long i) { return -g[0][i]; }},
-  };
-}
-
 class KernelMap : public ::testing::TestWithParam<unsigned> {};
 
 TEST_P(KernelMap, InterpretedGraphMatchesHandWrittenLoop) {
   const ArchConfig arch = load_default_arch();
   const unsigned w = GetParam();  // 0: auto
-  for (const Case& c : cases()) {
+  for (const KernelCase& c : kernel_cases_1d()) {
     SCOPED_TRACE(c.name);
     const Kernel k = kernel_1d(c.inputs, c.expr, 203);
     const MappedStencil m = map_kernel(k, w, arch);

@@ -363,6 +363,14 @@ TEST(Predict, BlocksWithZReadersBoundByTheDramOverWholeLines) {
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(dram + b.pipeline_cycles)));
 }
 
+// An op of `kind` named `name` added to `g` (the hand-made graphs below).
+dfg::Vertex named_op(dfg::Dfg& g, const char* name, dfg::OpKind kind) {
+  dfg::Op o;
+  o.name = name;
+  o.kind = kind;
+  return g.add_op(o);
+}
+
 // The writers' stores' groups in time on a hand-made graph (hop latency 2: an unrouted channel
 // is one hop, 2 + injection 1 + ejection 1 = 4 cycles): store `a` gets the load's word after one
 // hop (4), `b` after a MUL (4 + 5 + 4 = 13), `c` after the MUL, a 3-hop route (8) and a MAC (7),
@@ -370,15 +378,9 @@ TEST(Predict, BlocksWithZReadersBoundByTheDramOverWholeLines) {
 // word's path: the 20-hop detour from `a` into `c` through it does not count.
 TEST(Predict, StoreGroupsCutWhereStoresLieMoreThanTheCombineIdleTimeApart) {
   dfg::Dfg g;
-  auto op = [&](const char* name, dfg::OpKind kind) {
-    dfg::Op o;
-    o.name = name;
-    o.kind = kind;
-    return g.add_op(o);
-  };
-  const auto load = op("load", dfg::OpKind::Load), mul = op("mul", dfg::OpKind::Mul),
-             mac = op("mac", dfg::OpKind::Mac), a = op("a", dfg::OpKind::Store), b = op("b", dfg::OpKind::Store),
-             c = op("c", dfg::OpKind::Store);
+  const auto load = named_op(g, "load", dfg::OpKind::Load), mul = named_op(g, "mul", dfg::OpKind::Mul),
+             mac = named_op(g, "mac", dfg::OpKind::Mac), a = named_op(g, "a", dfg::OpKind::Store),
+             b = named_op(g, "b", dfg::OpKind::Store), c = named_op(g, "c", dfg::OpKind::Store);
   g.add_channel(load, "out", a, "value");
   g.add_channel(load, "out", mul, "in");
   g.add_channel(mul, "out", b, "value");
@@ -407,16 +409,10 @@ TEST(Predict, StoreGroupsCutWhereStoresLieMoreThanTheCombineIdleTimeApart) {
 // initial token (a delay line: not on the last word's path).
 TEST(Predict, PipelineLatencyIsTheLongestPathWithoutDelayLines) {
   dfg::Dfg g;
-  auto op = [&](const char* name, dfg::OpKind kind) {
-    dfg::Op o;
-    o.name = name;
-    o.kind = kind;
-    return g.add_op(o);
-  };
-  const auto load = op("load", dfg::OpKind::Load), mul = op("mul", dfg::OpKind::Mul),
-             mac = op("mac", dfg::OpKind::Mac), late = op("late", dfg::OpKind::Mac),
-             store = op("store", dfg::OpKind::Store), sync = op("sync", dfg::OpKind::Sync),
-             join = op("join", dfg::OpKind::Join);
+  const auto load = named_op(g, "load", dfg::OpKind::Load), mul = named_op(g, "mul", dfg::OpKind::Mul),
+             mac = named_op(g, "mac", dfg::OpKind::Mac), late = named_op(g, "late", dfg::OpKind::Mac),
+             store = named_op(g, "store", dfg::OpKind::Store),
+             sync = named_op(g, "sync", dfg::OpKind::Sync), join = named_op(g, "join", dfg::OpKind::Join);
   g.add_channel(load, "out", mul, "in");
   const auto routed = g.add_channel(mul, "out", mac, "acc");
   g.channel(routed).route = {{0, 0}, {0, 1}, {0, 2}, {0, 3}};

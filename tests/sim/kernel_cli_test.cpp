@@ -1,15 +1,13 @@
 // 1D kernels through the cgrasim command and the SystemC model: each run's output (--output) is
-// compared bit for bit with a loop written here from the expression (docs/kernels.md's order),
-// not with spec/kernel_eval; --predict-only, --dot and --json; the one-line refusals and their
-// exit codes.
+// compared bit for bit with a loop written from the expression (docs/kernels.md's order,
+// tests/common/kernel_cases.h), not with spec/kernel_eval; --predict-only, --dot and --json; the
+// one-line refusals and their exit codes.
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +16,7 @@
 #include "sim/exit_codes.h"
 #include "sim/report.h"
 #include "spec/kernel_yaml.h"
+#include "tests/common/kernel_cases.h"
 #include "tests/sim/cli_harness.h"
 
 namespace cgra {
@@ -60,18 +59,12 @@ std::uint64_t differing(const Grid& a, const Grid& b) {
   return n;
 }
 
-struct Case {
-  const char* name;
-  const char* inputs;
-  const char* expr;
-  long lo, hi;
-  std::function<double(const std::vector<Grid>&, long)> f;
-};
+using test::KernelCase;
 
 // Runs the kernel file through cgrasim (w workers, "" auto) and compares its --output with the
 // loop: in[0] outside [lo, n - hi), f inside; the inputs are the command's (default_input_grid,
 // kernel_inputs: generated, not computed by the kernel).
-void run_and_compare(const std::string& file, const Case& c, const std::string& w, const TempDir& d,
+void run_and_compare(const std::string& file, const KernelCase& c, const std::string& w, const TempDir& d,
                      const std::vector<std::string>& extra = {}) {
   const Kernel k = load_kernel_file(file);
   std::vector<std::string> args{"--spec", file, "--output", d / "out.npy", "--json", d / "r.json"};
@@ -90,9 +83,7 @@ void run_and_compare(const std::string& file, const Case& c, const std::string& 
 
 TEST(KernelCli, Jacobi1dRunsAndMatchesTheLoop) {
   const TempDir d;
-  const Case c{"jacobi", "A", "", 1, 1,
-               [](const auto& g, long i) { return 0.33333 * ((g[0][i - 1] + g[0][i]) + g[0][i + 1]); }};
-  run_and_compare(kKernels + "jacobi-1d.yaml", c, "", d);
+  run_and_compare(kKernels + "jacobi-1d.yaml", test::kernel_case("jacobi"), "", d);
   const json j = load_json(d / "r.json");
   EXPECT_EQ(j["useful_flops"], 3.0 * 1998);  // ADD, ADD, MUL per output
   EXPECT_EQ(j["ideal_bytes"], 2.0 * 2000 * 8);
@@ -102,33 +93,7 @@ TEST(KernelCli, Jacobi1dRunsAndMatchesTheLoop) {
 }
 
 TEST(KernelCli, HandWrittenKernelsMatchTheirLoops) {
-  const std::vector<Case> cases{
-      {"asymmetric", "a", "a(-2) - 0.7 * a(1)", 2, 1,
-       [](const auto& g, long i) { return std::fma(-0.7, g[0][i + 1], g[0][i - 2]); }},
-      {"product_first", "a", "0.7 * a(1) + a(-2)", 2, 1,
-       [](const auto& g, long i) { return 0.7 * g[0][i + 1] + g[0][i - 2]; }},
-      {"two_inputs", "u, v", "u(0) + 0.25 * (v(-1) - v(3))", 1, 3,
-       [](const auto& g, long i) { return std::fma(0.25, g[1][i - 1] - g[1][i + 3], g[0][i]); }},
-      {"unary_minus", "a", "-a(0) + 3 * (a(-1) - -a(1)) - (2 - a(1))", 1, 1,
-       [](const auto& g, long i) { return std::fma(3.0, g[0][i - 1] - (-g[0][i + 1]), -g[0][i]) - (2.0 - g[0][i + 1]); }},
-      // The fabric's FP ops (FDIV, FSQRT, FABS, FMIN, FMAX, FMUL, FMA, FNEG).
-      {"divide_by_constant", "a", "a(0) / 3", 0, 0, [](const auto& g, long i) { return g[0][i] / 3.0; }},
-      {"constant_over", "a", "1 / a(1)", 0, 1, [](const auto& g, long i) { return 1.0 / g[0][i + 1]; }},
-      {"two_input_divide", "u, v", "u(0) / v(1)", 0, 1, [](const auto& g, long i) { return g[0][i] / g[1][i + 1]; }},
-      {"sqrt_abs", "a", "sqrt(abs(a(-1)))", 1, 0, [](const auto& g, long i) { return std::sqrt(std::fabs(g[0][i - 1])); }},
-      {"min_max", "a", "max(a(-1), min(a(0), a(1))) + min(a(0), 0.25) - max(-0.5, a(1))", 1, 1,
-       [](const auto& g, long i) {
-         const double lo = g[0][i] < g[0][i + 1] ? g[0][i] : g[0][i + 1];
-         const double m = g[0][i - 1] > lo ? g[0][i - 1] : lo;
-         return (m + (g[0][i] < 0.25 ? g[0][i] : 0.25)) - (-0.5 > g[0][i + 1] ? -0.5 : g[0][i + 1]);
-       }},
-      {"stream_products", "a", "a(-1) * a(1) + a(0) - a(0) * a(1)", 1, 1,
-       [](const auto& g, long i) { return std::fma(-g[0][i], g[0][i + 1], g[0][i - 1] * g[0][i + 1] + g[0][i]); }},
-      {"stream_fma", "a", "a(0) + a(-1) * a(1)", 1, 1,
-       [](const auto& g, long i) { return std::fma(g[0][i - 1], g[0][i + 1], g[0][i]); }},
-      {"negate", "a", "-a(0)", 0, 0, [](const auto& g, long i) { return -g[0][i]; }},
-  };
-  for (const Case& c : cases)
+  for (const KernelCase& c : test::kernel_cases_1d())
     for (const std::string w : {"", "2"}) {
       SCOPED_TRACE(std::string(c.name) + " w=" + w);
       const TempDir d;
@@ -144,7 +109,7 @@ TEST(KernelCli, HandWrittenKernelsMatchTheirLoops) {
 // its steady bound, and the iterative run is at least 22000 / (1.1 x 6000) = 3.3 times slower. The
 // prediction is within 10 % of each run.
 TEST(KernelCli, IterativeDividerChargesItsInitiationInterval) {
-  const Case c{"divide", "a", "a(0) / 3", 0, 0, [](const auto& g, long i) { return g[0][i] / 3.0; }};
+  const KernelCase c = test::kernel_case("divide_by_constant");
   std::map<std::string, double> cycles;
   for (const std::string pipelined : {"false", "true"}) {
     SCOPED_TRACE("fp_div_pipelined=" + pipelined);
