@@ -31,7 +31,7 @@ std::string type_name(const std::type_info& t) {
 }
 
 /// Error messages reach the user as `cgrasim: error: <what>` (README): never empty. (They may
-/// span lines when they quote input holding a newline; see docs/robustness.md, finding F3.)
+/// span lines when they quote input holding a newline; see docs/robustness.md, "Fuzz targets".)
 void check_message(const std::string& step, const char* what) {
   if (*what == '\0') throw ContractViolation(step + ": documented error with an empty message");
 }

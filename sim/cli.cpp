@@ -50,8 +50,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   }
 
   try {
+    if (o.markdown && !o.list_params && !o.list_stats)
+      throw UsageError("--markdown needs --list-stats or --list-params");
     if (o.list_params) {
-      list_params(out);
+      if (o.markdown) out << list_params_markdown();
+      else list_params(out);
       return kExitOk;
     }
     if (o.list_stats) {

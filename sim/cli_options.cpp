@@ -138,9 +138,9 @@ void add_options(CLI::App& app, Options& o) {
       ->check(kPath);
   app.add_option("--set", o.sets, "override an architecture parameter, e.g. --set fabric.rows=32 (repeatable)");
   app.add_flag("--list-params", o.list_params, "list every architecture parameter with default, unit and meaning");
-  CLI::Option* list_stats =
-      app.add_flag("--list-stats", o.list_stats, "list every statistic of the report with unit and meaning");
-  app.add_flag("--markdown", o.markdown, "with --list-stats: as Markdown tables (docs/json.md)")->needs(list_stats);
+  app.add_flag("--list-stats", o.list_stats, "list every statistic of the report with unit and meaning");
+  app.add_flag("--markdown", o.markdown,
+               "with --list-stats or --list-params: as Markdown tables (docs/json.md, docs/params.md)");
   app.add_flag("--dump-arch", o.dump_arch, "print the effective architecture as YAML");
   app.add_flag("--quiet", o.quiet, "print only the essentials");
   app.add_option("--asm-run", o.asm_run,
@@ -202,6 +202,41 @@ void list_params(std::ostream& out) {
                p.description, p.range_text);
     if (p.default_text.size() > 16) fmt::print(out, "{:<{}}    default: {}\n", "", kw, p.default_text);
   }
+}
+
+namespace {
+
+// A parameter's group: its key less the last part, the first two parts at most ("fabric.pe",
+// "memory.l1", "clock").
+std::string param_group(const std::string& key) {
+  const std::size_t first = key.find('.');
+  if (first == std::string::npos) return key;
+  const std::size_t second = key.find('.', first + 1);
+  return second == std::string::npos ? key.substr(0, first) : key.substr(0, second);
+}
+
+// Text for a Markdown table cell: '|' escaped.
+std::string md_cell(const std::string& s) {
+  std::string r;
+  for (char c : s) r += c == '|' ? std::string("\\|") : std::string(1, c);
+  return r;
+}
+
+}  // namespace
+
+std::string list_params_markdown() {
+  std::string md;
+  std::string group;
+  for (const auto& p : arch_param_list()) {
+    if (param_group(p.key) != group) {
+      group = param_group(p.key);
+      md += fmt::format("{}### `{}`\n\n| key | type | default | unit | range | meaning |\n|---|---|---|---|---|---|\n",
+                        md.empty() ? "" : "\n", group);
+    }
+    md += fmt::format("| `{}` | {} | `{}` | {} | {} | {} |\n", p.key, param_type_name(p.type), md_cell(p.default_text),
+                      p.unit, md_cell(p.range_text), md_cell(p.description));
+  }
+  return md;
 }
 
 void check_conflicts(const CLI::App& app, const Options& o) {

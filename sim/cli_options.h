@@ -70,6 +70,10 @@ void add_options(CLI::App& app, Options& o);
 /// --list-params: every architecture parameter with type, default, unit and meaning.
 void list_params(std::ostream& out);
 
+/// --list-params --markdown: the same as Markdown, one table per group of keys (fabric.pe,
+/// memory.l1, ...); docs/params.md is this output.
+std::string list_params_markdown();
+
 /// Options that do not go together (exit 2): stencil options with --asm-run, files that need a
 /// run with --roofline-only, --listing without --asm-run.
 void check_conflicts(const CLI::App& app, const Options& o);

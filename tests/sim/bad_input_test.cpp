@@ -122,6 +122,32 @@ TEST(BadInputTable, HasAtLeast45CasesWithUniqueNames) {
   for (const Case& c : t) EXPECT_TRUE(names.insert(c.name).second) << c.name;
 }
 
+// docs/robustness.md's table of the cases by group ("| group | cases | what |") counts them as the
+// table here holds them: its first two rows (command line, stencil spec) the first part of the
+// table, the other rows the second part (bad_input_cases.h).
+TEST(BadInputTable, DocsRobustnessCountsEveryCase) {
+  std::ifstream f(std::string(CGRA_SOURCE_DIR) + "/docs/robustness.md");
+  ASSERT_TRUE(f) << "docs/robustness.md is missing";
+  std::vector<std::size_t> counts;
+  bool in_table = false;
+  for (std::string line; std::getline(f, line);) {
+    if (line.rfind("| group | cases | what |", 0) == 0) {
+      in_table = true;
+      continue;
+    }
+    if (!in_table || line.rfind("|---", 0) == 0) continue;
+    if (line.empty() || line[0] != '|') break;
+    const std::size_t a = line.find('|', 1), b = line.find('|', a + 1);
+    ASSERT_NE(b, std::string::npos) << line;
+    counts.push_back(std::stoul(line.substr(a + 1, b - a - 1)));
+  }
+  ASSERT_EQ(counts.size(), 6u) << "docs/robustness.md: the table '| group | cases | what |' should have six groups";
+  EXPECT_EQ(counts[0] + counts[1], command_line_and_spec_cases().size())
+      << "docs/robustness.md: the command-line and spec rows do not count the table's first part";
+  EXPECT_EQ(counts[2] + counts[3] + counts[4] + counts[5], file_cases().size())
+      << "docs/robustness.md: the architecture, assembly, .npy and output rows do not count the table's second part";
+}
+
 // An unwritable output path fails before the simulation starts: the run also asks for a VCD trace
 // in a writable place, which SystemC would create the moment the simulation began. The same
 // stencil without the bad path does simulate (the trace appears), so the probe can tell. (The

@@ -11,8 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/arch_config.h"
 #include "io/output_file.h"
 
+#include "sim/cli_options.h"
 #include "sim/exit_codes.h"
 
 namespace cgra {
@@ -93,6 +95,55 @@ TEST(Cli, ListParamsAndDumpArch) {
   Result d = cli({"--dump-arch", "--set", "fabric.rows=32"});
   EXPECT_EQ(d.code, kExitOk) << d.err;
   EXPECT_NE(d.out.find("rows: 32"), std::string::npos) << d.out;
+}
+
+// --list-params --markdown: one table per group of keys, every declared parameter in one row, a
+// '|' in a cell escaped so that it does not split the row.
+TEST(Cli, ListParamsMarkdown) {
+  Result r = cli({"--list-params", "--markdown"});
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_EQ(r.out, list_params_markdown());
+  EXPECT_EQ(r.out.rfind("### `clock`\n\n| key | type | default | unit | range | meaning |\n|---|", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\n| `fabric.rows` | unsigned | `16` | PEs | 1..1024 | PE rows of the fabric |\n"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| rows of F\\|I\\|M |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n### `memory.l1`\n"), std::string::npos) << r.out;
+  for (const ParamInfo& p : arch_param_list()) {
+    const std::string row = "\n| `" + p.key + "` |";
+    const std::size_t at = r.out.find(row);
+    EXPECT_NE(at, std::string::npos) << p.key;
+    EXPECT_EQ(r.out.find(row, at + 1), std::string::npos) << p.key << " listed twice";
+  }
+  // Every line of a table has the table's six cells: no unescaped '|' in a value.
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] != '|') continue;
+    int bars = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) bars += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+    EXPECT_EQ(bars, 7) << line;
+  }
+  const Result alone = cli({"--markdown"});
+  EXPECT_EQ(alone.code, kExitUsage);
+  EXPECT_EQ(alone.err, "cgrasim: error: --markdown needs --list-stats or --list-params (see cgrasim --help)\n");
+}
+
+// docs/params.md carries `cgrasim --list-params --markdown` between its markers; regenerate it by
+// pasting the command's output there.
+TEST(Cli, DocsParamsIsListParamsMarkdown) {
+  std::ifstream f(std::string(CGRA_SOURCE_DIR) + "/docs/params.md");
+  ASSERT_TRUE(f) << "docs/params.md is missing";
+  std::stringstream buf;
+  buf << f.rdbuf();
+  const std::string doc = buf.str();
+  const std::string begin = "<!-- BEGIN cgrasim --list-params --markdown -->\n";
+  const std::string end = "<!-- END cgrasim --list-params --markdown -->";
+  const std::size_t b = doc.find(begin), e = doc.find(end);
+  ASSERT_NE(b, std::string::npos) << "docs/params.md has no '" << begin << "'";
+  ASSERT_NE(e, std::string::npos) << "docs/params.md has no '" << end << "'";
+  ASSERT_LT(b, e);
+  EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), list_params_markdown())
+      << "docs/params.md's parameters differ from config/arch_params.cpp: paste the output of "
+         "`cgrasim --list-params --markdown` between the markers";
 }
 
 // --dump-arch prints the architecture the run uses in every mode: with --asm-run it used to be
