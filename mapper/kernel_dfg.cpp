@@ -7,9 +7,11 @@
 #include <cctype>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "common/fma.h"
 #include "dfg/builder.h"
+#include "mapper/map_stencil.h"
 #include "mapper/placement.h"
 #include "mapper/predict.h"
 #include "network/route.h"
@@ -92,7 +94,8 @@ class Lowering {
         return stage_values_.emplace(key, v).first->second;
       }
       Value v;
-      if (b_) v.port = (*streams_)[ks_.stream_of(e.source, at[1], at[2])];
+      const unsigned s = ks_.stream_of(e.source, at[1], at[2]);
+      if (b_) v.port = (*streams_)[s];
       v.tokens = std::uint64_t{ks_.lag(at[0])} * d_;
       return v;
     }
@@ -108,11 +111,16 @@ class Lowering {
       return {fold(e.op, a), {}, 0, 0};
     }
     const NodeOp op = choose_op(e, constant, where_);
-    fp_ops_ += fp_pe(op.kind) ? 1 : 0;
-    rate_ = std::min(rate_, op_rate(op.kind, arch_.fabric.pe));
+    // An op slower than the worker's other FUs (an iterative divider) takes its operands round
+    // robin over `copies` units, so that together they keep up (replicated()).
+    const double one = op_rate(op.kind, arch_.fabric.pe), pace = pipeline_rate_bound(arch_);
+    const unsigned copies = ks_.replicate && one < pace ? static_cast<unsigned>(std::ceil(pace / one - 1e-9)) : 1;
+    fp_ops_ += fp_pe(op.kind) ? copies : 0;
+    rate_ = std::min(rate_, std::min(1.0, copies * one));
     if (!b_) return {};
     const int wj = static_cast<int>(j_);
     const std::string p = name(op.kind);
+    if (copies > 1) return replicated(op, args, copies, p);
     auto h = b_->add(op.kind, p).role(dfg::Role::Compute, wj);
     if (op.imm != nullptr) h.imm(op.imm, op.value);
     const unsigned link = route_latency(arch_.network, 1);
@@ -138,6 +146,74 @@ class Lowering {
     Value out;
     out.port = h.port("out");
     out.ready = arrive + std::uint64_t(fu_latency(op.kind, arch_.fabric.pe.latency));
+    return out;
+  }
+
+  // Op `op` on `copies` units: copy c takes word c of every `copies` of each operand (a FILTER
+  // mode=bits on BITS 0^c 1 0^(copies-1-c)) and a tree of MUXes mode=bits puts the results back in
+  // order (the MUX of copies [lo, hi) takes mid-lo words of its `a`, then hi-mid of its `b`). Its
+  // operands are streams: the ops replicated (FDIV, FSQRT) take a constant as an immediate.
+  Value replicated(const NodeOp& op, std::vector<Value>& args, unsigned copies, const std::string& p) {
+    const int wj = static_cast<int>(j_);
+    const unsigned link = route_latency(arch_.network, 1);
+    std::uint64_t arrive = 0;
+    for (const NodeOp::Operand& o : op.operands) {
+      if (o.negate) args[o.arg] = negated(args[o.arg], link);
+      if (args[o.arg].constant) throw MapError(where_ + ": a replicated " + std::string(dfg::to_string(op.kind)) + " has a constant operand");
+      arrive = std::max(arrive, args[o.arg].ready + link);
+    }
+    // Each operand once onto a COPY with its tokens, then to every copy's filter.
+    std::vector<PortRef> from;
+    for (const NodeOp::Operand& o : op.operands) {
+      const Value& a = args[o.arg];
+      if (a.tokens == 0) {
+        from.push_back(a.port);
+        continue;
+      }
+      auto c = b_->add(OpKind::Copy, p + "." + o.port + "_in").role(dfg::Role::Compute, wj);
+      wire(a, c.port("in"), arrive - link);
+      from.push_back(c.port("out"));
+    }
+    const auto bits = [&](const std::string& n, std::uint64_t m, std::uint64_t ones, std::uint64_t rest) {
+      return b_->add(OpKind::Bits, n)
+          .imm("m", static_cast<std::int64_t>(m))
+          .imm("n", static_cast<std::int64_t>(ones))
+          .imm("p", static_cast<std::int64_t>(rest))
+          .role(dfg::Role::Filter, wj)
+          .port("out");
+    };
+    std::vector<PortRef> results;
+    for (unsigned c = 0; c < copies; ++c) {
+      const std::string q = p + ".r" + std::to_string(c);
+      auto h = b_->add(op.kind, q).role(dfg::Role::Compute, wj);
+      if (op.imm != nullptr) h.imm(op.imm, op.value);
+      const PortRef sel = bits(q + ".bits", c, 1, copies - 1 - c);
+      for (std::size_t i = 0; i < op.operands.size(); ++i) {
+        auto f = b_->add(OpKind::Filter, q + "." + op.operands[i].port + "_f").imm("mode", "bits").role(dfg::Role::Filter, wj);
+        b_->connect(from[i], f.port("in"));
+        b_->connect(sel, f.port("bits"));
+        b_->connect(f.port("out"), h.port(op.operands[i].port));
+      }
+      sd_->slots.push_back({h.vertex(), row_, j_});
+      sd_->slot_rows = std::max(sd_->slot_rows, ++row_);
+      results.push_back(h.port("out"));
+    }
+    unsigned muxes = 0, depth = 0;
+    std::function<PortRef(unsigned, unsigned, unsigned)> merge = [&](unsigned lo, unsigned hi, unsigned level) {
+      if (hi - lo == 1) return results[lo];
+      depth = std::max(depth, level + 1);
+      const unsigned mid = (lo + hi) / 2;
+      const PortRef a = merge(lo, mid, level + 1), b = merge(mid, hi, level + 1);
+      const std::string q = p + ".mux" + std::to_string(muxes++);
+      auto m = b_->add(OpKind::Mux, q).imm("mode", "bits").role(dfg::Role::Filter, wj);
+      b_->connect(bits(q + ".bits", mid - lo, hi - mid, 0), m.port("sel"));
+      b_->connect(a, m.port("a"));
+      b_->connect(b, m.port("b"));
+      return m.port("out");
+    };
+    Value out;
+    out.port = merge(0, copies, 0);
+    out.ready = arrive + 2 * link + std::uint64_t(fu_latency(op.kind, arch_.fabric.pe.latency)) + depth * (link + 1);
     return out;
   }
 
@@ -199,6 +275,14 @@ class Lowering {
 
 }  // namespace
 
+bool exact_reciprocal(double c) {
+  if (!std::isfinite(c) || c == 0) return false;
+  int exp = 0;
+  if (std::fabs(std::frexp(c, &exp)) != 0.5) return false;  // a power of two
+  const double r = 1.0 / c;
+  return std::isfinite(r) && std::fabs(r) >= std::numeric_limits<double>::min();
+}
+
 NodeOp choose_op(const Expr& e, const std::vector<std::optional<double>>& constant, const std::string& where) {
   const auto is = [&](unsigned a) { return constant[a].has_value(); };
   // FDIV, FMIN, FMAX: a constant operand is the immediate that replaces its port.
@@ -226,7 +310,11 @@ NodeOp choose_op(const Expr& e, const std::vector<std::optional<double>>& consta
       if (is(1)) return {OpKind::Mac, "coef", sign * *constant[1], {{"in", 0}, {"acc", 2}}};
       return {OpKind::Fma, nullptr, 0, {{"a", 0, fms}, {"b", 1}, {"c", 2}}};
     }
-    case ExprOp::Div: return binary(OpKind::Fdiv);
+    case ExprOp::Div:
+      // x / 2^k is x * 2^-k: when the reciprocal is a normal double, both round the same real
+      // number once, so the bits agree for every x (NaN, infinities and zeros too).
+      if (is(1) && exact_reciprocal(*constant[1])) return {OpKind::Mul, "coef", 1.0 / *constant[1], {{"in", 0}}};
+      return binary(OpKind::Fdiv);
     case ExprOp::Min: return binary(OpKind::Fmin);
     case ExprOp::Max: return binary(OpKind::Fmax);
     case ExprOp::Abs: return {OpKind::Fabs, nullptr, 0, {{"in", 0}}};
@@ -237,10 +325,7 @@ NodeOp choose_op(const Expr& e, const std::vector<std::optional<double>>& consta
   throw MapError(where + ": expr column " + std::to_string(e.column) + ": a leaf has no op");
 }
 
-unsigned kernel_fp_ops(const KernelStreams& ks) {
-  const ArchConfig arch;
-  return Lowering(ks, arch).count();
-}
+unsigned kernel_fp_ops(const KernelStreams& ks, const ArchConfig& arch) { return Lowering(ks, arch).count(); }
 
 double kernel_op_rate(const KernelStreams& ks, const ArchConfig& arch) { return Lowering(ks, arch).rate(); }
 

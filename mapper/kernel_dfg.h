@@ -42,13 +42,18 @@ struct NodeOp {
 /// The fabric op of node `e` whose operands `constant` are known constants (nullopt: a stream);
 /// not every operand constant (those are folded). The one place where an expression operator
 /// meets a fabric op; every operator of the language has one.
+/// True when 1/c is exactly a normal double (c = ±2^k): x / c is then x * (1/c) bit for bit.
+bool exact_reciprocal(double c);
+
 NodeOp choose_op(const Expr& e, const std::vector<std::optional<double>>& constant, const std::string& where);
 
-/// Ops one worker's compute takes on FP PEs (needs_fp_pe: all but FABS, FNEG, CONST and COPY).
-unsigned kernel_fp_ops(const KernelStreams& ks);
+/// Ops one worker's compute takes on FP PEs (needs_fp_pe: all but FABS, FNEG, CONST and COPY), a
+/// replicated op's copies each (KernelStreams::replicate).
+unsigned kernel_fp_ops(const KernelStreams& ks, const ArchConfig& arch = ArchConfig{});
 
 /// Results per cycle one worker's compute sustains, its slowest op's (op_rate, mapper/predict.h:
-/// an iterative FDIV or FSQRT takes one operand every latency cycles); 1 for a lone tap.
+/// an iterative FDIV or FSQRT takes one operand every latency cycles; replicated, its copies
+/// together); 1 for a lone tap.
 double kernel_op_rate(const KernelStreams& ks, const ArchConfig& arch);
 
 /// The compute of `ks` on the 1D stream plan `plan` (made by StencilPlan::streams with left and

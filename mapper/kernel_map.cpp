@@ -13,7 +13,7 @@ RooflineWork kernel_work(const KernelStreams& ks, const ArchConfig& arch) {
   w.flops_per_output = ks.kernel.flops_per_point();
   w.time_steps = 1;
   w.ideal_bytes = 8.0 * double(ks.kernel.grid_points()) * double(ks.inputs.size() + 1);
-  w.fp_pes = kernel_fp_ops(ks);
+  w.fp_pes = kernel_fp_ops(ks, arch);
   w.fp_adds = 0;
   w.mem_pes = static_cast<unsigned>(ks.rows.size()) + 1;
   w.worker_rate = kernel_op_rate(ks, arch);
@@ -29,9 +29,12 @@ std::vector<std::uint64_t> kernel_input_bases(const KernelStreams& ks, const Hos
   return bases;
 }
 
-MappedStencil map_kernel(const Kernel& k, unsigned workers, const ArchConfig& arch) {
+namespace {
+
+// map_kernel with the streams `ks` (its slow ops replicated or not).
+MappedStencil map_kernel_with(const KernelStreams& ks, unsigned workers, const ArchConfig& arch) {
   MappedKernel mk;
-  mk.streams = kernel_streams(k);
+  mk.streams = ks;
   mk.work = kernel_work(mk.streams, arch);
   mk.input_bases = kernel_input_bases(mk.streams, default_host_layout(mk.streams.carrier(1)));
   if (workers != 0) {
@@ -70,6 +73,26 @@ MappedStencil map_kernel(const Kernel& k, unsigned workers, const ArchConfig& ar
     if (first_error.empty()) first_error = last_error;
   }
   throw MapError(last_error);
+}
+
+}  // namespace
+
+MappedStencil map_kernel(const Kernel& k, unsigned workers, const ArchConfig& arch) {
+  KernelStreams ks = kernel_streams(k);
+  try {
+    return map_kernel_with(ks, workers, arch);
+  } catch (const MapError& e) {
+    // A slow op on one unit per worker needs fewer PEs and routes than on several.
+    if (kernel_fp_ops(ks, arch) == kernel_fp_ops(ks.single(), arch)) throw;
+    const std::string with = e.what();
+    try {
+      MappedStencil m = map_kernel_with(ks.single(), workers, arch);
+      m.summary.workers_reason += "; its slow ops on one unit each (on several: " + with + ")";
+      return m;
+    } catch (const MapError&) {
+      throw MapError(with);
+    }
+  }
 }
 
 }  // namespace cgra

@@ -38,6 +38,16 @@ struct KernelStreams {
   unsigned low_y = 0, low_z = 0;
   /// Interior rows per plane and interior planes (1 and 1 in 1D).
   std::uint64_t out_rows = 1, out_planes = 1;
+  /// An op slower than a worker's MAC pipeline (an iterative divider) on as many units as keep up
+  /// with it (mapper/kernel_dfg.h); false: one unit, the worker at its pace.
+  bool replicate = true;
+
+  /// These streams with every op on one unit (replicate false).
+  KernelStreams single() const {
+    KernelStreams s = *this;
+    s.replicate = false;
+    return s;
+  }
 
   /// The stage the fabric outputs: the last (earlier ones are computed inside it, at its taps).
   const KernelStage& stage() const { return kernel.stages.back(); }

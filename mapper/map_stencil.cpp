@@ -172,7 +172,9 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       const double bytes = 8.0 * double(w) * (words * streams + double(plan.writer_total(0)));
       b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
       m.summary.load_latency_cycles = words;
-      const CyclePrediction pred = predict_streams(plan, arch, stream_chain(sd.dfg, sd.done_op, arch));
+      StreamChain chain = stream_chain(sd.dfg, sd.done_op, arch);
+      if (k) chain.rate = kernel_op_rate(k->streams, arch);  // a replicated op's units together
+      const CyclePrediction pred = predict_streams(plan, arch, chain);
       m.summary.predicted_cycles = pred.cycles;
       m.summary.predicted_bound = pred.bound;
       break;

@@ -106,9 +106,18 @@ TEST(KernelMap, OpsFollowTheExpression) {
   // Constants folded: (1 + 2) * a(0) is one MUL by 3.
   EXPECT_EQ(kinds("a", "(1 + 2) * a(0) + a(1)"), (std::map<std::string, unsigned>{{"ADD", 1}, {"MUL", 1}}));
   EXPECT_EQ(kinds("a", "2 - a(1)"), (std::map<std::string, unsigned>{{"CONST", 1}, {"SUB", 1}}));
-  // The fabric's FP ops: a constant operand of '/', min and max is the op's immediate.
-  EXPECT_EQ(kinds("a", "a(0) / 3"), (std::map<std::string, unsigned>{{"FDIV", 1}}));
-  EXPECT_EQ(kinds("a", "sqrt(abs(a(-1)))"), (std::map<std::string, unsigned>{{"FABS", 1}, {"FSQRT", 1}}));
+  // The fabric's FP ops: a constant operand of '/', min and max is the op's immediate. An
+  // iterative FDIV (1/11 a cycle on paper.yaml) on ceil(0.8 x 11) = 9 units, so that they keep up
+  // with the worker's MAC pace of 4/5; FSQRT (1/15) on ceil(0.8 x 15) = 12.
+  EXPECT_EQ(kinds("a", "a(0) / 3"), (std::map<std::string, unsigned>{{"FDIV", 9}}));
+  EXPECT_EQ(kinds("a", "sqrt(abs(a(-1)))"), (std::map<std::string, unsigned>{{"FABS", 1}, {"FSQRT", 12}}));
+  // Division by a power of two is a multiplication by its exact reciprocal.
+  EXPECT_EQ(kinds("a", "a(0) / 8"), (std::map<std::string, unsigned>{{"MUL", 1}}));
+  EXPECT_EQ(kinds("a", "a(0) / -0.25"), (std::map<std::string, unsigned>{{"MUL", 1}}));
+  EXPECT_TRUE(exact_reciprocal(0x1p-1000));
+  EXPECT_FALSE(exact_reciprocal(0x1p1023));  // 2^-1023 is subnormal: the rule takes normal reciprocals only
+  EXPECT_FALSE(exact_reciprocal(3));
+  EXPECT_FALSE(exact_reciprocal(0));
   EXPECT_EQ(kinds("a", "max(a(-1), min(a(0), 2))"), (std::map<std::string, unsigned>{{"FMAX", 1}, {"FMIN", 1}}));
   EXPECT_EQ(kinds("a", "-a(0) + a(1)"), (std::map<std::string, unsigned>{{"ADD", 1}, {"FNEG", 1}}));
   EXPECT_EQ(kinds("a", "a(-1) * a(1) + a(0)"), (std::map<std::string, unsigned>{{"ADD", 1}, {"FMUL", 1}}));
@@ -128,19 +137,27 @@ TEST(KernelMap, OpsFollowTheExpression) {
   EXPECT_EQ(imm_of("1 / a(1)"), "lhs=1.000000");
 }
 
-// The worker's rate the choice and the prediction take (kernel_op_rate): an iterative FDIV takes
-// one operand every fp_div = 11 cycles on paper.yaml; pipelined, its output queue (4 words) holds
-// the results of 11 + 1 cycles: 4/12. FSQRT iterative: 1/15. Without them the ops' rates are
-// at least 1 (FABS: int_alu 1, 4/2) or 4/(4+1) (MUL).
+// The worker's rate the choice and the prediction take (kernel_op_rate). On one unit
+// (KernelStreams::single): an iterative FDIV takes one operand every fp_div = 11 cycles on
+// paper.yaml; pipelined, its output queue (4 words) holds the results of 11 + 1 cycles: 4/12.
+// FSQRT iterative: 1/15. Replicated (the default) over as many units as reach the MAC pace of
+// 4/(4+1): 9 FDIVs, 9/11; 12 FSQRTs, 12/15; 3 pipelined FDIVs, 3 x 4/12 = 1. Without them the
+// ops' rates are at least 1 (FABS: int_alu 1, 4/2) or 4/(4+1) (MUL).
 TEST(KernelMap, OpRateOfIterativeAndPipelinedUnits) {
   ArchConfig arch = load_default_arch();
+  const auto one = [&](const std::string& e) {
+    return kernel_op_rate(kernel_streams(kernel_1d("a", e, 64)).single(), arch);
+  };
   const auto rate = [&](const std::string& e) { return kernel_op_rate(kernel_streams(kernel_1d("a", e, 64)), arch); };
-  EXPECT_DOUBLE_EQ(rate("a(0) / 3"), 1.0 / 11);
-  EXPECT_DOUBLE_EQ(rate("sqrt(a(0)) + a(0) / 3"), 1.0 / 15);
+  EXPECT_DOUBLE_EQ(one("a(0) / 3"), 1.0 / 11);
+  EXPECT_DOUBLE_EQ(one("sqrt(a(0)) + a(0) / 3"), 1.0 / 15);
+  EXPECT_DOUBLE_EQ(rate("a(0) / 3"), 9.0 / 11);
+  EXPECT_DOUBLE_EQ(rate("sqrt(a(0)) + a(0) / 3"), 12.0 / 15);
   EXPECT_DOUBLE_EQ(rate("abs(a(0))"), 1.0);
   EXPECT_DOUBLE_EQ(rate("2 * a(0)"), 4.0 / 5);
   arch.fabric.pe.latency.fp_div_pipelined = true;
-  EXPECT_DOUBLE_EQ(rate("a(0) / 3"), 4.0 / 12);
+  EXPECT_DOUBLE_EQ(one("a(0) / 3"), 4.0 / 12);
+  EXPECT_DOUBLE_EQ(rate("a(0) / 3"), 1.0);
 }
 
 // Which ops take an F PE (docs/pe.md: the FP units; FABS and FNEG are an AND or XOR of the integer
