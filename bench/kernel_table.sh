@@ -39,7 +39,7 @@ for k in "$@"; do
   if "$dir/sim/cgrasim" --spec "$file" $flags --quiet >"$tmp/$k.out" 2>"$tmp/$k.err"; then
     echo $(($(date +%s) - start)) >"$tmp/$k.wall"
   else
-    sed 's/^cgrasim: error: [^:]*: //' "$tmp/$k.err" >"$tmp/$k.refused"
+    sed -e 's/^cgrasim: error: //' -e 's/^[^ ]*\.yaml: //' "$tmp/$k.err" >"$tmp/$k.refused"
   fi
 done
 python3 - "$tmp" "$mode" "$out" "$@" <<'EOF'

@@ -29,20 +29,6 @@ Kernel kernel_1d(const std::string& inputs, const std::string& expr, unsigned n)
                            "k.yaml");
 }
 
-/// The mapped graph interpreted with `in` (one grid per kernel input) at the mapping's addresses,
-/// input 0 copied to the output first; the output grid.
-Grid interpret_kernel(const MappedStencil& m, const std::vector<Grid>& in, const ArchConfig& arch) {
-  DfgInterpreter it(m.dfg, native_capacity(arch).native, native_capacity(arch).multicast);
-  for (std::size_t g = 0; g < in.size(); ++g)
-    for (std::uint64_t i = 0; i < in[g].size(); ++i) it.memory()[m.kernel->input_bases[g] + 8 * i] = dbits(in[g][i]);
-  for (std::uint64_t i = 0; i < in[0].size(); ++i) it.memory()[m.layout.output_base + 8 * i] = dbits(in[0][i]);
-  const InterpResult r = it.run();
-  EXPECT_TRUE(r.done) << r.blocked;
-  Grid out(in[0].size());
-  for (std::uint64_t i = 0; i < out.size(); ++i) out[i] = bdouble(it.memory()[m.layout.output_base + 8 * i]);
-  return out;
-}
-
 /// in[0] outside [lo, n - hi), f(i) inside: the hand-written reference.
 Grid expected(const std::vector<Grid>& in, long lo, long hi, const std::function<double(long)>& f) {
   Grid out = in[0];

@@ -35,20 +35,6 @@ std::string stage(const std::string& name, const std::string& expr) {
   return "  - name: " + name + "\n    expr: \"" + expr + "\"\n";
 }
 
-/// The mapped graph interpreted with `in` (one grid per kernel input) at the mapping's addresses,
-/// input 0 copied to the output first; the output grid.
-Grid interpret(const MappedStencil& m, const std::vector<Grid>& in, const ArchConfig& arch) {
-  DfgInterpreter it(m.dfg, native_capacity(arch).native, native_capacity(arch).multicast);
-  for (std::size_t g = 0; g < in.size(); ++g)
-    for (std::uint64_t i = 0; i < in[g].size(); ++i) it.memory()[m.kernel->input_bases[g] + 8 * i] = dbits(in[g][i]);
-  for (std::uint64_t i = 0; i < in[0].size(); ++i) it.memory()[m.layout.output_base + 8 * i] = dbits(in[0][i]);
-  const InterpResult r = it.run();
-  EXPECT_TRUE(r.done) << r.blocked;
-  Grid out(in[0].size());
-  for (std::uint64_t i = 0; i < out.size(); ++i) out[i] = bdouble(it.memory()[m.layout.output_base + 8 * i]);
-  return out;
-}
-
 std::vector<Grid> random_inputs(const Kernel& k, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -194,7 +180,7 @@ TEST_P(KernelRowsMapped, InterpretedGraphMatchesTheLoop) {
   for (unsigned w : {1u, 3u}) {
     const MappedStencil m = map_kernel(k, w, arch);
     EXPECT_EQ(m.spec.workers, w);
-    EXPECT_EQ(differing(want, interpret(m, in, arch)), 0u) << c.name << " w=" << w;
+    EXPECT_EQ(differing(want, interpret_kernel(m, in, arch)), 0u) << c.name << " w=" << w;
   }
 }
 

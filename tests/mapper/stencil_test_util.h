@@ -86,6 +86,20 @@ inline std::vector<double> interpret(const dfg::Dfg& g, const HostLayout& l, con
 
 // Words of `expected` whose bits differ from the same word of `actual`. Grids of different sizes
 // fail the test (naming both sizes) and count as differing everywhere: the largest count there is.
+/// The mapped graph interpreted with `in` (one grid per kernel input) at the mapping's addresses,
+/// input 0 copied to the output first; the output grid.
+inline std::vector<double> interpret_kernel(const MappedStencil& m, const std::vector<std::vector<double>>& in, const ArchConfig& arch) {
+  DfgInterpreter it(m.dfg, native_capacity(arch).native, native_capacity(arch).multicast);
+  for (std::size_t g = 0; g < in.size(); ++g)
+    for (std::uint64_t i = 0; i < in[g].size(); ++i) it.memory()[m.kernel->input_bases[g] + 8 * i] = dbits(in[g][i]);
+  for (std::uint64_t i = 0; i < in[0].size(); ++i) it.memory()[m.layout.output_base + 8 * i] = dbits(in[0][i]);
+  const InterpResult r = it.run();
+  EXPECT_TRUE(r.done) << r.blocked;
+  std::vector<double> out(in[0].size());
+  for (std::uint64_t i = 0; i < out.size(); ++i) out[i] = bdouble(it.memory()[m.layout.output_base + 8 * i]);
+  return out;
+}
+
 inline std::uint64_t differing_words(const std::vector<double>& expected, const std::vector<double>& actual) {
   if (actual.size() != expected.size()) {
     ADD_FAILURE() << "differing_words: the grids differ in size: " << expected.size() << " expected words, "
