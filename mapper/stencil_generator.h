@@ -235,8 +235,20 @@ class Generator {
 
   // D segments (count), `words` words of each (rows), then a kernel's grid rows (planes) and
   // planes (blocks).
+  // A kernel's rows (one segment per worker) take the words as the innermost level instead: a
+  // level of one address costs its generator an idle cycle per address.
   void set_stream_addresses(dfg::OpHandle& h, std::uint64_t base, std::uint64_t words) {
     const SegmentPlan& sp = plan().segments();
+    if (sp.row_count() > 1 && sp.interleave == 1) {
+      h.imm("base", static_cast<std::int64_t>(base))
+          .imm("stride", std::int64_t{8})
+          .imm("count", static_cast<std::int64_t>(words));
+      if (sp.rows > 1)
+        h.imm("rows", static_cast<std::int64_t>(sp.rows)).imm("row_stride", static_cast<std::int64_t>(8 * sp.row_words));
+      if (sp.planes > 1)
+        h.imm("planes", static_cast<std::int64_t>(sp.planes)).imm("plane_stride", static_cast<std::int64_t>(8 * sp.plane_words));
+      return;
+    }
     h.imm("base", static_cast<std::int64_t>(base))
         .imm("stride", static_cast<std::int64_t>(8 * sp.stride))
         .imm("count", static_cast<std::int64_t>(sp.interleave));
