@@ -248,12 +248,30 @@ class Lowering {
       sd_->dfg.channel(e).initial.assign(per, dfg::Literal{0.0});
       src = copy.port("out");
     }
+    // The words the channel holds: its tokens and those that wait for the op's other operands.
+    // Beyond a PE's queues, up to kDelayStages COPY stages (each adds its queues) hold them; a
+    // longer wait takes a deep channel (a scratchpad FIFO, whose banks every worker shares).
+    const std::uint64_t native = std::uint64_t{pe.input_queue_depth} + pe.output_queue_depth;
+    const std::uint64_t need = left + (until > v.ready ? until - v.ready : 0) + kRateSlack;
+    const std::uint64_t stages = need > native ? (need - 1) / native : 0;
+    if (stages > 0 && stages <= kDelayStages) {
+      for (std::uint64_t c = 0; c < stages; ++c) {
+        auto copy = b_->add(OpKind::Copy, to.op + "." + to.port + "_d" + std::to_string(c))
+                        .role(dfg::Role::Compute, static_cast<int>(j_));
+        const dfg::Edge e = b_->connect(src, copy.port("in"));
+        if (c == 0) sd_->dfg.channel(e).initial.assign(left, dfg::Literal{0.0});
+        src = copy.port("out");
+      }
+      b_->connect(src, to);
+      return;
+    }
     const dfg::Edge e = b_->connect(src, to);
     dfg::Channel& ch = sd_->dfg.channel(e);
     ch.initial.assign(left, dfg::Literal{0.0});
-    const std::uint64_t need = left + (until > v.ready ? until - v.ready : 0) + kRateSlack;
-    if (need > std::uint64_t{pe.input_queue_depth} + pe.output_queue_depth) ch.capacity = need;
+    if (need > native) ch.capacity = need;
   }
+
+  static constexpr std::uint64_t kDelayStages = 4;
 
   static std::string lower(std::string_view s) {
     std::string out(s);
