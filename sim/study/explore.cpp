@@ -30,6 +30,7 @@
 #include "sim/study/explore_db.h"
 #include "sim/study/explore_eval.h"
 #include "sim/study/plot.h"
+#include "sim/study/plot_labels.h"
 #include "sim/study/point_launcher.h"
 #include "sim/study/sweep_run.h"
 
@@ -438,7 +439,7 @@ void write_front_csv(const std::string& path, const Explore& x, const std::vecto
   write_file_atomic(path, s);
 }
 
-std::string label_of(const Objective& o) { return std::string(o.maximise ? "maximise " : "minimise ") + o.figure; }
+std::string label_of(const Objective& o) { return std::string(o.maximise ? "maximise " : "minimise ") + words(o.figure); }
 
 std::vector<std::string> write_front_plot(const std::string& dir, const Explore& x,
                                           const std::vector<const Evaluation*>& all,
@@ -461,7 +462,7 @@ std::vector<std::string> write_front_plot(const std::string& dir, const Explore&
   b += "set title " + gnuplot_quote(x.name + ": " + label_of(x.objectives[0]) +
                                     (x.objectives.size() == 2 ? ", " + label_of(x.objectives[1]) : "")) +
        " noenhanced\n";
-  b += "set xlabel " + gnuplot_quote(fx) + "\nset ylabel " + gnuplot_quote(fy) + "\n";
+  b += "set xlabel " + gnuplot_quote(label(fx)) + " noenhanced\nset ylabel " + gnuplot_quote(label(fy)) + " noenhanced\n";
   b += "set key outside right top\nset grid\n";
   const bool two = x.objectives.size() == 2;
   b += "plot $feasible using 1:2 with points pt 7 ps 0.6 lc rgb '#9a9a9a' title 'predicted',\\\n"

@@ -182,6 +182,10 @@ TEST(Explore, TheOptimisersFrontIsOnTheExactFront) {
   EXPECT_EQ(lines_of("front"), front.size());
   EXPECT_EQ(lines_of("confirmed"), 2u);
   EXPECT_EQ(lines_of("papersim"), 1u);
+  // Title and axes in words (sim/study/plot_labels.h), not the report's keys.
+  EXPECT_NE(gp.find("maximise achieved GFLOP/s, minimise fabric area"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set xlabel 'achieved GFLOP/s' noenhanced"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set ylabel 'fabric area [mm²]' noenhanced"), std::string::npos) << gp;
 }
 
 TEST(Explore, ConstraintsExcludeWhatTheyMust) {
