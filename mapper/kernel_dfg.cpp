@@ -59,14 +59,12 @@ class Lowering {
     return rate_;
   }
 
-  PortRef build(dfg::Builder& b, StencilDfg& sd, unsigned j, const std::vector<PortRef>& streams, unsigned interleave,
-                std::uint64_t words) {
+  PortRef build(dfg::Builder& b, StencilDfg& sd, unsigned j, const std::vector<PortRef>& streams, unsigned interleave) {
     b_ = &b;
     sd_ = &sd;
     j_ = j;
     streams_ = &streams;
     d_ = interleave;
-    words_ = words;
     n_ = 0;
     stage_values_.clear();
     const Value v = value(ks_.stage().expr);
@@ -132,9 +130,12 @@ class Lowering {
     for (const NodeOp::Operand& o : op.operands) {
       const Value& a = args[o.arg];
       if (a.constant) {
+        // Forever (count 0): one value a cycle. A counted CONST spends a second instruction per
+        // value on its count, and would halve the worker's pace; the op takes what it needs and
+        // the run ends at the writers' done, whatever waits in the CONST's queue.
         auto c = b_->add(OpKind::Const, p + ".c" + o.port)
                      .imm("value", *a.constant)
-                     .imm("count", static_cast<std::int64_t>(words_))
+                     .imm("count", std::int64_t{0})
                      .role(dfg::Role::Compute, wj);
         b_->connect(c.port("out"), h.port(o.port));
       } else {
@@ -287,7 +288,6 @@ class Lowering {
   const std::vector<PortRef>* streams_ = nullptr;
   unsigned j_ = 0, d_ = 1, n_ = 0, row_ = 0, fp_ops_ = 0;
   double rate_ = 1;
-  std::uint64_t words_ = 0;
   std::map<std::pair<unsigned, Shift>, Value> stage_values_;  // an earlier stage's value at a point
 };
 
@@ -355,9 +355,8 @@ StreamCompute kernel_compute(const KernelStreams& ks, const std::vector<std::uin
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   c.bases = bases;
   const unsigned d = plan.segments().interleave;
-  const std::uint64_t words = plan.reader_total(0);
-  c.build = [&ks, &arch, d, words](dfg::Builder& b, StencilDfg& sd, unsigned j, const std::vector<PortRef>& streams) {
-    return Lowering(ks, arch).build(b, sd, j, streams, d, words);
+  c.build = [&ks, &arch, d](dfg::Builder& b, StencilDfg& sd, unsigned j, const std::vector<PortRef>& streams) {
+    return Lowering(ks, arch).build(b, sd, j, streams, d);
   };
   return c;
 }
