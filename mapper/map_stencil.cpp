@@ -97,16 +97,33 @@ void finish(MappedStencil& m, StencilDfg& sd, unsigned w, const ArchConfig& arch
 }
 
 // A kernel's stream plan: one segment per worker in every interior row (mapper/kernel_streams.h).
+// Columns or bands, whichever reads fewer words: each worker's segment of every row re-reads
+// left + right words a row; a band of whole rows (2D) or planes (3D) per worker re-reads the rows
+// or planes the taps reach beyond it. Narrow grids (SASA's 32-wide 3D grids) take bands.
 StencilPlan kernel_plan(const MappedKernel& k, const HostLayout& layout, unsigned w) {
   const KernelStreams& ks = k.streams;
   StencilSpec line = ks.carrier(w);  // the segments are cut along x
   line.dims = 1;
   line.grid = {ks.kernel.grid[0], 1, 1};
   line.radius = {1, 0, 0};
-  const std::uint64_t nx = ks.kernel.grid[0];
-  return StencilPlan::streams(line, w, 1, ks.left, ks.right)
-      .with_rows(ks.out_rows, nx, ks.out_planes, layout.plane_pitch, ks.low_y * nx + ks.low_z * layout.plane_pitch,
-                 static_cast<unsigned>(ks.inputs.size()));
+  const std::uint64_t nx = ks.kernel.grid[0], origin = ks.low_y * nx + ks.low_z * layout.plane_pitch;
+  const auto grids = static_cast<unsigned>(ks.inputs.size());
+  const StencilPlan columns = StencilPlan::streams(line, w, 1, ks.left, ks.right);
+  const bool planes = ks.kernel.dims == 3;
+  const std::uint64_t units = planes ? ks.out_planes : ks.out_rows;
+  const std::uint64_t reach = planes ? ks.kernel.grid[2] - ks.out_planes : ks.kernel.grid[1] - ks.out_rows;
+  if (ks.kernel.dims > 1 && w > 1 && units >= w) {
+    const double column_words =
+        double(ks.out_rows * ks.out_planes) * w * double(columns.segments().length + ks.span());
+    const double band_words = double(planes ? ks.out_rows * nx : nx) * double(units + std::uint64_t{w} * reach);
+    if (band_words < column_words) {
+      const std::uint64_t stride = units / w, band = units - (w - 1) * stride;
+      const StencilPlan bands = columns.as_bands(nx - ks.span(), stride * (planes ? layout.plane_pitch : nx));
+      return planes ? bands.with_rows(ks.out_rows, nx, band, layout.plane_pitch, origin, grids)
+                    : bands.with_rows(band, nx, 1, layout.plane_pitch, origin, grids);
+    }
+  }
+  return columns.with_rows(ks.out_rows, nx, ks.out_planes, layout.plane_pitch, origin, grids);
 }
 
 // Byte address of the first row each of a kernel's row groups reads (KernelStreams::rows).

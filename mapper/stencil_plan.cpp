@@ -142,6 +142,13 @@ StencilPlan StencilPlan::streams(const StencilSpec& spec, unsigned workers, unsi
   return p;
 }
 
+StencilPlan StencilPlan::as_bands(std::uint64_t length, std::uint64_t stride) const {
+  StencilPlan p = *this;
+  p.seg_.length = length;
+  p.seg_.stride = stride;
+  return p;
+}
+
 StencilPlan StencilPlan::with_rows(std::uint64_t rows, std::uint64_t row_words, std::uint64_t planes,
                                    std::uint64_t plane_words, std::uint64_t origin, unsigned grids) const {
   StencilPlan p = *this;

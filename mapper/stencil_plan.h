@@ -158,6 +158,9 @@ class StencilPlan {
   /// DRAM (a 2D or 3D kernel, SegmentPlan).
   StencilPlan with_rows(std::uint64_t rows, std::uint64_t row_words, std::uint64_t planes, std::uint64_t plane_words,
                         std::uint64_t origin, unsigned grids) const;
+  /// The same plan with one segment of `length` outputs per worker, `stride` words apart (a
+  /// kernel's bands of whole rows or planes: with_rows gives each worker's rows).
+  StencilPlan as_bands(std::uint64_t length, std::uint64_t stride) const;
 
   /// Blocking for `spec`: `blocks` equal-width blocks covering the interior (see BlockPlan).
   static BlockPlan make_blocks(const StencilSpec& spec, unsigned blocks);

@@ -165,7 +165,32 @@ std::vector<Case> cases() {
          return std::sqrt(std::fabs(((((a(0, 0, -1) + a(0, -1, 0)) + a(-1, 0, 0)) - a(1, 0, 0)) + a(0, 1, 0)) +
                                     a(0, 0, 1)));
        }},
+      // Narrow grids: three workers take bands of whole rows (2D) and planes (3D), not columns.
+      {"narrow2d_bands", 2, "6x20", "a", stage("out", "a(-1,0) * a(1,1) - a(0,-1)"), {1, 1, 0}, {1, 1, 0},
+       [](const auto& g, const At& at, long x, long y, long) {
+         const auto a = [&](long dx, long dy) { return g[0][std::size_t(at(x + dx, y + dy))]; };
+         return a(-1, 0) * a(1, 1) - a(0, -1);
+       }},
+      {"narrow3d_bands", 3, "6x5x9", "a", stage("out", "max(a(0,0,-1), a(0,0,1)) + a(-1,1,0) / 3"), {1, 0, 1},
+       {0, 1, 1},
+       [](const auto& g, const At& at, long x, long y, long z) {
+         const auto a = [&](long dx, long dy, long dz) { return g[0][std::size_t(at(x + dx, y + dy, z + dz))]; };
+         const double p = a(0, 0, -1), q = a(0, 0, 1);
+         return (p > q ? p : q) + a(-1, 1, 0) / 3;
+       }},
   };
+}
+
+// Which cut the plan takes (kernel_plan): columns re-read left + right words a row per worker,
+// bands re-read the rows (planes) the taps reach beyond each band. 6x20, a 3-point reach of one
+// column each side and one row each way, three workers: columns 18 rows x 3 x (2 + 2) = 216 words,
+// bands 6 x (18 + 3 x 2) = 144: bands of all 4 interior columns. 40x20: columns 18 x 3 x (14 + 2)
+// = 864, bands 40 x 24 = 960: columns of 14 (38 = 2 x 12 + 14).
+TEST(KernelRows, NarrowGridsTakeBands) {
+  const ArchConfig arch = load_default_arch();
+  const std::string box = stage("out", "a(-1,0) + a(1,0) + a(0,-1) + a(0,1)");
+  EXPECT_EQ(map_kernel(kernel_of(2, "6x20", "a", box), 3, arch).summary.buffering.segment_length, 4u);
+  EXPECT_EQ(map_kernel(kernel_of(2, "40x20", "a", box), 3, arch).summary.buffering.segment_length, 14u);
 }
 
 class KernelRowsMapped : public ::testing::TestWithParam<Case> {};
