@@ -26,8 +26,6 @@ namespace {
 
 std::string where_of(const KernelStreams& ks) { return "kernel '" + ks.kernel.name + "': stage '" + ks.stage().name + "'"; }
 
-/// A node whose operands are all constants, computed by the reference's own operation.
-double fold(ExprOp op, const std::vector<double>& a) { return apply(op, a.data()); }
 
 /// A value of the expression: a constant, or a stream (`port`, read with `tokens` initial tokens
 /// in front) whose word for an output point is readable about `ready` cycles after the readers'.
@@ -106,7 +104,7 @@ class Lowering {
     if (std::all_of(constant.begin(), constant.end(), [](const auto& c) { return c.has_value(); })) {
       std::vector<double> a;
       for (const auto& c : constant) a.push_back(*c);
-      return {fold(e.op, a), {}, 0, 0};
+      return {apply(e.op, a.data()), {}, 0, 0};
     }
     const NodeOp op = choose_op(e, constant, where_);
     // An op slower than the worker's other FUs (an iterative divider) takes its operands round

@@ -12,7 +12,6 @@
 #include <iterator>
 #include <filesystem>
 #include <fstream>
-#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -115,7 +114,6 @@ TEST(KernelCli, HandWrittenKernelsMatchTheirLoops) {
 // within 10 % of each run.
 TEST(KernelCli, IterativeDividerChargesItsInitiationInterval) {
   const KernelCase c = test::kernel_case("divide_by_constant");
-  std::map<std::string, double> cycles;
   for (const std::string pipelined : {"false", "true"}) {
     SCOPED_TRACE("fp_div_pipelined=" + pipelined);
     const TempDir d;
@@ -127,9 +125,7 @@ TEST(KernelCli, IterativeDividerChargesItsInitiationInterval) {
     EXPECT_GE(sim, steady);
     EXPECT_LE(sim, 1.15 * steady);
     EXPECT_NEAR(pred, sim, 0.1 * sim);
-    cycles[pipelined] = sim;
   }
-  EXPECT_EQ(cycles.size(), 2u);
 }
 
 // Kernel files of the suite, their grids made small: each run through the SystemC model (its
