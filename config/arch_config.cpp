@@ -287,6 +287,11 @@ void check(const ArchConfig& c, const Origins& origin) {
     fail("memory.scratchpad.size_bytes", std::to_string(sp.size_bytes) + " is not a whole number of 8-byte words per bank (" +
                                              std::to_string(sp.banks) + " banks)");
   }
+  if (sp.row_bytes % 8 != 0)
+    fail("memory.scratchpad.row_bytes", std::to_string(sp.row_bytes) + " is not a whole number of 8-byte words");
+  if (sp.size_bytes % (sp.row_bytes * sp.banks) != 0)
+    fail("memory.scratchpad.row_bytes", "rows of " + std::to_string(sp.row_bytes) + " bytes do not divide a bank of " +
+                                            std::to_string(sp.size_bytes / sp.banks) + " bytes");
 }
 
 }  // namespace

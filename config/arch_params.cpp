@@ -371,11 +371,13 @@ std::vector<ParamSpec> declare() {
   p.push_back(bytes_param("memory.scratchpad.size_bytes", FIELD(memory.scratchpad.size_bytes), 256u << 10,
                           8, std::uint64_t(1) << 34, "scratchpad capacity"));
   p.push_back(uint_param("memory.scratchpad.banks", FIELD(memory.scratchpad.banks), "banks", 16, 1, 1024,
-                         "scratchpad banks, 8-byte-word interleaved"));
+                         "scratchpad banks, interleaved by rows of memory.scratchpad.row_bytes"));
   p.push_back(uint_param("memory.scratchpad.latency", FIELD(memory.scratchpad.latency), "cycles", 2, 1, 1024,
                          "scratchpad access latency without bank conflict"));
   p.push_back(uint_param("memory.scratchpad.ports", FIELD(memory.scratchpad.ports), "requests/cycle", 16,
                          1, 1024, "scratchpad requests accepted per cycle"));
+  p.push_back(bytes_param("memory.scratchpad.row_bytes", FIELD(memory.scratchpad.row_bytes), 8, 8, 4096,
+                          "bytes one bank access moves; a FIFO writes and reads whole rows"));
   // --- memory: caches ---
   p.push_back(uint_param("memory.l1.ports_per_cache", FIELD(memory.l1_ports_per_cache), "ports", 32, 1, 1024,
                          "memory ports sharing one private L1 (1 = one L1 per memory port; at least the "

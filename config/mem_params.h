@@ -37,6 +37,7 @@ struct ScratchpadParams {
   unsigned banks = 0;
   unsigned latency = 0;  ///< cycles from request to data without a bank conflict
   unsigned ports = 0;    ///< requests accepted per cycle
+  std::uint64_t row_bytes = 8;  ///< bytes one access of a bank moves (the bank's row; a multiple of 8)
 
   friend bool operator==(const ScratchpadParams&, const ScratchpadParams&) = default;
 };

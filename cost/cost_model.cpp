@@ -116,7 +116,9 @@ EnergyBreakdown energy_of(const ArchConfig& arch, const EventCounts& n) {
   const double line_words = arch.memory.l1.line_bytes / 8.0;
   const double l2_line_words = arch.memory.l2.line_bytes / 8.0;
   const auto& sp = arch.memory.scratchpad;
-  const double e_sp = sp.banks ? sram_access_pj(e.sram_access_8kib, sp.size_bytes / sp.banks) : 0.0;
+  // An access reads or writes a whole row of the bank: row_bytes / 8 words' worth.
+  const double e_sp =
+      sp.banks ? double(sp.row_bytes / 8) * sram_access_pj(e.sram_access_8kib, sp.size_bytes / sp.banks) : 0.0;
   const double e_l1 = sram_access_pj(e.sram_access_8kib, arch.memory.l1.size_bytes());
   const double e_l2 = sram_access_pj(e.sram_access_8kib, arch.memory.l2.size_bytes());
   const double hop_pj = e.router_word + e.wire_fj_bit_mm * 1e-3 * kWordBits * pe_pitch_mm(arch);

@@ -52,7 +52,7 @@ struct EventCounts {
   std::uint64_t instructions = 0;       ///< every issued instruction
   std::uint64_t queue_words = 0;        ///< words pushed into PE input and output queues (each also read once)
   std::uint64_t link_words = 0;         ///< words that crossed a mesh link (word-hops)
-  std::uint64_t scratchpad_accesses = 0;///< 64-bit scratchpad reads and writes
+  std::uint64_t scratchpad_accesses = 0;///< scratchpad reads and writes, a row each
   std::uint64_t l1_accesses = 0;        ///< word accesses to the L1s (hits, misses, MSHR merges)
   std::uint64_t l1_line_transfers = 0;  ///< lines written into (fills) or read out of (write-backs, streamed, flushed) the L1s
   std::uint64_t l2_accesses = 0;        ///< line accesses to the L2 (hits, misses, MSHR merges)

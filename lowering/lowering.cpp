@@ -520,10 +520,12 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
         (ch.route.empty() ? any_missing : any_given) = true;
         // What a channel holds without help: the producer's output queue and the consumer's input
         // queue (a word in flight on the route already occupies its slot in the input queue).
-        if (ch.capacity > std::uint64_t{pe.output_queue_depth} + pe.input_queue_depth)
+        const bool deep = ch.capacity > std::uint64_t{pe.output_queue_depth} + pe.input_queue_depth;
+        if (deep)
           fp.deep.push_back({g.describe(*e), rq.destinations.back(), ch.capacity,
                              pe.input_queue_depth -
-                                 std::min<std::uint64_t>(ch.initial.size(), pe.input_queue_depth)});
+                                 std::min<std::uint64_t>(ch.initial.size(), pe.input_queue_depth),
+                             {}});
         // Initial tokens fill the consumer's input queue and the route's pipeline stages (the
         // words a route holds in flight, network.stage_buffer_words, are extra slots of that
         // queue in the model: the stages' registers start loaded).
@@ -532,6 +534,18 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
                 ? std::uint64_t{route_latency(arch.network, static_cast<unsigned>(ch.route.size() - 1))} *
                       arch.network.stage_buffer_words
                 : 0;
+        // A deep channel holds the initial tokens beyond its consumer's input queue in its FIFO.
+        if (deep) {
+          if (ch.initial.size() > ch.capacity)
+            throw LoweringError("channel " + g.describe(*e) + " has " + std::to_string(ch.initial.size()) +
+                                " initial tokens; its capacity is " + std::to_string(ch.capacity));
+          for (std::size_t i = 0; i < ch.initial.size(); ++i)
+            if (i < pe.input_queue_depth)
+              fp.initial.push_back({rq.destinations.back(), literal_word(ch.initial[i])});
+            else
+              fp.deep.back().preload.push_back(literal_word(ch.initial[i]));
+          continue;
+        }
         if (ch.initial.size() > pe.input_queue_depth + stages)
           throw LoweringError("channel " + g.describe(*e) + " has " + std::to_string(ch.initial.size()) +
                               " initial tokens; its input queue and route stages hold " +

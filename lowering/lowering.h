@@ -81,6 +81,7 @@ struct DeepChannel {
   std::uint64_t depth = 0;
   std::uint64_t credits =
       0;  ///< consumer input-queue slots free at the start (depth minus initial tokens)
+  std::vector<Word> preload;  ///< initial tokens beyond the consumer's input queue: in the FIFO at the start, oldest first
 };
 
 /// Everything the fabric needs to run a placed program.

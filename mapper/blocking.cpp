@@ -41,11 +41,12 @@ bool pes_fit(const dfg::Dfg& g, const ArchConfig& arch) {
 }  // namespace
 
 Planned plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& blocks, bool delay_stages,
-                const ArchConfig& arch, const HostLayout& layout, unsigned copies) {
+                const ArchConfig& arch, const HostLayout& layout, unsigned copies, bool deep_lines) {
   if (copies == 0) copies = x_forward_copies(spec, workers, arch);
   Planned p{StencilPlan(spec, workers, blocks, delay_stages, copies, delay_line_words(arch),
                         z_streams_for(spec, workers, arch)),
             {}};
+  p.plan.set_deep_lines(deep_lines);
   p.sd = build_stencil_dfg(p.plan, layout, arch.fabric.pe);
   const unsigned rereads = x_forward_rereads(spec, workers, copies, arch);
   if (rereads == 0 || (!rereads_fit_l1(workers, rereads, arch) && pes_fit(p.sd.dfg, arch))) return p;
@@ -55,15 +56,16 @@ Planned plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& bloc
 }
 
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
-                                  const ArchConfig& arch) {
+                                  const ArchConfig& arch, bool deep_lines) {
   const Planned p = plan_2d(spec, workers, StencilPlan::make_blocks(spec, blocks), delay_stages, arch,
-                            default_host_layout(spec));
+                            default_host_layout(spec), 0, deep_lines);
   const StencilPlan& plan = p.plan;
   const StencilDfg& sd = p.sd;
   BufferEstimate b;
   b.blocks = plan.blocking();
   b.read_width = plan.read_width();
   b.delay_stages = delay_stages;
+  b.deep_lines = deep_lines;
   b.z_streams = plan.three_d() && plan.time_steps() == 1 ? plan.z_streams() : 0;  // T > 1: the column stream
   // Words per cycle through the deep channels, each counted at one word per cycle of the readers
   // (a count by each channel's share of a row's words chose slower blockings: 2D r=4 480x120 at
@@ -83,12 +85,14 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
                                   double(first.streamed_planes() * (plan.ny() * (plan.reader_count(0) + 1) + 3))
                             : 1.0;
   const double choice_share = plan.rz() > 0 ? chain_share : 1.0;
+  const std::uint64_t row = arch.memory.scratchpad.row_bytes / 8;
   double deep_rate = 0, predicted_rate = 0;
   for (auto [e, end] = boost::edges(sd.dfg.graph()); e != end; ++e) {
     const std::uint64_t cap = sd.dfg.channel(*e).capacity;
     if (cap == 0) continue;
     ++b.deep_channels;
     b.deep_words += cap;
+    b.scratchpad_bytes += (cap + row - 1) / row * row * 8;  // a FIFO takes whole rows
     const dfg::Op& to = sd.dfg.op(boost::target(*e, sd.dfg.graph()));
     const bool kept_planes = to.kind == dfg::OpKind::Mux && to.name.ends_with(".planes.mux");
     const bool kept_rows = to.kind == dfg::OpKind::Mux && !kept_planes;
@@ -104,10 +108,10 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   count_stages(sd.dfg, arch.fabric.pe, b);
   b.pipeline_cycles = pipeline_latency(sd.dfg, sd.done_op, arch);
   b.store_groups = std::max(1u, store_groups(sd.dfg, arch));
-  b.scratchpad_bytes = 8 * b.deep_words;
   const ScratchpadParams& spm = arch.memory.scratchpad;
-  // Each bank starts one access a cycle, and at most `ports` start in all (docs/memory.md).
-  const double accesses = double(std::min(spm.ports, spm.banks));
+  // Each bank starts one access a cycle, and at most `ports` start in all (docs/memory.md); a
+  // FIFO writes and reads a row of row_bytes / 8 words an access.
+  const double accesses = double(std::min(spm.ports, spm.banks)) * double(spm.row_bytes / 8);
   if (deep_rate > 0) b.scratchpad_rate = std::min(1.0, accesses / (2.0 * deep_rate));
   const double predicted_scratchpad_rate = predicted_rate > 0 ? std::min(1.0, accesses / (2.0 * predicted_rate)) : 1.0;
   // 3D with T time steps: the readers stream every plane (stage 1's z chain takes the column stream).
@@ -174,16 +178,18 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
   if (counts.back() != most) counts.push_back(most);
   // Each (delay, count) planned apart (a DFG each) on run.threads host threads, taken in this order.
   const std::size_t nc = counts.size();
-  std::vector<std::optional<BufferEstimate>> planned(2 * nc);  // [delay * nc + count index]
-  std::vector<std::string> why(2 * nc);  // else a SpecError, e.g. blocks closer than the halo of T time steps
-  parallel_for(2 * nc, arch.run.threads, [&](std::size_t k) {
+  // [(deep lines * 2 + delay) * nc + count index]
+  std::vector<std::optional<BufferEstimate>> planned(4 * nc);
+  std::vector<std::string> why(4 * nc);  // else a SpecError, e.g. blocks closer than the halo of T time steps
+  parallel_for(4 * nc, arch.run.threads, [&](std::size_t k) {
     try {
-      planned[k] = estimate_buffering(spec, workers, static_cast<unsigned>(counts[k % nc]), k >= nc, arch);
+      planned[k] = estimate_buffering(spec, workers, static_cast<unsigned>(counts[k % nc]), (k / nc) % 2 == 1, arch,
+                                      k >= 2 * nc);
     } catch (const SpecError& err) {
       why[k] = err.what();
     }
   });
-  for (std::size_t k = 0; k < 2 * nc; ++k)
+  for (std::size_t k = 0; k < 4 * nc; ++k)
     if (!planned[k]) refused = why[k];  // the last refusal
   for (const std::optional<BufferEstimate>& p : planned) {
     if (!p) continue;
@@ -203,6 +209,7 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
   std::stable_sort(out.begin(), out.end(), [](const BufferEstimate& a, const BufferEstimate& b) {
     if (a.cycles() != b.cycles()) return a.cycles() < b.cycles();
     if (a.blocks.blocks != b.blocks.blocks) return a.blocks.blocks < b.blocks.blocks;
+    if (a.deep_lines != b.deep_lines) return a.deep_lines < b.deep_lines;
     return a.delay_stages < b.delay_stages;
   });
   return out;

@@ -24,6 +24,7 @@ struct BufferEstimate {
   BlockPlan blocks;
   std::uint64_t read_width = 0;       ///< columns a reader row spans per block (2D time steps: the halo included)
   bool delay_stages = false;          ///< channels that fit two PEs' queues use a COPY stage
+  bool deep_lines = false;            ///< 2D: y delay lines longer than a channel holds are deep channels (StencilPlan::deep_lines)
   unsigned deep_channels = 0;         ///< channels whose capacity exceeds a PE's queues
   std::uint64_t deep_words = 0;       ///< sum of their capacities [words]
   std::uint64_t scratchpad_bytes = 0; ///< what their FIFOs take from the scratchpad [bytes]
@@ -51,7 +52,7 @@ struct BufferEstimate {
 
 /// Buffering of `workers` workers with `blocks` blocks on `arch` (builds the DFG to count).
 BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, unsigned blocks, bool delay_stages,
-                                  const ArchConfig& arch);
+                                  const ArchConfig& arch, bool deep_lines = false);
 
 /// The paper's blocking, as estimates best first: block counts 1..32, then about 15% apart up to
 /// one column per worker per block (with and without delay stages) whose deep channels fit the scratchpad and whose ops fit the fabric's PEs, by estimated
@@ -84,7 +85,7 @@ struct Planned {
 
 /// The plan and graph of `blocks` (see Planned); `layout` the grids' memory image.
 Planned plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& blocks, bool delay_stages,
-                const ArchConfig& arch, const HostLayout& layout, unsigned copies = 0);
+                const ArchConfig& arch, const HostLayout& layout, unsigned copies = 0, bool deep_lines = false);
 
 /// A mapping's name in its errors: the spec's description " with w=" the workers.
 std::string with_w(const StencilSpec& spec, unsigned w);

@@ -258,7 +258,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   std::uint64_t reader_words = 0;  // reader 0's (the longest) stream
   for (std::size_t i = 0;; ++i) {
     buf = candidates[i];
-    Planned p = plan_2d(m.spec, w, buf.blocks, buf.delay_stages, arch, m.layout);
+    Planned p = plan_2d(m.spec, w, buf.blocks, buf.delay_stages, arch, m.layout, 0, buf.deep_lines);
     const StencilPlan& plan = p.plan;
     sd = std::move(p.sd);
     try {
@@ -275,7 +275,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   // The forward chains were sized for two-hop links; where the placed x chains' links (a band's
   // turn) make w taps longer, rebuild once with the copies they need, if that places and routes.
   if (const unsigned placed = x_forward_copies_placed(sd.dfg, m.spec, w, arch); placed > buf.forward_copies) {
-    Planned more = plan_2d(m.spec, w, buf.blocks, buf.delay_stages, arch, m.layout, placed);
+    Planned more = plan_2d(m.spec, w, buf.blocks, buf.delay_stages, arch, m.layout, placed, buf.deep_lines);
     try {
       place_stencil(more.sd, arch);
       m.summary.placement = route_dfg(more.sd.dfg, arch);

@@ -427,6 +427,12 @@ class Generator {
   void connect_delay_line(const PortRef& from, const PortRef& to, std::uint64_t tokens, const std::string& delay_name,
                           int worker) {
     const std::uint64_t per = std::max<std::uint64_t>(1, plan().line_words() ? plan().line_words() : queue_);
+    if (plan().deep_lines() && tokens > per) {  // one deep channel: a scratchpad FIFO holds the rest
+      const dfg::Edge e = b_.connect(from, to);
+      out_.dfg.channel(e).initial.assign(tokens, dfg::Literal{0.0});
+      out_.dfg.channel(e).capacity = tokens + kRateSlack;
+      return;
+    }
     const std::uint64_t channels = std::max<std::uint64_t>(1, (tokens + per - 1) / per);
     PortRef src = from;
     std::uint64_t left = tokens;

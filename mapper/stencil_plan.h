@@ -322,6 +322,10 @@ class StencilPlan {
   bool forward_reread(unsigned m) const;
   /// 2D: initial tokens one channel of a y delay line holds (0: the input queue depth).
   std::uint64_t line_words() const { return line_words_; }
+  /// 2D: whether a y delay line longer than line_words() is one deep channel (a scratchpad FIFO
+  /// holding the initial tokens beyond the consumer's input queue) instead of COPY stages.
+  bool deep_lines() const { return deep_lines_; }
+  void set_deep_lines(bool on) { deep_lines_ = on; }
   /// 2D: the reader feeding worker j's y chain: the one that loads column rx + j of each row.
   unsigned y_reader(unsigned j) const { return x_reader(j, rx_); }
   /// 2D: filter of the y reader's stream keeping worker j's columns (period: one row): the same
@@ -353,6 +357,7 @@ class StencilPlan {
   unsigned z_streams_ = 0;
   bool z_in_stream_ = false;
   std::uint64_t line_words_ = 0;
+  bool deep_lines_ = false;
   SegmentPlan seg_;
   std::optional<std::uint64_t> span_;  // 1D kernel streams: left + right (else 2r)
   unsigned T_ = 1;

@@ -77,7 +77,8 @@ void MemorySystem::submit(unsigned port, const MemRequest& req) {
 
 ScratchpadFifo& MemorySystem::make_fifo(std::uint64_t depth, const std::string& name, unsigned read_ahead) {
   if (!spm_) throw std::logic_error(fmt::format("memory: FIFO {} needs a scratchpad, but scratchpad.size_bytes is 0", name));
-  const std::uint64_t base = spm_->allocate(depth * 8, fmt::format("FIFO {} (depth {})", name, depth));
+  const std::uint64_t row = spm_->row_words();
+  const std::uint64_t base = spm_->allocate((depth + row - 1) / row * row * 8, fmt::format("FIFO {} (depth {})", name, depth));
   fifos_.push_back(std::make_unique<ScratchpadFifo>(*spm_, base, depth, read_ahead, name));
   return *fifos_.back();
 }

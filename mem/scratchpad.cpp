@@ -1,5 +1,6 @@
 #include "mem/scratchpad.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -64,8 +65,34 @@ Word Scratchpad::peek(std::uint64_t addr) const { return data_[index(addr, "peek
 
 void Scratchpad::poke(std::uint64_t addr, Word w) { data_[index(addr, "poke")] = w; }
 
+std::uint64_t Scratchpad::row_index(std::uint64_t addr, unsigned n, const char* what) const {
+  const std::uint64_t i = index(addr, what);
+  if (n == 0 || n > row_words() || addr / params_.row_bytes != (addr + 8 * (n - 1)) / params_.row_bytes ||
+      addr + 8 * (n - 1) >= params_.size_bytes)
+    throw std::out_of_range(fmt::format("scratchpad {}: {} words at {:#x} do not lie in one row of {} bytes", what, n,
+                                        addr, params_.row_bytes));
+  return i;
+}
+
+std::uint64_t Scratchpad::read_row(std::uint64_t cycle, std::uint64_t addr, unsigned n, Word* out) {
+  const std::uint64_t i = row_index(addr, n, "read");
+  const std::uint64_t done = issue(cycle, addr);
+  for (unsigned k = 0; k < n; ++k) out[k] = data_[i + k];
+  ++stats_.reads;
+  return done;
+}
+
+std::uint64_t Scratchpad::write_row(std::uint64_t cycle, std::uint64_t addr, unsigned n, const Word* w) {
+  const std::uint64_t i = row_index(addr, n, "write");
+  const std::uint64_t done = issue(cycle, addr);
+  for (unsigned k = 0; k < n; ++k) data_[i + k] = w[k];
+  ++stats_.writes;
+  return done;
+}
+
 std::uint64_t Scratchpad::allocate(std::uint64_t bytes, const std::string& who) {
-  const std::uint64_t rounded = (bytes + 7) / 8 * 8;
+  const std::uint64_t row = params_.row_bytes;
+  const std::uint64_t rounded = (bytes + row - 1) / row * row;
   if (rounded > params_.size_bytes - next_free_byte_)
     throw std::length_error(fmt::format("scratchpad: {} needs {} bytes but only {} of {} are free", who, rounded,
                                         params_.size_bytes - next_free_byte_, params_.size_bytes));
@@ -82,20 +109,37 @@ ScratchpadFifo::ScratchpadFifo(Scratchpad& spm, std::uint64_t base, std::uint64_
     : spm_(spm),
       base_(base),
       depth_(depth),
-      read_ahead_(read_ahead ? read_ahead : spm.params().latency + 2),
+      row_(spm.row_words()),
+      slots_((depth + row_ - 1) / row_ * row_),
+      read_ahead_(read_ahead ? read_ahead : row_ + spm.params().latency + 1),
       name_(std::move(name)),
       writes_(spm.params().latency + 4),
       out_(read_ahead_) {
   if (depth == 0) throw std::invalid_argument(fmt::format("scratchpad FIFO {}: depth must be at least 1", name_));
-  if (base % 8 != 0 || base > spm.params().size_bytes || depth > (spm.params().size_bytes - base) / 8)
-    throw std::out_of_range(fmt::format("scratchpad FIFO {}: {} words at {:#x} do not fit in {} bytes", name_, depth,
-                                        base, spm.params().size_bytes));
+  if (base % spm.params().row_bytes != 0 || base > spm.params().size_bytes ||
+      slots_ > (spm.params().size_bytes - base) / 8)
+    throw std::out_of_range(fmt::format("scratchpad FIFO {}: {} words at {:#x} do not fit in {} bytes as rows of {}",
+                                        name_, depth, base, spm.params().size_bytes, spm.params().row_bytes));
+  if (read_ahead_ < row_)
+    throw std::invalid_argument(fmt::format("scratchpad FIFO {}: a read-ahead of {} words holds no row of {}", name_,
+                                            read_ahead_, row_));
+  stage_.reserve(row_);
+  rbuf_.resize(row_);
 }
 
 void ScratchpadFifo::push(Word w) {
   if (!can_push()) throw std::logic_error(fmt::format("scratchpad FIFO {}: push while full or already pushed", name_));
   push_pending_ = true;
   push_word_ = w;
+}
+
+void ScratchpadFifo::preload(Word w) {
+  if (now_ != kNever || count_ >= depth_)
+    throw std::logic_error(fmt::format("scratchpad FIFO {}: preload after the first tick or while full", name_));
+  spm_.poke(slot_addr(wr_seq_), w);
+  ++wr_seq_;
+  ++count_;
+  if (count_ > stats_.max_occupancy) stats_.max_occupancy = count_;
 }
 
 void ScratchpadFifo::pop() {
@@ -106,8 +150,20 @@ void ScratchpadFifo::pop() {
 
 std::uint64_t ScratchpadFifo::write_done(std::uint64_t seq) const {
   for (std::uint64_t s = writes_.head_seq(); s < writes_.tail_seq(); ++s)
-    if (writes_.at_seq(s).seq == seq) return writes_.at_seq(s).done;
+    if (writes_.at_seq(s).begin <= seq && seq < writes_.at_seq(s).end) return writes_.at_seq(s).done;
   return 0;
+}
+
+std::uint64_t ScratchpadFifo::read_words(std::uint64_t cycle) const {
+  const std::uint64_t limit = std::min(wr_seq_, row_end(rd_seq_));
+  std::uint64_t end = rd_seq_;
+  while (end < limit && write_done(end) < cycle) {  // whole writes, in order
+    std::uint64_t next = limit;
+    for (std::uint64_t s = writes_.head_seq(); s < writes_.tail_seq(); ++s)
+      if (writes_.at_seq(s).begin <= end && end < writes_.at_seq(s).end) next = std::min(limit, writes_.at_seq(s).end);
+    end = next;
+  }
+  return out_.size() + (end - rd_seq_) <= read_ahead_ ? end - rd_seq_ : 0;
 }
 
 void ScratchpadFifo::tick(std::uint64_t cycle) {
@@ -120,45 +176,46 @@ void ScratchpadFifo::tick(std::uint64_t cycle) {
     ++stats_.pops;
     pop_pending_ = false;
   }
-  // 2. producer: the pushed word is accepted (counted now) and waits for a write port.
+  // 2. producer: the pushed word is accepted (counted now) into the tail register.
   if (push_pending_) {
-    wbuf_ = push_word_;
-    wbuf_valid_ = true;
+    stage_.push_back(push_word_);
     push_pending_ = false;
     ++count_;
     ++stats_.pushes;
     if (count_ > stats_.max_occupancy) stats_.max_occupancy = count_;
   }
   // 3. the write goes first: it is the older claim on a port.
-  if (wbuf_valid_) {
+  const bool full = row_full();
+  if (full || flush_due()) {
     if (spm_.can_issue(cycle)) {
-      const std::uint64_t done = spm_.write(cycle, slot_addr(wr_seq_), wbuf_);
-      writes_.push_back({wr_seq_, done});
-      ++wr_seq_;
-      wbuf_valid_ = false;
-    } else {
+      const auto n = static_cast<unsigned>(stage_.size());
+      const std::uint64_t done = spm_.write_row(cycle, slot_addr(wr_seq_), n, stage_.data());
+      writes_.push_back({wr_seq_, wr_seq_ + n, done});
+      wr_seq_ += n;
+      stage_.clear();
+    } else if (full) {
       ++stats_.write_port_stalls;
     }
   }
   while (!writes_.empty() && writes_.front().done < cycle) writes_.pop_front();
-  // 4. prefetch one word whose write has completed in an earlier cycle.
-  if (rd_seq_ < wr_seq_ && out_.size() < read_ahead_ && write_done(rd_seq_) < cycle && spm_.can_issue(cycle)) {
-    Prefetched p;
-    p.done = spm_.read(cycle, slot_addr(rd_seq_), p.word);
-    out_.push_back(p);
-    ++rd_seq_;
+  // 4. prefetch the written words of the next row whose writes have completed in an earlier cycle.
+  if (const std::uint64_t n = read_words(cycle); n > 0 && spm_.can_issue(cycle)) {
+    const std::uint64_t done = spm_.read_row(cycle, slot_addr(rd_seq_), static_cast<unsigned>(n), rbuf_.data());
+    for (std::uint64_t k = 0; k < n; ++k) out_.push_back({rbuf_[k], done});
+    rd_seq_ += n;
   }
   now_ = cycle;
 }
 
 std::uint64_t ScratchpadFifo::next_event_cycle() const {
-  if (now_ == kNever) return wbuf_valid_ || push_pending_ ? 0 : kNever;
+  if (now_ == kNever) return !stage_.empty() || push_pending_ || rd_seq_ < wr_seq_ ? 0 : kNever;
   std::uint64_t next = kNever;
   auto consider = [&](std::uint64_t c) { next = c < next ? c : next; };
-  if (wbuf_valid_) consider(now_ + 1);
-  if (rd_seq_ < wr_seq_ && out_.size() < read_ahead_) {
+  if (row_full() || flush_due()) consider(now_ + 1);
+  if (rd_seq_ < wr_seq_) {
     const std::uint64_t d = write_done(rd_seq_);
-    consider(d + 1 > now_ + 1 ? d + 1 : now_ + 1);
+    const std::uint64_t c = d + 1 > now_ + 1 ? d + 1 : now_ + 1;
+    if (read_words(c) > 0) consider(c);
   }
   if (!out_.empty() && out_.front().done > now_) consider(out_.front().done);
   return next;

@@ -101,7 +101,8 @@ cost::EventCounts predicted_events(const MappedStencil& m, const Roofline& rl, c
   n.instructions = words(double(m.dfg.num_ops()));
   n.queue_words = words(double(s.placement.routes) + double(m.dfg.num_channels()));
   n.link_words = words(double(s.placement.total_hops));
-  n.scratchpad_accesses = words(2.0 * s.buffering.deep_channels);
+  // A deep channel's word is written and read once, a row of row_bytes / 8 words an access.
+  n.scratchpad_accesses = words(2.0 * s.buffering.deep_channels / double(arch.memory.scratchpad.row_bytes / 8));
   n.l1_accesses = words(mem_ops);
   const double line = arch.memory.l1.line_bytes;
   n.dram_bytes = static_cast<std::uint64_t>(rl.ideal_bytes);

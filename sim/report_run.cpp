@@ -158,6 +158,7 @@ json mapping_json(const MappedStencil& m) {
   if (m.spec.dims >= 2) {  // 2D and 3D: the x filters' forward chains
     j["forward_copies"] = s.buffering.forward_copies;
     j["forward_rereads"] = s.buffering.forward_rereads;
+    if (s.buffering.deep_lines) j["y_lines_in_scratchpad"] = true;  // only when chosen: other reports keep their keys
   }
   if (m.spec.dims >= 3) {  // 3D only: 1D and 2D reports keep their keys
     j["z_readers"] = s.buffering.z_streams;

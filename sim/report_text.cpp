@@ -119,9 +119,10 @@ std::string report_text(const json& j) {
     line("z readers", fmt::format("{} per worker, re-reading {} B of planes through the L2 (planes {} words apart)",
                                   m.at("z_readers").get<unsigned>(), m.at("z_window_bytes").get<std::uint64_t>(),
                                   m.at("plane_pitch_words").get<std::uint64_t>()));
-  line("storage", fmt::format("{} deep channels ({} words, {} B of scratchpad), {} delay stages",
+  line("storage", fmt::format("{} deep channels ({} words, {} B of scratchpad), {} delay stages{}",
                               m.at("deep_channels").get<unsigned>(), m.at("deep_words").get<std::uint64_t>(),
-                              m.at("scratchpad_bytes").get<std::uint64_t>(), m.at("delay_stages").get<unsigned>()));
+                              m.at("scratchpad_bytes").get<std::uint64_t>(), m.at("delay_stages").get<unsigned>(),
+                              m.value("y_lines_in_scratchpad", false) ? "; the y delay lines are scratchpad FIFOs" : ""));
   if (m.contains("forward_copies") && m.at("forward_copies").get<unsigned>() > 0)
     line("forward chains", fmt::format("COPY stages per gap: {}{}", m.at("forward_copies").get<unsigned>(),
                                        m.value("forward_rereads", 0u) == 0

@@ -138,6 +138,7 @@ MemoryModule::MemoryModule(sc_core::sc_module_name name, const ArchConfig& arch,
   for (const DeepChannel& d : deep) {
     try {
       fifos_.push_back(&mem_.make_fifo(d.depth, d.name));
+      for (const Word& w : d.preload) fifos_.back()->preload(w);
     } catch (const std::exception& e) {
       throw LoweringError("deep channel " + d.name + " (capacity " + std::to_string(d.depth) +
                           "): " + e.what());

@@ -114,6 +114,13 @@ TEST(ArchConfig, CrossParameterRuleNamesTheOverrideThatBrokeIt) {
   expect_error(yaml, {"memory.scratchpad.banks=3", "memory.scratchpad.size_bytes=1000"},
                "--set memory.scratchpad.size_bytes=1000: 'memory.scratchpad.size_bytes': 1000 is not a whole number "
                "of 8-byte words per bank (3 banks)");
+  // Rows: whole words, and whole rows per bank (1024 B / 16 banks = 64 B a bank).
+  expect_error(yaml, {"memory.scratchpad.row_bytes=12"},
+               "--set memory.scratchpad.row_bytes=12: 'memory.scratchpad.row_bytes': 12 is not a whole number of "
+               "8-byte words");
+  expect_error(yaml, {"memory.scratchpad.row_bytes=128"},
+               "--set memory.scratchpad.row_bytes=128: 'memory.scratchpad.row_bytes': rows of 128 bytes do not "
+               "divide a bank of 64 bytes");
   // Without overrides the document's first key of the rule is named, as before.
   expect_error("memory:\n  scratchpad:\n    banks: 3\n", {},
                "arch.yaml:3: 'memory.scratchpad.banks': 3 banks do not divide memory.scratchpad.size_bytes (262144) "

@@ -180,6 +180,71 @@ TEST(MemScratchpadFifo, StreamsOneWordPerCycle) {
   stream_fifo(3, 8, 0);
 }
 
+// A delay line in rows of 16 words (128 B): 40 preloaded words (rows 0 and 1, and half of row
+// 2), then 1000 pushed while one is popped every cycle. The preloaded words are "written long
+// ago": the first read goes in cycle 1 (after cycle 0) and completes at 1 + L = 3, so the head
+// is there from cycle 4; then one word a cycle, 1040 pops in 1040 cycles. Accesses, by hand:
+// the pushes first fill the rest of row 2 (seq 40..47: one write of 8 words), then 992 / 16 = 62
+// whole rows: 63 writes; the 1040 words are 65 whole rows: 65 reads, none partial. Word by word
+// it would be 1000 writes and 1040 reads.
+TEST(MemScratchpadFifo, RowsOfSixteenWordsCarryADelayLineAtOneWordPerCycle) {
+  Scratchpad s({64 * 1024, 4, 2, 4, 128});
+  ScratchpadFifo f(s, 0, 48, 0, "line");
+  for (int i = 0; i < 40; ++i) f.preload(Word::from_int(-1 - i));
+  std::int64_t pushed = 0, popped = 0;
+  std::uint64_t first = 0, last = 0;
+  for (std::uint64_t t = 0; popped < 1040; ++t) {
+    ASSERT_LT(t, 5000u) << "the FIFO stopped";
+    if (!f.empty()) {
+      ASSERT_EQ(f.head().as_int(), popped < 40 ? -1 - popped : popped - 40);
+      if (popped == 0) first = t;
+      last = t;
+      f.pop();
+      ++popped;
+    }
+    if (pushed < 1000 && f.can_push()) f.push(Word::from_int(pushed++));
+    f.tick(t);
+  }
+  EXPECT_EQ(first, 4u);
+  EXPECT_EQ(last - first, 1039u);
+  EXPECT_EQ(s.stats().writes, 63u);
+  EXPECT_EQ(s.stats().reads, 65u);
+}
+
+// A lone word does not wait for the rest of its row: with every written word read, the tail
+// register writes what it holds. Pushed in cycle 5, written in 5 (done 5 + L), read in 5 + L + 1
+// (done 5 + 2L + 1), the head from 5 + 2L + 2, as with one-word rows; one write, one read.
+TEST(MemScratchpadFifo, ALoneWordIsWrittenAsAPartialRow) {
+  constexpr unsigned kL = 3;
+  Scratchpad s({64 * 1024, 4, kL, 4, 64});
+  ScratchpadFifo f(s, 0, 32, 0, "lone");
+  std::uint64_t seen = 0;
+  for (std::uint64_t t = 0; t < 40 && seen == 0; ++t) {
+    if (!f.empty()) {
+      EXPECT_EQ(f.head().as_int(), 7);
+      seen = t;
+      f.pop();
+    }
+    if (t == 5) f.push(Word::from_int(7));
+    f.tick(t);
+  }
+  EXPECT_EQ(seen, 5u + 2 * kL + 2);
+  EXPECT_EQ(s.stats().writes, 1u);
+  EXPECT_EQ(s.stats().reads, 1u);
+}
+
+TEST(MemScratchpad, ARowAccessStaysInOneRow) {
+  Scratchpad s({1024, 2, 1, 2, 32});
+  Word w[4];
+  EXPECT_EQ(s.bank_of(0), 0u);
+  EXPECT_EQ(s.bank_of(24), 0u);  // one row of 32 bytes, one bank
+  EXPECT_EQ(s.bank_of(32), 1u);
+  EXPECT_EQ(s.read_row(0, 0, 4, w), 1u);
+  EXPECT_THROW(s.read_row(1, 8, 4, w), std::out_of_range);  // words 1..4 span two rows
+  EXPECT_EQ(s.allocate(8, "a"), 0u);
+  EXPECT_EQ(s.allocate(8, "b"), 32u);  // regions start at a row
+}
+
 TEST(MemScratchpadFifo, RowBufferOfA2DStencilFitsOrIsRefusedByName) {
   // 2 * ry * xdim = 2 * 12 * 960 = 23040 words = 184320 bytes.
   MemoryParams p = reference_params();

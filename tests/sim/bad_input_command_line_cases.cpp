@@ -238,7 +238,7 @@ std::vector<Case> command_line_and_spec_cases() {
        v({"--stencil", "3d", "--radius", "1", "--grid", "20x20x20", "--time-steps", "12"}),
        {},
        kExitError,
-       "T=12 with w=1 needs 647 PEs with the best blocking; the fabric has 544"},
+       "T=12 with w=1 needs 617 PEs with the best blocking; the fabric has 544"},
       {"TimeStepsWindowBeyondThePredicates",
        v({"--stencil", "1d", "--radius", "4", "--time-steps", "2", "--set", "fabric.pe.instruction_slots=4"}),
        {},

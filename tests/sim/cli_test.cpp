@@ -228,5 +228,27 @@ TEST(Cli, TimeSteps3dRunWithoutZReaders) {
   std::remove(json_file.c_str());
 }
 
+// 2D r=8 with 4-entry input queues: a y link holds n_j = 224 / 4 = 56 words, far beyond one
+// channel's 4 + 3. With rows of 128 B the scratchpad carries them: per worker its 2ry - 1 = 15 y
+// links and the x sums' wait, 4 x 16 = 64 deep channels, through the SystemC model, bit for bit.
+TEST(Cli, YDelayLinesInScratchpadRowsRunBitExact) {
+  const std::string json_file = ::testing::TempDir() + "cli_y_lines.json";
+  const Result r = cli({"--stencil", "2d", "--radius", "8", "--grid", "240x40", "--workers", "4", "--set",
+                        "memory.scratchpad.row_bytes=128", "--set", "fabric.pe.input_queue_depth=4", "--json",
+                        json_file});
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_NE(r.out.find("64 deep channels"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the y delay lines are scratchpad FIFOs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("output check: pass"), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(read_file(json_file));
+  EXPECT_EQ(j["mapping"]["y_lines_in_scratchpad"], true);
+  EXPECT_EQ(j["mapping"]["blocks"], 1);
+  // Every word of a y line is written and read once, 16 a row: the scratchpad's accesses are far
+  // fewer than two per word the lines carry (64 lines x 40 rows x 56 words would be 2 x 143360).
+  const auto& sp = j["stats"]["memory"]["scratchpad"];
+  EXPECT_LT(sp["reads"].get<double>() + sp["writes"].get<double>(), 2.0 * 143360 / 8) << sp.dump();
+  std::remove(json_file.c_str());
+}
+
 }  // namespace
 }  // namespace cgra
