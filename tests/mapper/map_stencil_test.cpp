@@ -241,6 +241,24 @@ TEST(MapperPaperCases, TwoDimensional) {
   EXPECT_EQ((b.blocks - 1) * b.stride + b.out_width, 960u - 24);  // the blocks cover the interior
 }
 
+// The paper's 2D case on 16-entry queues with 128-byte scratchpad rows. Its y delay lines in the
+// scratchpad: per worker 2ry - 1 = 23 y links and the x sums' wait, 5 x 24 = 120 FIFOs at a word
+// per reader word, 2 x 120 = 240 accesses' worth of words a cycle against 16 ports x 16 words a
+// row = 256: full rate, so the blocks need not narrow. With 64-byte rows (128 words a cycle, rate
+// 0.53) the lines stay in the PE queues and the blocks narrow as on paper.yaml.
+TEST(MapperPaperCases, TwoDimensionalYLinesInScratchpadRows) {
+  const MappedStencil m = map_stencil(paper_2d(), load_default_arch({"memory.scratchpad.row_bytes=128"}));
+  const BufferEstimate& b = m.summary.buffering;
+  EXPECT_TRUE(b.deep_lines);
+  EXPECT_EQ(b.deep_channels, 120u);
+  EXPECT_DOUBLE_EQ(b.scratchpad_rate, 1.0);
+  EXPECT_LE(b.blocks.blocks, 2u);
+  EXPECT_LE(b.scratchpad_bytes, 256u * 1024);
+  const MappedStencil narrow = map_stencil(paper_2d(), load_default_arch({"memory.scratchpad.row_bytes=64"}));
+  EXPECT_FALSE(narrow.summary.buffering.deep_lines);
+  EXPECT_GT(narrow.summary.buffering.blocks.blocks, 2u);
+}
+
 TEST(MapperPaperCases, WorkersThatDoNotFitAreRefusedWithTheNumbers) {
   StencilSpec s = paper_2d();
   s.workers = 6;
