@@ -132,6 +132,30 @@ TEST_F(ResultsTables, WhatifTableOneDRowsMatchARun) {
   EXPECT_EQ(rows_of("whatif.md", "| 2D "), 5 + 6 + 7);
 }
 
+// bench/temporal_table's 1D r=1 rows (its --quick run: T = 1 ... 32 and auto, about 15 s) against
+// the committed table's, in order.
+TEST_F(ResultsTables, TemporalTableOneDRadiusOneRowsMatchARun) {
+  const fs::path out = root_ / "tables" / "temporal.md";
+  const cgra::test::ChildResult run =
+      cgra::test::run_child({TEMPORAL_TABLE_BINARY, "--quick", "--markdown", out.string()}, root_);
+  ASSERT_EQ(run.code, 0) << run.out << run.err;
+  expect_lines_match(
+      "temporal.md", out, [](const std::string& l) { return starts_with(l, "| 1D r=1, 194400 |"); },
+      "the 1D r=1 rows", "bench/temporal_table.sh build --markdown docs/tables/temporal.md");
+  // The committed table is the whole run: each of the other cases has its rows, and each case
+  // ends with its auto row.
+  const std::vector<std::string> lines =
+      lines_of(cgra::test::slurp(fs::path(CGRA_SOURCE_DIR) / "docs/tables/temporal.md"));
+  for (const char* c : {"| 1D r=2, 194400 |", "| 2D r=1, 960x449 |", "| 2D r=2, 960x449 |", "| 1D r=4, 194400 |",
+                        "| 1D r=8, 194400 |"}) {
+    EXPECT_GE(rows_of("temporal.md", c), 2) << c;
+    std::string last;
+    for (const std::string& l : lines)
+      if (starts_with(l, c)) last = l;
+    EXPECT_NE(last.find(" (auto) |"), std::string::npos) << c << " has no auto row last: " << last;
+  }
+}
+
 // The docs link the tables rather than copying them.
 TEST(ResultsTablesDocs, DocsLinkTheTables) {
   const auto doc = [](const char* name) { return cgra::test::slurp(fs::path(CGRA_SOURCE_DIR) / "docs" / name); };
@@ -139,7 +163,8 @@ TEST(ResultsTablesDocs, DocsLinkTheTables) {
   EXPECT_NE(results.find("(tables/paper_table.md)"), std::string::npos);
   EXPECT_NE(results.find("(tables/calibration.md)"), std::string::npos);
   EXPECT_NE(doc("cost.md").find("(tables/cost.md)"), std::string::npos);
-  EXPECT_NE(doc("stencil.md").find("(tables/whatif.md)"), std::string::npos);
+  for (const char* table : {"(tables/whatif.md)", "(tables/temporal.md)", "(tables/temporal_3d.md)"})
+    EXPECT_NE(doc("stencil.md").find(table), std::string::npos) << table;
 }
 
 }  // namespace
