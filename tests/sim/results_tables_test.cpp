@@ -91,9 +91,10 @@ class ResultsTables : public ::testing::Test {
 TEST_F(ResultsTables, PaperTableOneDRowsMatchARun) {
   ASSERT_NO_FATAL_FAILURE(generate({"1d"}));
   expect_matches("paper_table.md");
-  // One 1D and one 2D row in each of its two tables (Table I, the 16-tile comparison).
-  EXPECT_EQ(rows_of("paper_table.md", "| 1D 17-pt, 194400, w=6 |"), 2);
-  EXPECT_EQ(rows_of("paper_table.md", "| 2D 49-pt, 960x449, w=5 |"), 2);
+  // One 1D and one 2D row in each of its three tables (Table I, the mappings, the 16-tile
+  // comparison).
+  EXPECT_EQ(rows_of("paper_table.md", "| 1D 17-pt, 194400, w=6 |"), 3);
+  EXPECT_EQ(rows_of("paper_table.md", "| 2D 49-pt, 960x449, w=5 |"), 3);
 }
 
 TEST_F(ResultsTables, CalibrationTableOneDRowsMatchARun) {
@@ -163,8 +164,10 @@ TEST(ResultsTablesDocs, DocsLinkTheTables) {
   EXPECT_NE(results.find("(tables/paper_table.md)"), std::string::npos);
   EXPECT_NE(results.find("(tables/calibration.md)"), std::string::npos);
   EXPECT_NE(doc("cost.md").find("(tables/cost.md)"), std::string::npos);
-  for (const char* table : {"(tables/whatif.md)", "(tables/temporal.md)", "(tables/temporal_3d.md)"})
+  for (const char* table : {"(tables/whatif.md)", "(tables/temporal.md)", "(tables/temporal_3d.md)",
+                            "(tables/three_d.md)", "(tables/paper_table.md)"})
     EXPECT_NE(doc("stencil.md").find(table), std::string::npos) << table;
+  EXPECT_NE(doc("sweep.md").find("(tables/sweeps.md)"), std::string::npos);
 }
 
 }  // namespace
