@@ -231,6 +231,7 @@ std::vector<CalibrationRow> calibration_rows() {
   rows.push_back({"configs/paper.yaml", {}});
   one({"fabric.pe.input_queue_depth=8"});
   one({"fabric.pe.input_queue_depth=128"});
+  one({"memory.scratchpad.row_bytes=128"});
   one({"fabric.pe.memory_queue_depth=0"});
   one({"memory.l1.ports_per_cache=1"});
   one({"memory.l1.write_policy=write_back"});
