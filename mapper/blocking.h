@@ -43,6 +43,7 @@ struct BufferEstimate {
   unsigned forward_copies = 0;        ///< 2D: COPY stages per gap of the x forward chains (mapped)
   unsigned forward_rereads = 0;       ///< 2D: re-read points per reader's forward chain (mapped)
   unsigned store_groups = 1;          ///< 3D: the writers' stores' groups in time (store_groups)
+  unsigned store_l1s = 1;             ///< 3D: the L1s the placed writers' stores reach (store_l1s)
   double pipeline_cycles = 0;         ///< the prediction's fill: pipeline_latency() of the graph (placed routes once mapped, else one hop a channel) [cycles]
   double cycles() const {
     const double io = reader_cycles > memory_cycles ? reader_cycles : memory_cycles;

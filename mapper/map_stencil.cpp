@@ -288,6 +288,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   count_stages(sd.dfg, arch.fabric.pe, buf);  // the rebuilt graph's, where it stands
   buf.pipeline_cycles = pipeline_latency(sd.dfg, sd.done_op, arch);  // on the placed routes
   buf.store_groups = std::max(1u, store_groups(sd.dfg, arch));
+  buf.store_l1s = store_l1s(sd.dfg, arch);
   m.summary.buffering = buf;
   finish(m, sd, w, arch);
   m.summary.load_latency_cycles = double(reader_words) / m.summary.load_rate_bound;

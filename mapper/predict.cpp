@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mapper/map_stencil.h"
+#include "network/fabric_geometry.h"
 #include "network/route.h"
 
 namespace cgra {
@@ -164,10 +165,15 @@ ZLines z_lines(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, c
   const double in_plane = lines(ny, double(plan.read_width()));           // the main reader's lines of a plane
   const double out_plane = lines(out_rows, double(buf.blocks.out_width));  // a z reader's, and the writers'
   // Lines of the grid the fabric loads: the main readers' rows of the streamed planes and the z
-  // readers' interior rows of the 2rz outer planes, across the grid (block b+1 finds the halo
-  // columns block b read in the L2, the rule of the DRAM term).
+  // readers' interior rows of the 2rz outer planes. Across the grid when the L2 holds a block's
+  // whole pass (its planes' lines, read and written), so that block b+1 finds the halo columns
+  // block b read there; else every block loads its own (the lines its columns share with the
+  // block before were evicted planes ago).
   ZLines z;
-  z.first = planes * lines(ny, nx) + 2.0 * rz * lines(out_rows, inner);
+  const double pass_lines = planes * (in_plane + out_plane);
+  const bool l2_holds_pass = 4.0 * pass_lines * double(mem.l1.line_bytes) <= 3.0 * double(mem.l2.size_bytes());
+  z.first = l2_holds_pass || nb == 1 ? planes * lines(ny, nx) + 2.0 * rz * lines(out_rows, inner)
+                                     : nb * (planes * in_plane + 2.0 * rz * out_plane);
   // Every stream fetches its lines: the main reader's of each block, and each z reader's (the
   // workers' z readers of one run load the same lines, their columns interleaved: one fetch, the
   // others merge). The z chain runs in step, its taps by increasing offset: the z reader of the
@@ -203,8 +209,10 @@ ZLines z_lines(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, c
   const double gap = nx - double(buf.blocks.out_width);
   const double ends =
       nb * planes * out_rows * std::min(gap <= 0 ? 0.0 : gap < lw ? 1.0 : 2.0, (double(buf.blocks.out_width) + lw - 1.0) / lw);
-  const double partial = buf.store_groups > 1 ? z.written : ends;
-  const double flushes = buf.store_groups > 1 ? z.written * double(buf.store_groups) : ends;
+  // Writers whose stores reach several L1s leave every line part-written in each of them too.
+  const bool split = buf.store_groups > 1 || buf.store_l1s > 1;
+  const double partial = split ? z.written : ends;
+  const double flushes = split ? z.written * double(buf.store_groups) * double(buf.store_l1s) : ends;
   // The MSHRs (Little's law over occupancy): a first load holds its MSHR for a miss
   // (l1_miss_latency), a fetch again for the L1 and L2 hit latencies (the L2 holds the block's
   // planes: z_window_bytes, else a miss), and each partly written line is a combining line that
@@ -502,6 +510,22 @@ StreamChain stream_chain(const dfg::Dfg& g, const std::string& done_op, const Ar
       c.rate_op = std::string(dfg::to_string(g.op(v).kind));
     }
   return c;
+}
+
+unsigned store_l1s(const dfg::Dfg& g, const ArchConfig& arch) {
+  const FabricGeometry geo(arch.fabric);
+  const std::vector<PePos>& ports = geo.positions(PeKind::Memory);
+  const unsigned per = std::max(1u, arch.memory.l1_ports_per_cache);
+  std::vector<unsigned> l1s;
+  for (dfg::Vertex v = 0; v < g.num_ops(); ++v) {
+    const dfg::Op& op = g.op(v);
+    if (op.kind != dfg::OpKind::Store || !op.place) continue;
+    const PePos at{op.place->row, op.place->col};
+    const auto port = std::lower_bound(ports.begin(), ports.end(), at) - ports.begin();
+    l1s.push_back(unsigned(port) / per);
+  }
+  std::sort(l1s.begin(), l1s.end());
+  return std::max<unsigned>(1, unsigned(std::unique(l1s.begin(), l1s.end()) - l1s.begin()));
 }
 
 unsigned store_groups(const dfg::Dfg& g, const ArchConfig& arch) {

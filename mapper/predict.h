@@ -142,4 +142,10 @@ double pipeline_latency(const dfg::Dfg& g, const std::string& done_op, const Arc
 /// group's combining line was left idle long enough to be flushed (docs/stencil.md, "3D lines").
 unsigned store_groups(const dfg::Dfg& g, const ArchConfig& arch);
 
+/// The private L1s the placed STOREs reach (a memory PE's port is its rank among the fabric's
+/// memory PEs, `memory.l1.ports_per_cache` ports to an L1); 1 while the STOREs are not placed.
+/// The w writers store interleaved columns, so with more than one L1 each L1 holds part of every
+/// written line and flushes it part-written (docs/stencil.md, "3D lines").
+unsigned store_l1s(const dfg::Dfg& g, const ArchConfig& arch);
+
 }  // namespace cgra

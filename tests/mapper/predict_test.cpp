@@ -15,6 +15,7 @@
 #include "mapper/map_stencil.h"
 #include "mapper/stencil_dfg.h"
 #include "mapper/stencil_plan.h"
+#include "network/fabric_geometry.h"
 
 namespace cgra {
 namespace {
@@ -402,6 +403,34 @@ TEST(Predict, StoreGroupsCutWhereStoresLieMoreThanTheCombineIdleTimeApart) {
   // Without its initial token the detour is a path: 4 + 20 hops (42) = 46, 33 after `b`.
   g.channel(delay).initial.clear();
   EXPECT_EQ(groups(32), 2u);
+}
+
+// The L1s the placed stores reach: a memory PE's port is its rank among the fabric's memory PEs
+// in row-major order, `memory.l1.ports_per_cache` ports to an L1. On paper.yaml's 32 memory PEs,
+// stores on the first, second and last of them reach one L1 (32 ports a cache), two (16: ports
+// 0 and 1 share the first, 31 is in the second) or three (one port a cache); an unplaced store
+// counts for none, and a graph without placed stores has one L1.
+TEST(Predict, StoreL1sCountTheCachesTheWritersReach) {
+  dfg::Dfg g;
+  const auto a = named_op(g, "a", dfg::OpKind::Store), b = named_op(g, "b", dfg::OpKind::Store),
+             c = named_op(g, "c", dfg::OpKind::Store);
+  named_op(g, "unplaced", dfg::OpKind::Store);
+  const auto l1s = [&](unsigned per) {
+    return store_l1s(g, load_default_arch({"memory.l1.ports_per_cache=" + std::to_string(per)}));
+  };
+  EXPECT_EQ(l1s(1), 1u);  // nothing placed yet
+  const ArchConfig arch = load_default_arch({});
+  const FabricGeometry geo(arch.fabric);
+  const std::vector<PePos>& m = geo.positions(PeKind::Memory);
+  ASSERT_EQ(m.size(), 32u);
+  g.place(a, {m[0].row, m[0].col});
+  g.place(b, {m[1].row, m[1].col});
+  g.place(c, {m[31].row, m[31].col});
+  EXPECT_EQ(l1s(32), 1u);
+  EXPECT_EQ(l1s(16), 2u);
+  EXPECT_EQ(l1s(1), 3u);
+  g.place(c, {m[1].row, m[1].col});  // two stores on one port
+  EXPECT_EQ(l1s(1), 2u);
 }
 
 // The pipeline's latency on a hand-made graph: LOAD -> MUL -> MAC -> STORE -> SYNC -> JOIN, with

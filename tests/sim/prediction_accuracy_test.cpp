@@ -74,6 +74,17 @@ std::vector<Case> cases() {
       // 3D r=2 on 48x20x12 (8 interior planes of 20 rows): the prediction is optimistic by 9-14 %
       // on these two, a residual not yet traced to a term (the same mapping on 96x40x24 is within
       // 3 %); bounded here so that it cannot grow unnoticed.
+      // 3D with 4 or 5 blocks whose pass over the planes the L2 does not hold: every block loads
+      // its own lines, halo columns included (memory_edges.yaml, 128-byte scratchpad rows); its
+      // writers on two L1s leave every line part-written (memory_edges.yaml; 8 ports a cache); z
+      // chain links as deep channels, each carrying the worker's outputs (w=5).
+      {"3D r=4 160x96x32 M edges",
+       {"--stencil", "3d", "--radius", "4", "--grid", "160x96x32", "--arch", CGRA_SOURCE_DIR "/examples/arch/memory_edges.yaml"}},
+      {"3D r=4 160x96x32 128-B rows",
+       {"--stencil", "3d", "--radius", "4", "--grid", "160x96x32", "--set", "memory.scratchpad.row_bytes=128"}},
+      {"3D r=4 160x96x32 w=5", {"--stencil", "3d", "--radius", "4", "--grid", "160x96x32", "--workers", "5"}},
+      {"3D r=2 48x20x12 8 ports an L1",
+       {"--stencil", "3d", "--radius", "2", "--grid", "48x20x12", "--set", "memory.l1.ports_per_cache=8"}},
       {"3D r=2 48x20x12 auto",
        {"--stencil", "3d", "--radius", "2", "--grid", "48x20x12", "--workers", "auto"},
        15,
