@@ -382,11 +382,7 @@ FabricProgram lower(const dfg::Dfg& g, const ArchConfig& arch) {
     PeConfig cfg;
     cfg.pos = pos_of(pb.pe);
     cfg.kind = geo.kind(cfg.pos);
-    if (cfg.kind == PeKind::Memory) {
-      const auto& ports = geo.positions(PeKind::Memory);
-      cfg.mem_port =
-          static_cast<int>(std::lower_bound(ports.begin(), ports.end(), cfg.pos) - ports.begin());
-    }
+    if (cfg.kind == PeKind::Memory) cfg.mem_port = static_cast<int>(geo.memory_port(cfg.pos));
     PeLowering pl(g, b, pe);
     ProgramBase base;
     for (dfg::Vertex v : pb.ops) {

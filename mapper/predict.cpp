@@ -514,15 +514,12 @@ StreamChain stream_chain(const dfg::Dfg& g, const std::string& done_op, const Ar
 
 unsigned store_l1s(const dfg::Dfg& g, const ArchConfig& arch) {
   const FabricGeometry geo(arch.fabric);
-  const std::vector<PePos>& ports = geo.positions(PeKind::Memory);
   const unsigned per = std::max(1u, arch.memory.l1_ports_per_cache);
   std::vector<unsigned> l1s;
   for (dfg::Vertex v = 0; v < g.num_ops(); ++v) {
     const dfg::Op& op = g.op(v);
     if (op.kind != dfg::OpKind::Store || !op.place) continue;
-    const PePos at{op.place->row, op.place->col};
-    const auto port = std::lower_bound(ports.begin(), ports.end(), at) - ports.begin();
-    l1s.push_back(unsigned(port) / per);
+    l1s.push_back(geo.memory_port({op.place->row, op.place->col}) / per);
   }
   std::sort(l1s.begin(), l1s.end());
   return std::max<unsigned>(1, unsigned(std::unique(l1s.begin(), l1s.end()) - l1s.begin()));

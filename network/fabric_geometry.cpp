@@ -109,6 +109,11 @@ const std::vector<PePos>& FabricGeometry::positions(PeKind k) const {
   return by_kind_[kind_slot(k)];
 }
 
+unsigned FabricGeometry::memory_port(PePos p) const {
+  const std::vector<PePos>& ports = positions(PeKind::Memory);
+  return static_cast<unsigned>(std::lower_bound(ports.begin(), ports.end(), p) - ports.begin());
+}
+
 unsigned FabricGeometry::manhattan(PePos a, PePos b) {
   const unsigned dr = a.row > b.row ? a.row - b.row : b.row - a.row;
   const unsigned dc = a.col > b.col ? a.col - b.col : b.col - a.col;

@@ -73,6 +73,9 @@ class FabricGeometry {
   PeKind kind(PePos p) const;
   /// All positions holding a PE of kind `k`, in row-major order.
   const std::vector<PePos>& positions(PeKind k) const;
+  /// The memory port of the memory-port PE at `p`: its rank among positions(PeKind::Memory).
+  /// Precondition: kind(p) == PeKind::Memory.
+  unsigned memory_port(PePos p) const;
 
   /// Manhattan distance |dr| + |dc|: the hop count of a shortest uncongested route.
   static unsigned manhattan(PePos a, PePos b);

@@ -76,7 +76,7 @@ std::vector<Case> cases() {
       // 3 %); bounded here so that it cannot grow unnoticed.
       // 3D with 4 or 5 blocks whose pass over the planes the L2 does not hold: every block loads
       // its own lines, halo columns included (memory_edges.yaml, 128-byte scratchpad rows); its
-      // writers on two L1s leave every line part-written (memory_edges.yaml; 8 ports a cache); z
+      // writers on more than one L1 leave every line part-written (memory_edges.yaml; 8 ports an L1); z
       // chain links as deep channels, each carrying the worker's outputs (w=5).
       {"3D r=4 160x96x32 M edges",
        {"--stencil", "3d", "--radius", "4", "--grid", "160x96x32", "--arch", CGRA_SOURCE_DIR "/examples/arch/memory_edges.yaml"}},
