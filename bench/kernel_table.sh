@@ -1,6 +1,6 @@
 #!/bin/sh
 # The kernel suite (examples/kernels/) on configs/paper.yaml: per kernel, the workers chosen, the
-# simulated and predicted cycles, GCell/s, GFLOP/s, % of the roofline and of the attainable, what
+# simulated and predicted cycles (a kernel in passes: their sums, the workers per pass), GCell/s, GFLOP/s, % of the roofline and of the attainable, what
 # binds, and the output check; a kernel the mapper refuses, with its reason. Not a test: the
 # suite's grids (SASA's 9720x1024 and 9720x32x32, PolyBench's LARGE) run tens of millions of
 # cycles each, minutes apiece.
@@ -68,7 +68,9 @@ for k in kernels:
     att = j["attainable_percent"] if ran else j["predicted_attainable_percent"]
     pred = f"{j['predicted_cycles']} ({j['prediction_error_percent']:+.1f}%)" if ran else "(predicted)"
     grid = "x".join(str(n) for n in st["grid"])
-    rows.append([k, grid, str(m["workers"]), str(cyc), pred, f"{st['outputs'] / sec / 1e9:.2f}", f"{gflops:.1f}",
+    w = m["workers"]  # a list for a kernel in passes: one count per pass
+    workers = " + ".join(str(n) for n in w) + f" ({len(w)} passes)" if isinstance(w, list) else str(w)
+    rows.append([k, grid, workers, str(cyc), pred, f"{st['outputs'] / sec / 1e9:.2f}", f"{gflops:.1f}",
                  f"{roof:.1f}%", f"{att:.1f}%", (j["output_check"] if ran else "not run") + "; " + m["predicted_bound"],
                  published.get(k, "")])
 head = ["kernel", "grid", "workers", "cycles", "predicted", "GCell/s", "GFLOP/s", "% roofline", "% attainable", "check", "published FPGA"]

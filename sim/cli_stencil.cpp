@@ -23,9 +23,11 @@
 #include "io/output_file.h"
 #include "mapper/kernel_dfg.h"
 #include "mapper/kernel_map.h"
+#include "mapper/kernel_passes.h"
 #include "mapper/map_stencil.h"
 #include "mapper/roofline.h"
 #include "sim/cli_exit.h"
+#include "sim/cli_kernel_passes.h"
 #include "sim/cli_spec.h"
 #include "sim/exit_codes.h"
 #include "sim/heatmap.h"
@@ -200,12 +202,21 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
     const ArchConfig arch = arch_of(flags, out);
     // What is not mapped yet (a kernel kind, an operator) is refused up front, naming the file.
     StencilSpec carrier;
+    const std::vector<KernelPass> passes = kernel_passes(*kernel);
     try {
-      const KernelStreams ks = kernel_streams(*kernel);
-      (void)kernel_fp_ops(ks);
-      carrier = ks.carrier(0);
+      for (const KernelPass& p : passes) {
+        const KernelStreams ks = kernel_streams(p.kernel);
+        (void)kernel_fp_ops(ks);
+        if (&p == &passes.front()) carrier = ks.carrier(0);
+      }
     } catch (const MapError& e) {
       throw MapError(flags.spec_file + ": " + e.what());
+    }
+    // A ring or several time steps: pass after pass (mapper/kernel_passes.h).
+    if (passes.size() > 1 || kernel->time_steps > 1) {
+      const Options o = flags;
+      return run_kernel_passes(o, *kernel, passes, arch, arch_name, o.predict_only || o.roofline_only ? std::vector<double>{} : input_of(o, carrier),
+                               out, err);
     }
     if (!flags.roofline_only) return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &*kernel);
     const MappedStencil m = map_kernel(*kernel, kernel_workers_of(flags), arch);

@@ -58,9 +58,12 @@ struct StencilRun {
 /// before the check, the simulated output value at that index (C order) has its sign bit flipped,
 /// so the check and everything downstream of it (report, exit code, --output) meet a mismatch.
 /// Must be below spec.grid_points().
+/// `kernel_grids` (a kernel only): every input grid of the kernel, input 0 equal to `input`; without
+/// it the inputs g >= 1 are kernel_inputs' default grids.
 StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std::vector<double> input,
                               const SimOptions& options, double map_seconds = 0,
-                              std::optional<std::uint64_t> negate_output = std::nullopt);
+                              std::optional<std::uint64_t> negate_output = std::nullopt,
+                              const std::vector<std::vector<double>>* kernel_grids = nullptr);
 
 /// The report of a run as JSON (docs/json.md). `arch_name` names the architecture source. Every
 /// field is deterministic except those under "wall_clock".

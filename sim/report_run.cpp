@@ -190,7 +190,8 @@ std::vector<std::vector<double>> kernel_inputs(const Kernel& k, const std::vecto
 
 StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std::vector<double> input,
                               const SimOptions& options, double map_seconds,
-                              std::optional<std::uint64_t> negate_output) {
+                              std::optional<std::uint64_t> negate_output,
+                              const std::vector<std::vector<double>>* kernel_grids) {
   StencilRun r;
   r.mapped = std::move(mapped);
   r.input = std::move(input);
@@ -210,7 +211,11 @@ StencilRun run_mapped_stencil(MappedStencil mapped, const ArchConfig& arch, std:
   const std::size_t words = arrays[0].values.size();
   // A kernel's other inputs (kernel_inputs) at their own regions.
   const std::vector<std::vector<double>> inputs =
-      r.mapped.kernel ? kernel_inputs(r.mapped.kernel->streams.kernel, r.input) : std::vector<std::vector<double>>{};
+      !r.mapped.kernel ? std::vector<std::vector<double>>{}
+      : kernel_grids   ? *kernel_grids
+                       : kernel_inputs(r.mapped.kernel->streams.kernel, r.input);
+  if (kernel_grids && (inputs.size() != r.mapped.kernel->streams.kernel.inputs.size() || inputs.at(0) != r.input))
+    throw std::invalid_argument("run_mapped_stencil: kernel_grids must hold every input of the kernel, input 0 the run's input");
   for (std::size_t g = 1; g < inputs.size(); ++g)
     arrays.push_back({"in" + std::to_string(g), r.mapped.kernel->input_bases.at(g), l.to_memory(inputs[g])});
   r.result = simulate(r.mapped.dfg, arch, arrays, {{"out", l.output_base, words}}, options);

@@ -371,12 +371,12 @@ std::vector<Case> command_line_and_spec_cases() {
        {file("s.yaml", "stencil: 2d\nradius: [1\n")},
        kExitError,
        "{tmp}/s.yaml:3: malformed YAML"},
-      {"SpecKernelFileNotMapped",  // a valid kernel file of two time steps: not mapped yet, refused by name
-       v({"--spec", "{tmp}/k.yaml"}),
+      {"SpecKernelFileDotOfPasses",  // a kernel of two time steps runs in passes: no one graph to draw
+       v({"--spec", "{tmp}/k.yaml", "--dot", "{tmp}/k.dot"}),
        {file("k.yaml", "kernel: box\ndims: 2\ngrid: 64x32\ninputs: [a]\ntime_steps: 2\nstages:\n  - name: out\n    expr: \"a(-1,0) + a(1,0)\"\n")},
-       kExitError,
-       "{tmp}/k.yaml: kernel 'box': time_steps 2 is not mapped yet; cgrasim maps kernels of one time step so far "
-       "(docs/kernels.md)"},
+       kExitUsage,
+       "--dot: kernel 'box' runs in 1 pass x 2 time steps; --dot draws or records one mapped graph: give it a kernel "
+       "of one pass and one time step (see cgrasim --help)"},
       {"SpecKernelFileBadTap",  // a kernel file's own error, with its line and column
        v({"--spec", "{tmp}/k.yaml"}),
        {file("k.yaml", "kernel: box\ndims: 2\ngrid: 64x32\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(-1,0) + b(1,0)\"\n")},

@@ -1,0 +1,312 @@
+// The cgrasim command's run of a kernel in passes (see cli_kernel_passes.h).
+
+#include "sim/cli_kernel_passes.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <optional>
+
+#include "io/npy.h"
+#include "io/output_file.h"
+#include "mapper/kernel_map.h"
+#include "mapper/roofline.h"
+#include "sim/cli_exit.h"
+#include "sim/cli_spec.h"
+#include "sim/exit_codes.h"
+#include "sim/report.h"
+#include "spec/kernel_eval.h"
+#include "stats/stats.h"
+
+namespace cgra {
+namespace {
+
+using json = nlohmann::json;
+
+/// The whole kernel's roofline figures (every time step): interior outputs of the last stage, its
+/// flops, every input read and the output written once per step (as kernel_work).
+struct Whole {
+  std::uint64_t outputs = 0;
+  double useful_flops = 0, ideal_bytes = 0;
+};
+
+Whole whole_of(const Kernel& k) {
+  const Box& in = k.stages.back().interior;
+  Whole w;
+  w.outputs = 1;
+  for (unsigned d = 0; d < k.dims; ++d) w.outputs *= static_cast<std::uint64_t>(in.hi[d] - in.lo[d]);
+  w.useful_flops = double(w.outputs) * k.flops_per_point() * k.time_steps;
+  w.ideal_bytes = 8.0 * double(k.grid_points()) * double(k.inputs.size() + 1) * k.time_steps;
+  return w;
+}
+
+/// "2 passes", "1 pass x 3 time steps".
+std::string passes_text(const Kernel& k, std::size_t n) {
+  return fmt::format("{} pass{}{}", n, n == 1 ? "" : "es", k.time_steps > 1 ? fmt::format(" x {} time steps", k.time_steps) : "");
+}
+
+std::string pass_name(const Kernel& k, const KernelPass& p) {
+  return k.stages.at(p.writes - k.inputs.size()).name;
+}
+
+/// What is known of a pass before it runs, and what its runs add up to.
+struct PassRow {
+  MappedStencil mapped;
+  Roofline roofline;
+  std::uint64_t cycles = 0;          // summed over the steps
+  std::uint64_t dram_bytes = 0;
+  double energy_joules = 0;
+  std::string check = "none";
+};
+
+json passes_json(const Kernel& k, const std::vector<KernelPass>& passes, const std::vector<PassRow>& rows,
+                 const ArchConfig& arch, const std::string& arch_name, bool ran) {
+  const Whole w = whole_of(k);
+  const RooflineMachine m = roofline_machine(arch);
+  const std::vector<std::string> names = k.grid_names();
+  json j;
+  j["schema"] = "cgrasim-kernel-passes-report/1";
+  j["status"] = ran ? "done" : "predicted";
+  j["stencil"] = {{"kernel", k.name},
+                  {"dims", k.dims},
+                  {"grid", json(std::vector<std::uint64_t>(k.grid.begin(), k.grid.begin() + k.dims))},
+                  {"time_steps", k.time_steps},
+                  {"outputs", w.outputs},
+                  {"flops_per_output", k.flops_per_point()},
+                  {"describe", fmt::format("kernel '{}' ({}d, grid {}, {})", k.name, k.dims, k.grid_text(),
+                                           passes_text(k, passes.size()))}};
+  j["architecture"] = {{"source", arch_name},
+                       {"rows", arch.fabric.rows},
+                       {"cols", arch.fabric.cols},
+                       {"clock_ghz", arch.clock.freq_ghz},
+                       {"dram_gbps", arch.memory.dram.bandwidth_gbps}};
+  const double memory_gflops = w.useful_flops / w.ideal_bytes * m.bandwidth_gbps;
+  const double fabric_gflops = 2.0 * m.fp_pes * m.freq_ghz;
+  const double roofline = std::min(memory_gflops, fabric_gflops);
+  // Attainable: each pass at its own attainable rate, one after another.
+  double attainable_seconds = 0;
+  std::uint64_t predicted = 0, cycles = 0, dram_bytes = 0;
+  double joules = 0;
+  bool pass_ok = true;
+  json rows_json = json::array();
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const PassRow& r = rows[i];
+    const double steps = k.time_steps;
+    attainable_seconds += steps * r.roofline.useful_flops / (r.roofline.attainable_gflops * 1e9);
+    predicted += r.mapped.summary.predicted_cycles * k.time_steps;
+    cycles += r.cycles;
+    dram_bytes += r.dram_bytes;
+    joules += r.energy_joules;
+    pass_ok = pass_ok && r.check == "pass";
+    json in = json::array();
+    for (unsigned g : passes[i].sources) in.push_back(names[g]);
+    json p = {{"pass", i + 1},
+              {"stage", pass_name(k, passes[i])},
+              {"inputs", in},
+              {"fused_stages", passes[i].kernel.stages.size() - 1},
+              {"workers", r.mapped.spec.workers},
+              {"workers_reason", r.mapped.summary.workers_reason},
+              {"outputs", r.roofline.outputs},
+              {"useful_flops", r.roofline.useful_flops},
+              {"attainable_gflops", r.roofline.attainable_gflops},
+              {"predicted_cycles", r.mapped.summary.predicted_cycles},
+              {"predicted_bound", r.mapped.summary.predicted_bound}};
+    if (ran) {
+      p["cycles"] = r.cycles / k.time_steps;
+      p["dram_bytes"] = r.dram_bytes / k.time_steps;
+      p["output_check"] = r.check;
+      p["energy_joules"] = r.energy_joules / k.time_steps;
+    }
+    rows_json.push_back(std::move(p));
+  }
+  const double ghz = arch.clock.freq_ghz;
+  const auto rate = [&](std::uint64_t c) { return c ? w.useful_flops / (double(c) / (ghz * 1e9)) / 1e9 : 0.0; };
+  const double attainable = attainable_seconds > 0 ? w.useful_flops / attainable_seconds / 1e9 : 0.0;
+  j["useful_flops"] = w.useful_flops;
+  j["ideal_bytes"] = w.ideal_bytes;
+  j["memory_gflops"] = memory_gflops;
+  j["fabric_gflops"] = fabric_gflops;
+  j["roofline_gflops"] = roofline;
+  j["bound"] = memory_gflops <= fabric_gflops ? "memory" : "compute";
+  j["attainable_gflops"] = attainable;
+  j["predicted_cycles"] = predicted;
+  // The slowest pass names what binds.
+  std::size_t slowest = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if ((ran ? rows[i].cycles : rows[i].mapped.summary.predicted_cycles) >
+        (ran ? rows[slowest].cycles : rows[slowest].mapped.summary.predicted_cycles))
+      slowest = i;
+  json workers = json::array();
+  for (const PassRow& r : rows) workers.push_back(r.mapped.spec.workers);
+  j["mapping"] = {{"passes", passes.size()}, {"workers", workers},
+                  {"predicted_bound", "pass " + std::to_string(slowest + 1) + ": " + rows[slowest].mapped.summary.predicted_bound}};
+  const auto percent = [](double x, double of) { return of > 0 ? 100.0 * x / of : 0.0; };
+  const double area = cost::area_of(arch).total();
+  if (!ran) {
+    j["predicted_seconds"] = double(predicted) / (ghz * 1e9);
+    j["predicted_gflops"] = rate(predicted);
+    j["predicted_roofline_percent"] = percent(rate(predicted), roofline);
+    j["predicted_attainable_percent"] = percent(rate(predicted), attainable);
+  } else {
+    const double seconds = double(cycles) / (ghz * 1e9);
+    j["cycles"] = cycles;
+    j["seconds"] = seconds;
+    j["dram_bytes"] = dram_bytes;
+    j["gflops"] = rate(cycles);
+    j["roofline_percent"] = percent(rate(cycles), roofline);
+    j["attainable_percent"] = percent(rate(cycles), attainable);
+    j["prediction_error_percent"] = cycles ? 100.0 * (double(predicted) - double(cycles)) / double(cycles) : 0.0;
+    j["passes_output_check"] = pass_ok ? "pass" : "fail";
+    j["cost"] = {{"source", "simulated"},
+                 {"node_nm", arch.technology.node_nm},
+                 {"area_mm2", area},
+                 {"energy_joules", joules},
+                 {"energy_per_output_pj", joules * 1e12 / (double(w.outputs) * k.time_steps)},
+                 {"average_power_watts", seconds > 0 ? joules / seconds : 0.0},
+                 {"gflops_per_watt", joules > 0 ? w.useful_flops / joules / 1e9 : 0.0},
+                 {"gflops_per_mm2", rate(cycles) / area}};
+  }
+  j["passes"] = std::move(rows_json);
+  return j;
+}
+
+}  // namespace
+
+std::string passes_report_text(const json& j) {
+  const bool ran = j.at("status") == "done";
+  std::string s = fmt::format("cgrasim: {} on {} ({}x{} fabric, {} GHz, DRAM {} GB/s)\n",
+                              j.at("stencil").at("describe").get<std::string>(),
+                              j.at("architecture").at("source").get<std::string>(), j["architecture"]["rows"].get<unsigned>(),
+                              j["architecture"]["cols"].get<unsigned>(), j["architecture"]["clock_ghz"].get<double>(),
+                              j["architecture"]["dram_gbps"].get<double>());
+  s += "passes (each a fused mapping; docs/kernels.md, \"Passes\"):\n";
+  s += fmt::format("  {:>4}  {:<16} {:<28} {:>7} {:>14} {:>14}  {}\n", "pass", "stage", "reads", "workers",
+                   ran ? "cycles/step" : "", "predicted", ran ? "check" : "");
+  for (const json& p : j.at("passes")) {
+    std::string in;
+    for (const json& n : p.at("inputs")) in += (in.empty() ? "" : ", ") + n.get<std::string>();
+    s += fmt::format("  {:>4}  {:<16} {:<28} {:>7} {:>14} {:>14}  {}\n", p.at("pass").get<unsigned>(),
+                     p.at("stage").get<std::string>(), in, p.at("workers").get<unsigned>(),
+                     ran ? std::to_string(p.at("cycles").get<std::uint64_t>()) : std::string(),
+                     p.at("predicted_cycles").get<std::uint64_t>(), ran ? p.at("output_check").get<std::string>() : "");
+  }
+  const double roof = j.at("roofline_gflops").get<double>();
+  if (ran) {
+    s += fmt::format("total: {} cycles (predicted {}, {:+.1f}%), {:.1f} GFLOP/s = {:.1f}% of the {:.1f} GFLOP/s "
+                     "roofline ({}-bound), {:.1f}% of the {:.1f} GFLOP/s attainable in these passes\n",
+                     j.at("cycles").get<std::uint64_t>(), j.at("predicted_cycles").get<std::uint64_t>(),
+                     j.at("prediction_error_percent").get<double>(), j.at("gflops").get<double>(),
+                     j.at("roofline_percent").get<double>(), roof, j.at("bound").get<std::string>(),
+                     j.at("attainable_percent").get<double>(), j.at("attainable_gflops").get<double>());
+    s += fmt::format("cost: {:.1f} mm², {:.3g} J, {:.1f} pJ per output, {:.2f} W\n", j["cost"]["area_mm2"].get<double>(),
+                     j["cost"]["energy_joules"].get<double>(), j["cost"]["energy_per_output_pj"].get<double>(),
+                     j["cost"]["average_power_watts"].get<double>());
+    s += fmt::format("output check: {} (each pass against its reference: {}; the output against the whole kernel's "
+                     "reference, bit for bit)\n",
+                     j.at("output_check").get<std::string>(), j.at("passes_output_check").get<std::string>());
+  } else {
+    s += fmt::format("total: predicted {} cycles, {:.1f} GFLOP/s = {:.1f}% of the {:.1f} GFLOP/s roofline ({}-bound)\n",
+                     j.at("predicted_cycles").get<std::uint64_t>(), j.at("predicted_gflops").get<double>(),
+                     j.at("predicted_roofline_percent").get<double>(), roof, j.at("bound").get<std::string>());
+  }
+  return s;
+}
+
+int run_kernel_passes(const Options& o, const Kernel& k, const std::vector<KernelPass>& passes,
+                      const ArchConfig& arch, const std::string& arch_name, std::vector<double> first,
+                      std::ostream& out, std::ostream& err) {
+  for (const auto& [flag, file] : {std::pair{"--dot", o.dot_file}, {"--asm", o.asm_file},
+                                   {"--heatmap", o.heatmap_file}, {"--vcd", o.vcd_file}})
+    if (!file.empty())
+      throw UsageError(fmt::format("{}: kernel '{}' runs in {}; {} draws or records one mapped graph: give it a "
+                                   "kernel of one pass and one time step", flag, k.name, passes_text(k, passes.size()), flag));
+  const unsigned workers = kernel_workers_of(o);
+  std::vector<PassRow> rows;
+  for (const KernelPass& p : passes) {
+    PassRow r;
+    try {
+      r.mapped = map_kernel(p.kernel, workers, arch);
+    } catch (const MapError& e) {
+      throw MapError(fmt::format("pass {} of {} (stage '{}'): {}", rows.size() + 1, passes.size(), pass_name(k, p),
+                                 e.what()));
+    }
+    r.roofline = mapping_roofline(r.mapped, roofline_machine(arch));
+    rows.push_back(std::move(r));
+  }
+  if (o.roofline_only) {
+    const json j = passes_json(k, passes, rows, arch, arch_name, false);
+    out << fmt::format("{}: roofline {:.1f} GFLOP/s ({}-bound), workers {}\n", j["stencil"]["describe"].get<std::string>(),
+                       j["roofline_gflops"].get<double>(), j["bound"].get<std::string>(), j["mapping"]["workers"].dump());
+    return kExitOk;
+  }
+  if (o.predict_only) {
+    const json j = passes_json(k, passes, rows, arch, arch_name, false);
+    if (!o.json_file.empty()) write_file_atomic(o.json_file, j.dump(2) + "\n");
+    out << passes_report_text(j);
+    return kExitOk;
+  }
+  SimOptions so;
+  so.skip_ahead = !o.no_skip;
+  so.skip_idle_pes = !o.no_skip;
+  const std::vector<std::vector<double>> inputs = kernel_inputs(k, first);
+  std::vector<std::vector<double>> grids = inputs;
+  grids.resize(k.inputs.size() + k.stages.size());
+  for (unsigned step = 0; step < k.time_steps; ++step) {
+    for (std::size_t i = 0; i < passes.size(); ++i) {
+      const KernelPass& p = passes[i];
+      PassRow& row = rows[i];
+      std::vector<std::vector<double>> in = pass_inputs(p, grids);
+      StencilRun run = run_mapped_stencil(row.mapped, arch, in.front(), so, 0, std::nullopt, &in);
+      const json report = report_json(run, arch, arch_name);
+      if (const auto stopped = stopped_run(run.result.status, run.result.cycles, run.result.report, arch)) {
+        out << fmt::format("cgrasim: kernel '{}', pass {} of {} (stage '{}'), step {}: stopped\n", k.name, i + 1,
+                           passes.size(), pass_name(k, p), step + 1)
+            << stopped->report;
+        err << stopped->error;
+        return stopped->exit_code;
+      }
+      row.cycles += run.result.cycles;
+      row.dram_bytes += stats::count(report, "dram_bytes");
+      row.energy_joules += report.at("cost").at("energy_joules").get<double>();
+      if (row.check != "fail") row.check = run.check_pass ? "pass" : "fail";
+      grids[p.writes] = std::move(run.result.outputs.at(0));
+    }
+    grids[0] = grids.back();  // the output replaces the first input (kernel.h)
+  }
+  std::vector<double>& result = grids.back();
+  if (o.negate_output) {
+    if (*o.negate_output >= result.size())
+      throw UsageError("--test-negate-output: index " + std::to_string(*o.negate_output) +
+                       " is outside the grid of " + std::to_string(result.size()) + " values");
+    result[*o.negate_output] = -result[*o.negate_output];
+  }
+  const std::vector<double> reference = evaluate_kernel(k, inputs);
+  std::uint64_t mismatches = 0, first_mismatch = 0;
+  for (std::size_t i = 0; i < result.size(); ++i)
+    if (std::memcmp(&result[i], &reference[i], sizeof(double)) != 0 && mismatches++ == 0) first_mismatch = i;
+  json j = passes_json(k, passes, rows, arch, arch_name, true);
+  j["output_check"] = mismatches == 0 ? "pass" : "fail";
+  j["mismatches"] = mismatches;
+  if (mismatches) j["first_mismatch"] = first_mismatch;
+  if (!o.json_file.empty()) write_file_atomic(o.json_file, j.dump(2) + "\n");
+  if (!o.output_file.empty()) {
+    NpyArray a;
+    a.shape.assign(k.grid.rend() - static_cast<std::ptrdiff_t>(k.dims), k.grid.rend());
+    a.data = result;
+    write_npy(o.output_file, a);
+  }
+  out << (o.quiet ? fmt::format("{}: {} cycles, {:.1f} GFLOP/s = {:.1f}% of the {:.1f} GFLOP/s roofline, output check {}\n",
+                                j["stencil"]["describe"].get<std::string>(), j["cycles"].get<std::uint64_t>(),
+                                j["gflops"].get<double>(), j["roofline_percent"].get<double>(),
+                                j["roofline_gflops"].get<double>(), j["output_check"].get<std::string>())
+                  : passes_report_text(j));
+  if (mismatches) {
+    err << "cgrasim: error: output check failed: " << mismatches << " of " << result.size()
+        << " values differ from the reference (first at index " << first_mismatch << ")\n";
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace cgra
