@@ -1,6 +1,7 @@
 #include "mapper/map_stencil.h"
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <optional>
 
@@ -100,30 +101,42 @@ void finish(MappedStencil& m, StencilDfg& sd, unsigned w, const ArchConfig& arch
 // Columns or bands, whichever reads fewer words: each worker's segment of every row re-reads
 // left + right words a row; a band of whole rows (2D) or planes (3D) per worker re-reads the rows
 // or planes the taps reach beyond it. Narrow grids (SASA's 32-wide 3D grids) take bands.
-StencilPlan kernel_plan(const MappedKernel& k, const HostLayout& layout, unsigned w) {
+StencilPlan kernel_plan(const MappedKernel& k, const HostLayout& layout, unsigned w, const ArchConfig& arch) {
   const KernelStreams& ks = k.streams;
   StencilSpec line = ks.carrier(w);  // the segments are cut along x
   line.dims = 1;
   line.grid = {ks.kernel.grid[0], 1, 1};
   line.radius = {1, 0, 0};
   const std::uint64_t nx = ks.kernel.grid[0], origin = ks.low_y * nx + ks.low_z * layout.plane_pitch;
-  const auto grids = static_cast<unsigned>(ks.inputs.size());
   const StencilPlan columns = StencilPlan::streams(line, w, 1, ks.left, ks.right);
   const bool planes = ks.kernel.dims == 3;
   const std::uint64_t units = planes ? ks.out_planes : ks.out_rows;
   const std::uint64_t reach = planes ? ks.kernel.grid[2] - ks.out_planes : ks.kernel.grid[1] - ks.out_rows;
+  // Grids the DRAM streams to each worker (the prediction's): each input once, the caches serving
+  // the rows the other row groups read after the one that loads them first. In 3D those rows are
+  // planes back: while every worker's window of `reach` planes fits 3/4 of the L2 (the star's
+  // rule, mapper/predict.cpp) they hit; else each (input, dz) group loads its own planes.
+  std::set<std::pair<unsigned, int>> z_groups;
+  for (const TapRow& r : ks.rows) z_groups.insert({r.source, r.dz});
+  const auto dram_grids = [&](bool bands) {
+    const double window = 8.0 * double(reach) * double(layout.plane_pitch) * (bands ? w : 1);
+    const bool fits = !planes || 4.0 * window <= 3.0 * double(arch.memory.l2.size_bytes());
+    return static_cast<unsigned>(fits ? ks.inputs.size() : z_groups.size());
+  };
   if (ks.kernel.dims > 1 && w > 1 && units >= w) {
     const double column_words =
-        double(ks.out_rows * ks.out_planes) * w * double(columns.segments().length + ks.span());
-    const double band_words = double(planes ? ks.out_rows * nx : nx) * double(units + std::uint64_t{w} * reach);
+        double(ks.out_rows * ks.out_planes) * w * double(columns.segments().length + ks.span()) * dram_grids(false);
+    const double band_words =
+        double(planes ? ks.out_rows * nx : nx) * double(units + std::uint64_t{w} * reach) * dram_grids(true);
     if (band_words < column_words) {
+      const unsigned grids = dram_grids(true);
       const std::uint64_t stride = units / w, band = units - (w - 1) * stride;
       const StencilPlan bands = columns.as_bands(nx - ks.span(), stride * (planes ? layout.plane_pitch : nx));
       return planes ? bands.with_rows(ks.out_rows, nx, band, layout.plane_pitch, origin, grids)
                     : bands.with_rows(band, nx, 1, layout.plane_pitch, origin, grids);
     }
   }
-  return columns.with_rows(ks.out_rows, nx, ks.out_planes, layout.plane_pitch, origin, grids);
+  return columns.with_rows(ks.out_rows, nx, ks.out_planes, layout.plane_pitch, origin, dram_grids(false));
 }
 
 // Byte address of the first row each of a kernel's row groups reads (KernelStreams::rows).
@@ -158,7 +171,7 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
   unsigned d = k ? 1 : stream_interleave_for(std::max(lat.fp_mul, lat.fp_mac) + route_latency(arch.network, 0), arch);
   StencilDfg sd;
   for (;;) {
-    const StencilPlan plan = k ? kernel_plan(*k, m.layout, w) : StencilPlan::streams(m.spec, w, d);
+    const StencilPlan plan = k ? kernel_plan(*k, m.layout, w, arch) : StencilPlan::streams(m.spec, w, d);
     std::optional<StreamCompute> compute;
     if (k) compute = kernel_compute(k->streams, kernel_row_bases(*k, m.layout), plan, arch);
     sd = build_stencil_dfg(plan, m.layout, arch.fabric.pe, compute ? &*compute : nullptr);
