@@ -26,17 +26,23 @@ struct KernelPass {
   /// in the original kernel (a materialised grid, defined everywhere, does not widen the interior
   /// of a stage that reads it).
   Kernel kernel;
-  /// Per input of `kernel`: the original kernel's grid (Kernel::grid_names index: an input, or a
-  /// stage materialised by an earlier pass).
+  /// Per input of `kernel`: the grid it is (Kernel::grid_names index: an input, or a stage
+  /// materialised by an earlier pass).
   std::vector<unsigned> sources;
   /// The original kernel's grid this pass writes (a stage's grid_names index).
   unsigned writes = 0;
 };
 
 /// The passes of one time step of `k`, in the order they run. A kernel without a ring is one
-/// pass: `k` itself with time_steps 1 (its inputs in order, every stage). Throws SpecError only
-/// where a pass kernel does not rebuild, which the language's rules exclude.
-std::vector<KernelPass> kernel_passes(const Kernel& k);
+/// pass: `k` itself with time_steps 1 (its inputs in order, every stage). With `memory_pes` (0: no
+/// limit), a pass whose row groups and writer need more memory PEs than that is cut: the longest
+/// prefix of its widest stage's sum (down the left spine of + and -, the addend of a contraction)
+/// that fits becomes a stage of its own, "<stage>_part", materialised by a pass before it and read
+/// back at (0,0,0); evaluated node by node as before, so the output is the same bit for bit
+/// (iso3dfd's 33 row groups of p on 32 memory PEs). Grid indices (`sources`, `writes`) are then
+/// those of the kernel with the cut stages; its inputs are `k`'s. Throws SpecError only where a
+/// pass kernel does not rebuild, which the language's rules exclude.
+std::vector<KernelPass> kernel_passes(const Kernel& k, unsigned memory_pes = 0);
 
 /// One time step of `k` evaluated pass by pass with the host reference (evaluate_kernel on each
 /// pass): the output grid. Equal bit for bit to evaluate_kernel of one step of `k` (the passes'
@@ -44,8 +50,8 @@ std::vector<KernelPass> kernel_passes(const Kernel& k);
 std::vector<double> evaluate_passes(const std::vector<KernelPass>& passes,
                                     const std::vector<std::vector<double>>& inputs);
 
-/// The grids pass `p` reads, gathered from `grids` (indexed as Kernel::grid_names: the original
-/// inputs, then the stages, empty where not materialised yet).
+/// The grids pass `p` reads, gathered from `grids` (indexed as KernelPass::sources: the inputs,
+/// then the stages, empty where not materialised yet).
 std::vector<std::vector<double>> pass_inputs(const KernelPass& p, const std::vector<std::vector<double>>& grids);
 
 }  // namespace cgra

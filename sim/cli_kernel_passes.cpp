@@ -46,9 +46,7 @@ std::string passes_text(const Kernel& k, std::size_t n) {
   return fmt::format("{} pass{}{}", n, n == 1 ? "" : "es", k.time_steps > 1 ? fmt::format(" x {} time steps", k.time_steps) : "");
 }
 
-std::string pass_name(const Kernel& k, const KernelPass& p) {
-  return k.stages.at(p.writes - k.inputs.size()).name;
-}
+std::string pass_name(const KernelPass& p) { return p.kernel.stages.back().name; }
 
 /// What is known of a pass before it runs, and what its runs add up to.
 struct PassRow {
@@ -64,7 +62,6 @@ json passes_json(const Kernel& k, const std::vector<KernelPass>& passes, const s
                  const ArchConfig& arch, const std::string& arch_name, bool ran) {
   const Whole w = whole_of(k);
   const RooflineMachine m = roofline_machine(arch);
-  const std::vector<std::string> names = k.grid_names();
   json j;
   j["schema"] = "cgrasim-kernel-passes-report/1";
   j["status"] = ran ? "done" : "predicted";
@@ -100,9 +97,9 @@ json passes_json(const Kernel& k, const std::vector<KernelPass>& passes, const s
     joules += r.energy_joules;
     pass_ok = pass_ok && r.check == "pass";
     json in = json::array();
-    for (unsigned g : passes[i].sources) in.push_back(names[g]);
+    for (const std::string& n : passes[i].kernel.inputs) in.push_back(n);
     json p = {{"pass", i + 1},
-              {"stage", pass_name(k, passes[i])},
+              {"stage", pass_name(passes[i])},
               {"inputs", in},
               {"fused_stages", passes[i].kernel.stages.size() - 1},
               {"workers", r.mapped.spec.workers},
@@ -228,7 +225,7 @@ int run_kernel_passes(const Options& o, const Kernel& k, const std::vector<Kerne
     try {
       r.mapped = map_kernel(p.kernel, workers, arch);
     } catch (const MapError& e) {
-      throw MapError(fmt::format("pass {} of {} (stage '{}'): {}", rows.size() + 1, passes.size(), pass_name(k, p),
+      throw MapError(fmt::format("pass {} of {} (stage '{}'): {}", rows.size() + 1, passes.size(), pass_name(p),
                                  e.what()));
     }
     r.roofline = mapping_roofline(r.mapped, roofline_machine(arch));
@@ -251,17 +248,17 @@ int run_kernel_passes(const Options& o, const Kernel& k, const std::vector<Kerne
   so.skip_idle_pes = !o.no_skip;
   const std::vector<std::vector<double>> inputs = kernel_inputs(k, first);
   std::vector<std::vector<double>> grids = inputs;
-  grids.resize(k.inputs.size() + k.stages.size());
   for (unsigned step = 0; step < k.time_steps; ++step) {
     for (std::size_t i = 0; i < passes.size(); ++i) {
       const KernelPass& p = passes[i];
       PassRow& row = rows[i];
+      if (grids.size() <= p.writes) grids.resize(p.writes + 1);
       std::vector<std::vector<double>> in = pass_inputs(p, grids);
       StencilRun run = run_mapped_stencil(row.mapped, arch, in.front(), so, 0, std::nullopt, &in);
       const json report = report_json(run, arch, arch_name);
       if (const auto stopped = stopped_run(run.result.status, run.result.cycles, run.result.report, arch)) {
         out << fmt::format("cgrasim: kernel '{}', pass {} of {} (stage '{}'), step {}: stopped\n", k.name, i + 1,
-                           passes.size(), pass_name(k, p), step + 1)
+                           passes.size(), pass_name(p), step + 1)
             << stopped->report;
         err << stopped->error;
         return stopped->exit_code;
@@ -272,9 +269,9 @@ int run_kernel_passes(const Options& o, const Kernel& k, const std::vector<Kerne
       if (row.check != "fail") row.check = run.check_pass ? "pass" : "fail";
       grids[p.writes] = std::move(run.result.outputs.at(0));
     }
-    grids[0] = grids.back();  // the output replaces the first input (kernel.h)
+    grids[0] = grids[passes.back().writes];  // the output replaces the first input (kernel.h)
   }
-  std::vector<double>& result = grids.back();
+  std::vector<double>& result = grids[passes.back().writes];
   if (o.negate_output) {
     if (*o.negate_output >= result.size())
       throw UsageError("--test-negate-output: index " + std::to_string(*o.negate_output) +

@@ -202,7 +202,7 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
     const ArchConfig arch = arch_of(flags, out);
     // What is not mapped yet (a kernel kind, an operator) is refused up front, naming the file.
     StencilSpec carrier;
-    const std::vector<KernelPass> passes = kernel_passes(*kernel);
+    const std::vector<KernelPass> passes = kernel_passes(*kernel, arch.fabric.count(PeKind::Memory));
     try {
       for (const KernelPass& p : passes) {
         const KernelStreams ks = kernel_streams(p.kernel);

@@ -52,12 +52,17 @@ TEST(KernelPasses, EverySuiteKernelInPassesEqualsTheWholeKernel) {
     const Kernel full = load_kernel_file(entry.path().string());
     Kernel k = small(name, full.dims == 1 ? "40" : full.dims == 2 ? "13x11" : "19x18x17");
     k.time_steps = 1;
-    const std::vector<KernelPass> passes = kernel_passes(k);
-    ASSERT_FALSE(passes.empty());
     const std::vector<Grid> in = inputs_of(k);
-    expect_bits(evaluate_passes(passes, in), evaluate_kernel(k, in));
-    // Each pass is a kernel the fused mapping takes: no ring left inside it.
-    for (const KernelPass& p : passes) EXPECT_NO_THROW((void)kernel_streams(p.kernel)) << p.kernel.name;
+    const Grid want = evaluate_kernel(k, in);
+    // Rings only; cut to 32 memory PEs (paper.yaml's); cut to 8, where most sums are cut.
+    for (unsigned memory_pes : {0u, 32u, 8u}) {
+      SCOPED_TRACE("memory PEs " + std::to_string(memory_pes));
+      const std::vector<KernelPass> passes = kernel_passes(k, memory_pes);
+      ASSERT_FALSE(passes.empty());
+      expect_bits(evaluate_passes(passes, in), want);
+      // Each pass is a kernel the fused mapping takes: no ring left inside it.
+      for (const KernelPass& p : passes) EXPECT_NO_THROW((void)kernel_streams(p.kernel)) << p.kernel.name;
+    }
   }
   EXPECT_EQ(files, 14u);
 }
@@ -84,6 +89,22 @@ TEST(KernelPasses, ARingMaterialisesTheStageItShows) {
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].kernel.stages.size(), s.stages.size());
   EXPECT_EQ(one[0].kernel.inputs, s.inputs);
+}
+
+// iso3dfd reads p at 33 (dy, dz) rows, p_prev and v at one each: 36 memory PEs with its writer.
+// On 32 the longest prefix of lap's sum that fits (the terms up to radius 7: 29 rows) is a pass of
+// its own; the second pass reads it back with the radius-8 terms, p_prev and v.
+TEST(KernelPasses, AWideSumIsCutToTheMemoryPes) {
+  const Kernel k = small("iso3dfd.yaml", "19x18x17");
+  EXPECT_EQ(kernel_passes(k).size(), 1u);
+  const std::vector<KernelPass> cut = kernel_passes(k, 32);
+  EXPECT_EQ(stages_of(cut), (std::vector<std::string>{"lap_part", "next"}));
+  EXPECT_EQ(kernel_streams(cut[0].kernel).rows.size(), 29u);
+  EXPECT_EQ(cut[1].kernel.inputs, (std::vector<std::string>{"p", "p_prev", "v", "lap_part"}));
+  EXPECT_EQ(kernel_streams(cut[1].kernel).rows.size(), 8u);  // lap_part, p at 5 rows, p_prev, v
+  // The cut stage is computed where lap is: its interior, not its own wider one.
+  EXPECT_EQ(cut[0].kernel.stages.back().interior.lo, k.stages[0].interior.lo);
+  EXPECT_EQ(cut[0].kernel.stages.back().interior.hi, k.stages[0].interior.hi);
 }
 
 TEST(KernelPasses, TwoSweepsMatchTheirLoops) {
