@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cstring>
 #include <optional>
 
@@ -243,9 +242,7 @@ int run_kernel_passes(const Options& o, const Kernel& k, const std::vector<Kerne
     out << passes_report_text(j);
     return kExitOk;
   }
-  SimOptions so;
-  so.skip_ahead = !o.no_skip;
-  so.skip_idle_pes = !o.no_skip;
+  const SimOptions so = sim_options_of(o);
   const std::vector<std::vector<double>> inputs = kernel_inputs(k, first);
   std::vector<std::vector<double>> grids = inputs;
   for (unsigned step = 0; step < k.time_steps; ++step) {

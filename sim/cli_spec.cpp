@@ -47,6 +47,14 @@ unsigned kernel_workers_of(const Options& o) {
   return w;
 }
 
+SimOptions sim_options_of(const Options& o) {
+  SimOptions so;
+  so.skip_ahead = !o.no_skip;
+  so.skip_idle_pes = !o.no_skip;
+  so.vcd_path = o.vcd_file;
+  return so;
+}
+
 Options with_spec_file(Options o) {
   if (o.spec_file.empty()) return o;
   const SpecFile f = load_spec_file(o.spec_file);

@@ -11,6 +11,7 @@
 #include "config/arch_config.h"
 #include "mapper/roofline.h"
 #include "sim/cli_options.h"
+#include "sim/model/simulation.h"
 #include "spec/kernel.h"
 #include "spec/stencil_spec.h"
 
@@ -22,6 +23,8 @@ namespace cgra {
 std::optional<Kernel> kernel_of(const Options& o);
 /// --workers for a kernel: the number given, 0 for auto or none.
 unsigned kernel_workers_of(const Options& o);
+/// The simulator's options a run takes from the flags: skipping ahead unless --no-skip, --vcd.
+SimOptions sim_options_of(const Options& o);
 /// Merges the spec file (if any) under the command-line flags: a flag given wins.
 Options with_spec_file(Options o);
 /// Names a stencil value by where it came from: "--grid", or "spec.yaml:3: 'grid'".

@@ -152,10 +152,7 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
     out << report_text(prediction);
     return kExitOk;
   }
-  SimOptions so;
-  so.skip_ahead = !o.no_skip;
-  so.skip_idle_pes = !o.no_skip;
-  so.vcd_path = o.vcd_file;
+  const SimOptions so = sim_options_of(o);
   StencilRun run;
   {
     ProgressLine line(progress, mapped.kernel ? mapped.kernel->streams.kernel.name : mapped.spec.describe());

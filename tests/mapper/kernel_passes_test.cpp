@@ -5,15 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <regex>
-#include <sstream>
 
 #include "mapper/kernel_passes.h"
 #include "mapper/kernel_streams.h"
 #include "spec/kernel_eval.h"
 #include "spec/kernel_yaml.h"
 #include "tests/spec/grid_bits.h"
+#include "tests/spec/kernel_files.h"
 
 namespace cgra {
 namespace {
@@ -21,14 +19,8 @@ namespace {
 using test::expect_bits;
 using test::Grid;
 using test::random_grid;
-const std::string kDir = std::string(CGRA_SOURCE_DIR) + "/examples/kernels/";
-
-Kernel small(const std::string& file, const std::string& grid) {
-  std::ifstream in(kDir + file);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_kernel_yaml(std::regex_replace(s.str(), std::regex("\ngrid: [^\n]*"), "\ngrid: " + grid), file);
-}
+const std::string& kDir = test::kKernelDir;
+Kernel small(const std::string& file, const std::string& grid) { return test::small_kernel(file, grid); }
 
 std::vector<Grid> inputs_of(const Kernel& k) {
   std::vector<Grid> in;

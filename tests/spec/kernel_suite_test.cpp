@@ -9,11 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <regex>
-#include <sstream>
 
 #include "spec/kernel_eval.h"
 #include "tests/spec/grid_bits.h"
+#include "tests/spec/kernel_files.h"
 #include "spec/kernel_yaml.h"
 
 namespace cgra {
@@ -22,20 +21,10 @@ namespace {
 using test::expect_bits;
 using test::Grid;
 using test::random_grid;
-const std::string kDir = std::string(CGRA_SOURCE_DIR) + "/examples/kernels/";
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+const std::string& kDir = test::kKernelDir;
 
 /// The file with its grid replaced by small extents of the same dimensions.
-Kernel small(const std::string& file, const std::string& grid) {
-  const std::string text = std::regex_replace(read(kDir + file), std::regex("\ngrid: [^\n]*"), "\ngrid: " + grid);
-  return parse_kernel_yaml(text, file);
-}
+Kernel small(const std::string& file, const std::string& grid) { return test::small_kernel(file, grid); }
 
 /// `base` with f(x, y, z) on the box [x0, x1) x [y0, y1) x [z0, z1).
 Grid on(Grid base, long nx, long ny, std::array<long, 6> box, const std::function<double(long, long, long)>& f) {
