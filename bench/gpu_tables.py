@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # Writes docs/tables/gpu.md: every figure of the GPU runs measured by bench/gpu/ (docs/gpu.md), from
 # their results files, bench/gpu/results/*.json, one section per file: the card, the timing table,
-# the energy table where the run measured energy, and GFLOP/s per mm² of the die with GFLOP/J; and
-# the V100's GFLOP/s per mm² from the figures the paper quotes (docs/tables/paper_table.md, written
-# by bench/paper_table.sh). No figure is typed in but the die areas below (DIES, with their
-# sources). Standard library only; reads only committed files, so it needs no GPU and no build.
-# Run through bench/gpu_tables.sh.
+# the energy table where the run measured energy, GFLOP/s per mm² of the die with GFLOP/J, and the
+# CGRA tile against them per mm² and per joule (the tile's side read from docs/tables/cost.md); and
+# the V100's GFLOP/s per mm² from the figures the paper quotes (docs/tables/paper_table.md). Both
+# tables are written by bench/paper_table.sh. No figure is typed in but the die areas below (DIES,
+# with their sources). Standard library only; reads only committed files, so it needs no GPU and
+# no build. Run through bench/gpu_tables.sh.
 # Usage: gpu_tables.py [--markdown FILE] [--results DIR]
 #   --markdown FILE: write the tables into FILE (atomically: a temporary file renamed), else stdout
 #   --results DIR: the results files to read (default bench/gpu/results)
@@ -18,6 +19,7 @@ import tempfile
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 RESULTS = "bench/gpu/results"
 PAPER_TABLE = "docs/tables/paper_table.md"
+COST_TABLE = "docs/tables/cost.md"
 REGENERATE = "bench/gpu_tables.sh --markdown docs/tables/gpu.md"
 
 # The GPU dies (the die alone: no HBM stacks, no interposer), from NVIDIA's architecture
@@ -30,6 +32,12 @@ DIES = {
 }
 # A device name (the results' `device.name`) to its die: the first key found in the name.
 DIE_OF = [("H100", "GH100"), ("H200", "GH100"), ("V100", "GV100")]
+
+# The CGRA side of the comparison per mm² and per joule: the cases of docs/tables/cost.md (one tile
+# of configs/paper.yaml priced by the cost model at each node, bench/paper_table.sh) and the GPU
+# cases of the same stencil, on the same grid and on the large grid.
+CGRA_CASES = [("1D 17-pt, 194400, w=6", "1D r=8 194400", "1D r=8 2^27"),
+              ("2D 49-pt, 960x449, w=5", "2D r=12 960x449", "2D r=12 16384^2")]
 
 # The keys the tables read: a results file without one of them is malformed.
 CASE_KEYS = ["case", "role", "arithmetic_intensity", "bound", "roofline_gflops", "time_ms", "gflops",
@@ -230,44 +238,103 @@ def run_section(stem, file, cases):
     md = f"\n## {name}, run {stem}\n\n" + card(cases, stem, file) + "\n" + timing(cases, stem)
     if any(has_energy(c) for c in cases):
         md += "\n" + energy(cases, stem)
-    return md + "\n" + per_area(cases, stem, file)
+    md += "\n" + per_area(cases, stem, file)
+    cgra = against_cgra(cases, stem, file)
+    return md + ("\n" + cgra if cgra else "")
+
+
+def md_tables(rel):
+    """The Markdown tables of a committed file (relative to the repository): (header, rows) each,
+    the cells stripped."""
+    try:
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        fail(f"{rel}: {e.strerror}")
+    cells = lambda line: [x.strip() for x in line.strip().strip("|").split("|")]
+    tables = []
+    for i, line in enumerate(lines):
+        if line.startswith("| ") and i + 1 < len(lines) and lines[i + 1].startswith("|---"):
+            rows = []
+            for row in lines[i + 2:]:
+                if not row.startswith("| "):
+                    break
+                rows.append(cells(row))
+            tables.append((cells(line), rows))
+    return tables
+
+
+def md_rows(rel, columns, regenerate):
+    """The rows of the first table of `rel` that has all of `columns`, as dicts by column name."""
+    for header, rows in md_tables(rel):
+        if all(c in header for c in columns):
+            for r in rows:
+                if len(r) != len(header):
+                    fail(f"{rel}: row {r[0]!r} has {len(r)} cells, its header {len(header)}")
+                for c in columns[1:]:
+                    try:
+                        float(r[header.index(c)])
+                    except ValueError:
+                        fail(f"{rel}: row {r[0]!r} has no number under {c!r}")
+            if rows:
+                return [dict(zip(header, r)) for r in rows]
+    fail(f"{rel}: no table with the columns {', '.join(columns)} (run {regenerate})")
+
+
+def ratio(a, b):
+    """a / b of two printed figures, as the tables print ratios; "n/a" where either is."""
+    return "n/a" if "n/a" in (a, b) else f"{float(a) / float(b):.2f}×"
+
+
+def against_cgra(cases, stem, file):
+    """One CGRA tile at each node of docs/tables/cost.md against this run, on the paper's two cases."""
+    by_name = {c["case"]: c for c in cases}
+    mm2 = DIES[die_of(cases[0]["device"]["name"], file)][0]
+    with_energy = any(has_energy(c) for c in cases)
+    header = ["case", "node (nm)", "tile GFLOP/s per mm²", "GPU GFLOP/s per mm²", "tile / GPU, per mm²",
+              "GPU GFLOP/s per mm², large grid", "tile / GPU, per mm², large grid"]
+    if with_energy:
+        header += ["tile W", "GPU W", "tile GFLOP/J", "GPU GFLOP/J", "tile / GPU, per J"]
+    rows = []
+    tiles = md_rows(COST_TABLE, ["case", "node (nm)", "GFLOP/s per mm²", "power (W)", "GFLOP/J"],
+                    "bench/paper_table.sh --markdown")
+    for label, same, large in CGRA_CASES:
+        if same not in by_name or large not in by_name:
+            continue
+        g, big = by_name[same], by_name[large]
+        g_mm2, big_mm2 = num(g["gflops"] / mm2, ".2f"), num(big["gflops"] / mm2, ".2f")
+        e = g["energy"] if has_energy(g) else {}
+        g_w, g_j = num(e.get("watts"), ".1f"), num(e.get("gflop_per_joule"), ".2f")
+        for t in (t for t in tiles if t["case"] == label):
+            row = [same, t["node (nm)"], t["GFLOP/s per mm²"], g_mm2, ratio(t["GFLOP/s per mm²"], g_mm2), big_mm2,
+                   ratio(t["GFLOP/s per mm²"], big_mm2)]
+            if with_energy:
+                row += [t["power (W)"], g_w, t["GFLOP/J"], g_j, ratio(t["GFLOP/J"], g_j)]
+            rows.append(row)
+    if not rows:
+        return ""
+    return (f"### Against the CGRA tile ({stem})\n\n"
+            "One CGRA tile of configs/paper.yaml at each node of [cost.md](cost.md) (the cost model; its cases\n"
+            f"{' and '.join(chr(34) + c[0] + chr(34) for c in CGRA_CASES)}) against this run on the same grid, and\n"
+            "per mm² also on the large grid of the same stencil. Ratios: tile / GPU, of the figures as printed.\n\n"
+            + table(header, rows))
 
 
 def v100_rows():
     """The V100 GFLOP/s the paper quotes, per case, from the 16-tile table of docs/tables/paper_table.md."""
-    path = os.path.join(ROOT, PAPER_TABLE)
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except OSError as e:
-        fail(f"{PAPER_TABLE}: {e}")
-    for i, line in enumerate(lines):
-        if not line.startswith("| case |") or "V100 GFLOP/s" not in line:
-            continue
-        header = [h.strip() for h in line.strip("|").split("|")]
-        col = header.index("V100 GFLOP/s")
-        rows = []
-        for row in lines[i + 2:]:
-            if not row.startswith("| "):
-                break
-            cells = [x.strip() for x in row.strip("|").split("|")]
-            try:
-                rows.append((cells[0], float(cells[col])))
-            except (IndexError, ValueError):
-                fail(f"{PAPER_TABLE}: row {cells[0]!r} has no number under \"V100 GFLOP/s\"")
-        if rows:
-            return rows
-    fail(f"{PAPER_TABLE}: no table with a \"V100 GFLOP/s\" column (run bench/paper_table.sh --markdown)")
+    rows = md_rows(PAPER_TABLE, ["case", "V100 GFLOP/s"], "bench/paper_table.sh --markdown")
+    return [(r["case"], float(r["V100 GFLOP/s"])) for r in rows]
 
 
 def render(runs):
-    md = (f"<!-- Generated by `{REGENERATE}` (bench/gpu_tables.py) from {RESULTS}/*.json; do not edit. "
-          "sim_results_tables_test regenerates it and compares. -->\n"
+    md = (f"<!-- Generated by `{REGENERATE}` (bench/gpu_tables.py) from {RESULTS}/*.json, {COST_TABLE} "
+          f"and {PAPER_TABLE}; do not edit. sim_results_tables_test regenerates it and compares. -->\n"
           "# The measured GPU runs\n\n"
           "Every figure of the GPU runs of bench/gpu/ (methodology and reading: docs/gpu.md), one section per\n"
-          f"results file in `{RESULTS}/`; the die areas and their sources are at the end. Names and\n"
-          "columns as docs/gpu.md explains them; \"n/a\": a figure the run could not measure (`null` in the\n"
-          "JSON).\n")
+          f"results file in `{RESULTS}/`: the card, the timing, the energy where the run measured it,\n"
+          "GFLOP/s per mm² of the die and GFLOP/J, and one CGRA tile of [cost.md](cost.md) against them; then\n"
+          "the V100 figures the paper quotes per mm², and the die areas with their sources. \"n/a\": a figure\n"
+          "the run could not measure (`null` in the JSON).\n")
     for stem, file, cases in runs:
         try:
             md += run_section(stem, file, cases)
