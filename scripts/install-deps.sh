@@ -18,6 +18,7 @@ packages=(
   openmpi-bin libopenmpi-dev     # cgrasim sweep under mpirun, and its MPI test (required to build)
   gnuplot-nox                    # cgrasim sweep --plots, cgrasim plot
   libpagmo-dev                   # cgrasim explore's optimisers (pagmo2; required to build)
+  python3                        # bench/gpu_tables.py and gpu_compare.py; the GPU tables' test
 )
 
 missing=()

@@ -8,7 +8,8 @@
 // wall time), so the comparison is exact. The 2D rows take several seconds each and are not run
 // here (the 2D paper case itself is held to tests/reference/paper_2d.json by sim_paper_cases_test).
 // docs/tables/cgra_vs_gpu.md (bench/gpu_compare.sh) is held to the GPU results it reads
-// (bench/gpu/results/*.json) and, for its 1D row and a 3D prediction, to cgrasim run now.
+// (bench/gpu/results/*.json) and, for its 1D row and a 3D prediction, to cgrasim run now;
+// docs/tables/gpu.md (bench/gpu_tables.sh) to those results in gpu_tables_test.cpp.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -23,19 +24,13 @@
 #include <vector>
 
 #include "tests/sim/child_process.h"
+#include "tests/sim/markdown_table.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+using cgra::test::markdown::lines_of;
+using cgra::test::markdown::starts_with;
 
 // Runs bench/paper_table with `--markdown` into a fresh folder (each test is its own process
 // under ctest: it runs only the cases it compares) and compares the committed tables with it.
@@ -170,46 +165,8 @@ TEST_F(ResultsTables, TemporalTableOneDRadiusOneRowsMatchARun) {
 // seconds) must be what cgrasim gives now.
 namespace gpu_table {
 
-// One Markdown table: the header's cells and each row's, by the heading above it ("## ...").
-struct Table {
-  std::string heading;
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-  std::size_t column(const std::string& name) const {
-    for (std::size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name) return i;
-    ADD_FAILURE() << "table under \"" << heading << "\" has no column \"" << name << "\"";
-    return 0;
-  }
-};
-
-std::vector<std::string> cells_of(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string body = line.substr(2, line.size() - 4);  // "| a | b |" -> "a | b"
-  for (std::size_t at = 0;;) {
-    const std::size_t bar = body.find(" | ", at);
-    cells.push_back(body.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
-    if (bar == std::string::npos) break;
-    at = bar + 3;
-  }
-  return cells;
-}
-
-std::vector<Table> tables_of(const std::string& text) {
-  std::vector<Table> tables;
-  std::string heading;
-  const std::vector<std::string> lines = lines_of(text);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (starts_with(lines[i], "## ")) heading = lines[i].substr(3);
-    if (!starts_with(lines[i], "| ") || i + 1 >= lines.size() || !starts_with(lines[i + 1], "|---"))
-      continue;
-    Table t{heading, cells_of(lines[i]), {}};
-    for (i += 2; i < lines.size() && starts_with(lines[i], "| "); ++i)
-      t.rows.push_back(cells_of(lines[i]));
-    tables.push_back(std::move(t));
-  }
-  return tables;
-}
+using cgra::test::markdown::Table;
+using cgra::test::markdown::tables_of;
 
 nlohmann::json cases_by_name(const char* file) {
   const nlohmann::json all =
@@ -374,6 +331,8 @@ TEST(ResultsTablesDocs, DocsLinkTheTables) {
     EXPECT_NE(doc("stencil.md").find(table), std::string::npos) << table;
   EXPECT_NE(doc("sweep.md").find("(tables/sweeps.md)"), std::string::npos);
   EXPECT_NE(doc("gpu.md").find("(tables/cgra_vs_gpu.md)"), std::string::npos);
+  // docs/gpu.md links the measured runs' tables (a section of them: "(tables/gpu.md#...)").
+  EXPECT_NE(doc("gpu.md").find("(tables/gpu.md"), std::string::npos);
   EXPECT_NE(results.find("(tables/cgra_vs_gpu.md)"), std::string::npos);
 }
 
