@@ -90,13 +90,13 @@ bool measured_energy(const nlohmann::json& c) {
 }
 
 // A results file: its name without ".json" (the tables' headings name it) and its cases.
-struct Run {
+struct GpuRun {
   std::string stem;
   nlohmann::json cases;
 };
 
-std::vector<Run> runs() {
-  std::vector<Run> r;
+std::vector<GpuRun> runs() {
+  std::vector<GpuRun> r;
   for (const fs::path& f : results_files())
     r.push_back({f.stem().string(), nlohmann::json::parse(slurp(f))});
   return r;
@@ -123,7 +123,7 @@ TEST(ResultsTablesGpu, GpuTablesEqualTheirRegeneration) {
 TEST(ResultsTablesGpu, GpuCardCellsAreTheMeasuredResults) {
   const std::vector<Table> tables = tables_of(slurp(kTable));
   ASSERT_FALSE(runs().empty());
-  for (const Run& run : runs()) {
+  for (const GpuRun& run : runs()) {
     SCOPED_TRACE("docs/tables/gpu.md, card of " + run.stem + ": run `" + kRegenerate + "`");
     const Table* t = table_under(tables, "Card (" + run.stem + ")");
     ASSERT_NE(t, nullptr);
@@ -161,7 +161,7 @@ TEST(ResultsTablesGpu, GpuCardCellsAreTheMeasuredResults) {
 TEST(ResultsTablesGpu, GpuTimingCellsAreTheMeasuredResults) {
   const std::vector<Table> tables = tables_of(slurp(kTable));
   int checked = 0;
-  for (const Run& run : runs()) {
+  for (const GpuRun& run : runs()) {
     SCOPED_TRACE("docs/tables/gpu.md, timing of " + run.stem + ": run `" + kRegenerate + "`");
     const Table* t = table_under(tables, "Timing (" + run.stem + ")");
     ASSERT_NE(t, nullptr);
@@ -199,7 +199,7 @@ TEST(ResultsTablesGpu, GpuTimingCellsAreTheMeasuredResults) {
 TEST(ResultsTablesGpu, GpuEnergyCellsAreTheMeasuredResults) {
   const std::vector<Table> tables = tables_of(slurp(kTable));
   int with_energy = 0;
-  for (const Run& run : runs()) {
+  for (const GpuRun& run : runs()) {
     SCOPED_TRACE("docs/tables/gpu.md, energy of " + run.stem + ": run `" + kRegenerate + "`");
     const Table* t = table_under(tables, "Energy (" + run.stem + ")");
     const bool any = std::any_of(run.cases.begin(), run.cases.end(), measured_energy);
@@ -233,7 +233,7 @@ TEST(ResultsTablesGpu, GpuEnergyCellsAreTheMeasuredResults) {
 // the figures paper_table.md quotes.
 TEST(ResultsTablesGpu, GpuPerAreaCellsAreTheMeasuredResults) {
   const std::vector<Table> tables = tables_of(slurp(kTable));
-  for (const Run& run : runs()) {
+  for (const GpuRun& run : runs()) {
     SCOPED_TRACE("docs/tables/gpu.md, per die area of " + run.stem + ": run `" + kRegenerate + "`");
     const Table* t = table_under(tables, "Per die area and per joule (" + run.stem + ")");
     ASSERT_NE(t, nullptr);
@@ -264,7 +264,8 @@ TEST(ResultsTablesGpu, GpuPerAreaCellsAreTheMeasuredResults) {
   const Table* v100 = table_under(tables, "The V100 the paper quotes, per die area");
   ASSERT_NE(v100, nullptr);
   const Table* paper = nullptr;
-  for (const Table& t : tables_of(slurp(kSource / "docs/tables/paper_table.md")))
+  const std::vector<Table> paper_tables = tables_of(slurp(kSource / "docs/tables/paper_table.md"));
+  for (const Table& t : paper_tables)
     if (std::find(t.header.begin(), t.header.end(), "V100 GFLOP/s") != t.header.end()) paper = &t;
   ASSERT_NE(paper, nullptr) << "docs/tables/paper_table.md has no \"V100 GFLOP/s\" column";
   ASSERT_EQ(v100->rows.size(), paper->rows.size());
