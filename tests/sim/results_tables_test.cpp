@@ -320,6 +320,53 @@ TEST(ResultsTablesGpu, CgraVsGpuTileFiguresMatchARun) {
 }
 
 // The docs link the tables rather than copying them.
+// docs/tables/kernels.md (`bench/kernel_table.sh --markdown docs/tables/kernels.md`): the suite's
+// rows small enough for the suite (jacobi-1d in one pass and in two, PolyBench's two sweeps, a
+// second each) must be what cgrasim gives now: workers, cycles, prediction and check.
+TEST(ResultsTablesKernels, SmallKernelRowsMatchARun) {
+  using cgra::test::markdown::Table;
+  using cgra::test::markdown::tables_of;
+  const char* const regenerate = "bench/kernel_table.sh --markdown docs/tables/kernels.md";
+  const std::vector<Table> tables = tables_of(cgra::test::slurp(fs::path(CGRA_SOURCE_DIR) / "docs/tables/kernels.md"));
+  ASSERT_FALSE(tables.empty());
+  const Table& t = tables[0];
+  const fs::path dir = fs::temp_directory_path() / ("cgrasim_kernel_table_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const std::string kernel : {"jacobi-1d", "polybench_jacobi_1d"}) {
+    SCOPED_TRACE("row " + kernel + " of docs/tables/kernels.md: run `" + std::string(regenerate) + "`");
+    const std::vector<std::string>* row = nullptr;
+    for (const std::vector<std::string>& r : t.rows)
+      if (r[t.column("kernel")] == kernel) row = &r;
+    ASSERT_NE(row, nullptr) << "no such row";
+    const fs::path json_file = dir / "run.json";
+    const cgra::test::ChildResult run = cgra::test::run_child(
+        {CGRASIM_BINARY, "--spec", std::string(CGRA_SOURCE_DIR) + "/examples/kernels/" + kernel + ".yaml", "--quiet",
+         "--json", json_file.string()},
+        dir);
+    ASSERT_EQ(run.code, 0) << run.out << run.err;
+    const nlohmann::json j = nlohmann::json::parse(cgra::test::slurp(json_file));
+    const nlohmann::json& w = j.at("mapping").at("workers");
+    std::string workers;
+    if (w.is_array()) {
+      for (const nlohmann::json& n : w) workers += (workers.empty() ? "" : " + ") + std::to_string(n.get<unsigned>());
+      workers += " (" + std::to_string(w.size()) + " passes)";
+    } else {
+      workers = std::to_string(w.get<unsigned>());
+    }
+    EXPECT_EQ((*row)[t.column("workers")], workers);
+    EXPECT_EQ((*row)[t.column("cycles")], std::to_string(j.at("cycles").get<std::uint64_t>()));
+    char predicted[64];
+    std::snprintf(predicted, sizeof predicted, "%llu (%+.1f%%)",
+                  static_cast<unsigned long long>(j.at("predicted_cycles").get<std::uint64_t>()),
+                  j.at("prediction_error_percent").get<double>());
+    EXPECT_EQ((*row)[t.column("predicted")], predicted);
+    EXPECT_EQ((*row)[t.column("check")].substr(0, 5), "pass;");
+    EXPECT_EQ(j.at("output_check"), "pass");
+  }
+  fs::remove_all(dir);
+}
+
 TEST(ResultsTablesDocs, DocsLinkTheTables) {
   const auto doc = [](const char* name) { return cgra::test::slurp(fs::path(CGRA_SOURCE_DIR) / "docs" / name); };
   const std::string results = doc("results.md");
@@ -334,6 +381,7 @@ TEST(ResultsTablesDocs, DocsLinkTheTables) {
   // docs/gpu.md links the measured runs' tables (a section of them: "(tables/gpu.md#...)").
   EXPECT_NE(doc("gpu.md").find("(tables/gpu.md"), std::string::npos);
   EXPECT_NE(results.find("(tables/cgra_vs_gpu.md)"), std::string::npos);
+  EXPECT_NE(doc("kernels.md").find("(tables/kernels.md)"), std::string::npos);
 }
 
 }  // namespace
