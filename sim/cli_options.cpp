@@ -62,6 +62,18 @@ const CLI::Validator kTimeStepsValue(
     },
     "N|auto");
 
+/// --y-block: a positive integer (interior rows per slab) or "auto".
+const CLI::Validator kYBlockValue(
+    [](std::string& text) -> std::string {
+      if (text == "auto") return {};
+      std::uint64_t n = 0;
+      auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+      if (ec != std::errc() || p != text.data() + text.size() || text.empty() || n == 0)
+        return "expected a positive number of rows per slab or 'auto', got '" + text + "'";
+      return {};
+    },
+    "ROWS|auto");
+
 /// --grid: N, XxY or XxYxZ with positive integers (whether the sizes suit the stencil is checked
 /// later).
 const CLI::Validator kGridValue(
@@ -126,6 +138,11 @@ void add_options(CLI::App& app, Options& o) {
                  "cells keep the input's values), 1..64, or 'auto' to choose from the prediction; "
                  "default 1")
       ->check(kTimeStepsValue);
+  app.add_option("--y-block", o.y_block,
+                 "3d: run the grid in y slabs of this many interior rows each (every column, every "
+                 "plane), one after the other, or 'auto' to choose the height from the prediction; "
+                 "default: the whole grid at once")
+      ->check(kYBlockValue);
   app.add_option(
          "--grid", o.grid,
          "grid size: N (along every dimension), XxY (X columns along x, Y rows) or XxYxZ (Z planes); "
@@ -242,7 +259,7 @@ std::string list_params_markdown() {
 void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
-         {"--stencil", "--radius", "--radius-x", "--radius-y", "--radius-z", "--workers", "--time-steps", "--grid", "--spec",
+         {"--stencil", "--radius", "--radius-x", "--radius-y", "--radius-z", "--workers", "--time-steps", "--y-block", "--grid", "--spec",
           "--input", "--output", "--dot", "--dot-view", "--asm", "--heatmap", "--roofline-only", "--predict-only",
           "--test-negate-output"})
       if (app.count(f) > 0)

@@ -25,6 +25,7 @@ struct Options {
   std::optional<unsigned> radius_y, radius_z;  // may be 0 in 3d (that part of the star absent)
   std::string workers;
   std::string time_steps;  // "N" (1..64) or "auto"; empty: 1
+  std::string y_block;     // 3d y slabs (sim/cli_y_slabs.h): interior rows per slab or "auto"; empty: none
   std::string grid;
   std::string spec_file;
   std::string arch_file;

@@ -7,6 +7,8 @@
 #include <initializer_list>
 #include <ostream>
 
+#include "io/npy.h"
+#include "io/output_file.h"
 #include "sim/report.h"
 #include "spec/kernel_yaml.h"
 #include "spec/spec_yaml.h"
@@ -199,6 +201,27 @@ ArchConfig arch_of(const Options& o, std::ostream& out) {
         << ")\n"
         << arch_to_yaml(arch) << "# " << area_text(arch) << " (docs/cost.md)\n";
   return arch;
+}
+
+/// The .npy shape of a grid: (N,) in 1D, (Y, X) in 2D, (Z, Y, X) in 3D (x contiguous).
+std::vector<std::uint64_t> npy_shape(const StencilSpec& spec) {
+  return {spec.grid.rend() - static_cast<std::ptrdiff_t>(spec.dims), spec.grid.rend()};
+}
+
+std::vector<double> input_of(const Options& o, const StencilSpec& spec) {
+  if (o.input_file.empty()) return default_input_grid(spec.grid_points());
+  NpyArray a = read_npy(o.input_file);
+  const std::vector<std::uint64_t> want = npy_shape(spec);
+  if (a.shape != want) {
+    auto shape = [](const std::vector<std::uint64_t>& v) {
+      std::string t = "(";
+      for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + std::to_string(v[i]);
+      return t + (v.size() == 1 ? ",)" : ")");
+    };
+    throw FileError(o.input_file + ": shape " + shape(a.shape) + " does not match the grid " + spec.grid_text() +
+                    " (expected " + shape(want) + ")");
+  }
+  return std::move(a.data);
 }
 
 }  // namespace cgra

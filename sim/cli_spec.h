@@ -5,8 +5,10 @@
 /// Internal to the command.
 
 #include <iosfwd>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config/arch_config.h"
 #include "mapper/roofline.h"
@@ -39,5 +41,10 @@ std::string arch_name_of(const Options& o);
 /// The architecture of a run, stencil or --asm-run alike: --arch or the built-in, then every
 /// --set, then --max-cycles; printed first with --dump-arch.
 ArchConfig arch_of(const Options& o, std::ostream& out);
+/// The .npy shape of a grid: (N,) in 1D, (Y, X) in 2D, (Z, Y, X) in 3D (x contiguous).
+std::vector<std::uint64_t> npy_shape(const StencilSpec& spec);
+/// The run's input grid: --input, checked against the grid's shape (npy_shape; FileError naming
+/// the file), or default_input_grid.
+std::vector<double> input_of(const Options& o, const StencilSpec& spec);
 
 }  // namespace cgra

@@ -29,6 +29,7 @@
 #include "sim/cli_exit.h"
 #include "sim/cli_kernel_passes.h"
 #include "sim/cli_spec.h"
+#include "sim/cli_y_slabs.h"
 #include "sim/exit_codes.h"
 #include "sim/heatmap.h"
 #include "sim/model/simulation.h"
@@ -63,28 +64,6 @@ void print_roofline(std::ostream& out, const StencilSpec& spec, const ArchConfig
              r.bound == Bound::Memory ? "memory" : "compute");
   fmt::print(out, "  attainable                {:>14.1f}   GFLOP/s (min(memory, {} workers that fit x {:.3f} outputs "
              "per cycle each))\n", r.attainable_gflops, r.attainable_workers, roofline_machine(arch).worker_rate);
-}
-
-/// The .npy shape of a grid: (N,) in 1D, (Y, X) in 2D, (Z, Y, X) in 3D (x contiguous).
-std::vector<std::uint64_t> npy_shape(const StencilSpec& spec) {
-  return {spec.grid.rend() - static_cast<std::ptrdiff_t>(spec.dims), spec.grid.rend()};
-}
-
-/// Reads --input and checks it against the grid's shape (npy_shape).
-std::vector<double> input_of(const Options& o, const StencilSpec& spec) {
-  if (o.input_file.empty()) return default_input_grid(spec.grid_points());
-  NpyArray a = read_npy(o.input_file);
-  const std::vector<std::uint64_t> want = npy_shape(spec);
-  if (a.shape != want) {
-    auto shape = [](const std::vector<std::uint64_t>& v) {
-      std::string t = "(";
-      for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + std::to_string(v[i]);
-      return t + (v.size() == 1 ? ",)" : ")");
-    };
-    throw FileError(o.input_file + ": shape " + shape(a.shape) + " does not match the grid " + spec.grid_text() +
-                    " (expected " + shape(want) + ")");
-  }
-  return std::move(a.data);
 }
 
 /// A progress line on stderr, once a second after the first second, while a run is under way.
@@ -195,6 +174,8 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
 
 int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& err, bool progress) {
   if (const std::optional<Kernel> kernel = kernel_of(flags)) {
+    if (!flags.y_block.empty())
+      throw UsageError("--y-block: y slabs are for 3d star stencils; " + flags.spec_file + " is a kernel file");
     const std::string arch_name = arch_name_of(flags);
     const ArchConfig arch = arch_of(flags, out);
     // What is not mapped yet (a kernel kind, an operator) is refused up front, naming the file.
@@ -227,6 +208,10 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
   const ArchConfig arch = arch_of(o, out);
   if (o.dump_arch && o.stencil.empty() && o.spec_file.empty()) return kExitOk;
   const StencilSpec spec = spec_of(o);
+  if (!o.y_block.empty()) {
+    if (o.roofline_only) throw UsageError("--y-block: --roofline-only neither maps nor simulates; leave out --y-block");
+    return run_y_slabs(o, spec, arch, arch_name, out, err);
+  }
   if (!o.roofline_only) {
     try {
       return run_stencil(o, spec, arch, arch_name, out, err, progress);

@@ -1,0 +1,95 @@
+// 3D y slabs (see y_slabs.h).
+
+#include "mapper/y_slabs.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "mapper/placement.h"
+
+namespace cgra {
+
+YSlabPlan y_slab_plan(const StencilSpec& spec, std::uint64_t out_rows) {
+  if (spec.dims != 3) throw SpecError("--y-block: y slabs are for 3d stencils, not " + std::to_string(spec.dims) + "d");
+  if (spec.time_steps != 1) throw SpecError("--y-block: y slabs run one time step (--time-steps 1)");
+  const std::uint64_t ry = spec.radius[1], ny = spec.grid[1];
+  const std::uint64_t interior = ny - 2 * ry;
+  if (out_rows == 0 || out_rows > interior)
+    throw SpecError(fmt::format("--y-block: {} rows per slab; the grid's {} interior rows take 1 to {}", out_rows, interior,
+                                interior));
+  YSlabPlan p;
+  p.out_rows = out_rows;
+  for (std::uint64_t r = ry; r < ry + interior; r += out_rows) {
+    // The last slab ends at the last interior row; it recomputes rows of the one before.
+    const std::uint64_t first_out = std::min(r, ry + interior - out_rows);
+    p.slabs.push_back({first_out - ry, out_rows + 2 * ry});
+  }
+  return p;
+}
+
+StencilSpec slab_spec(const StencilSpec& spec, const YSlab& slab) {
+  StencilSpec s = spec;
+  s.grid[1] = slab.rows;
+  return s;
+}
+
+std::vector<double> slab_grid(const StencilSpec& spec, const std::vector<double>& grid, const YSlab& slab) {
+  const std::uint64_t nx = spec.grid[0], ny = spec.grid[1], nz = spec.grid[2];
+  std::vector<double> s;
+  s.reserve(nx * slab.rows * nz);
+  for (std::uint64_t z = 0; z < nz; ++z) {
+    const auto from = grid.begin() + static_cast<std::ptrdiff_t>((z * ny + slab.first_row) * nx);
+    s.insert(s.end(), from, from + static_cast<std::ptrdiff_t>(slab.rows * nx));
+  }
+  return s;
+}
+
+void put_slab_rows(const StencilSpec& spec, const YSlab& slab, const std::vector<double>& slab_out,
+                   std::vector<double>& out) {
+  const std::uint64_t nx = spec.grid[0], ny = spec.grid[1], nz = spec.grid[2], ry = spec.radius[1];
+  for (std::uint64_t z = 0; z < nz; ++z)
+    for (std::uint64_t y = ry; y + ry < slab.rows; ++y) {
+      const auto from = slab_out.begin() + static_cast<std::ptrdiff_t>((z * slab.rows + y) * nx);
+      std::copy(from, from + static_cast<std::ptrdiff_t>(nx),
+                out.begin() + static_cast<std::ptrdiff_t>((z * ny + slab.first_row + y) * nx));
+    }
+}
+
+namespace {
+
+/// The slab heights auto tries: 8, 16, 24, 32, then about 1.5x apart, and the whole interior.
+std::vector<std::uint64_t> candidate_heights(std::uint64_t interior) {
+  std::vector<std::uint64_t> h;
+  for (std::uint64_t r = 8; r < interior; r = r < 32 ? r + 8 : r / 16 * 24) h.push_back(r);
+  h.push_back(interior);
+  return h;
+}
+
+}  // namespace
+
+YSlabChoice choose_y_slabs(const StencilSpec& spec, const ArchConfig& arch, std::uint64_t out_rows) {
+  const std::uint64_t interior = spec.grid[1] - 2 * std::uint64_t{spec.radius[1]};
+  const std::vector<std::uint64_t> heights = out_rows ? std::vector<std::uint64_t>{out_rows} : candidate_heights(interior);
+  std::optional<YSlabChoice> best;
+  std::string last_error;
+  for (const std::uint64_t h : heights) {
+    YSlabPlan plan = y_slab_plan(spec, h);
+    try {
+      MappedStencil m = map_stencil(slab_spec(spec, plan.slabs.front()), arch);
+      const std::uint64_t cycles = m.summary.predicted_cycles * plan.slabs.size();
+      if (!best || cycles < best->predicted_cycles) best = YSlabChoice{std::move(plan), std::move(m), cycles, ""};
+    } catch (const MapError& e) {
+      if (out_rows) throw MapError(fmt::format("--y-block {}: {}", out_rows, e.what()));
+      last_error = e.what();
+    }
+  }
+  if (!best) throw MapError("--y-block auto: no slab height maps (" + last_error + ")");
+  best->reason = out_rows ? fmt::format("{} rows per slab (--y-block)", out_rows)
+                          : fmt::format("the fewest predicted cycles of {} heights from {} to {} rows", heights.size(),
+                                        heights.front(), heights.back());
+  return std::move(*best);
+}
+
+}  // namespace cgra

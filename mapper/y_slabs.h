@@ -1,0 +1,63 @@
+#pragma once
+/// \file y_slabs.h
+/// 3D y slabs (docs/stencil.md, "3D", "y slabs"): the grid's interior rows cut into slabs of equal
+/// height, each run on the fabric as a 3D grid of its own (its rows and their ry halo rows on each
+/// side, every column, every plane), the fabric drained and re-launched between slabs. A slab's
+/// planes are then rows x columns instead of the whole plane, so the window of 2rz planes the z
+/// readers re-read through the L2 shrinks with the slab; the price is the halo rows, read by two
+/// slabs. The slab height is the caller's or the one with the fewest predicted cycles.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/arch_config.h"
+#include "mapper/map_stencil.h"
+#include "spec/stencil_spec.h"
+
+namespace cgra {
+
+/// One slab: grid rows [first_row, first_row + rows), of which the ry first and last are halo.
+struct YSlab {
+  std::uint64_t first_row = 0;
+  std::uint64_t rows = 0;
+};
+
+/// The slabs of a 3D star: `out_rows` interior rows each; when they do not divide the interior the
+/// last slab starts earlier and recomputes rows of the one before (the same values), so every slab
+/// has the same shape and one mapping runs them all.
+struct YSlabPlan {
+  std::uint64_t out_rows = 0;
+  std::vector<YSlab> slabs;
+};
+
+/// The slabs of `spec` (3D, one time step) with `out_rows` interior rows each, 1 .. ny - 2ry.
+/// Throws SpecError naming --y-block otherwise.
+YSlabPlan y_slab_plan(const StencilSpec& spec, std::uint64_t out_rows);
+
+/// The stencil of one slab: `spec` on a grid of the slab's rows.
+StencilSpec slab_spec(const StencilSpec& spec, const YSlab& slab);
+
+/// The slab's input: its rows of every plane of `grid` (x contiguous, then y, then z).
+std::vector<double> slab_grid(const StencilSpec& spec, const std::vector<double>& grid, const YSlab& slab);
+
+/// Writes the interior rows of `slab_out` (a slab's output, slab_spec's grid) into `out` (the whole
+/// grid's output): every row but the ry halo rows on each side.
+void put_slab_rows(const StencilSpec& spec, const YSlab& slab, const std::vector<double>& slab_out,
+                   std::vector<double>& out);
+
+/// A slab height and its mapping: one slab's mapping (spec.workers chosen per slab as
+/// map_stencil chooses) and the slabs' predicted cycles, one run after the other.
+struct YSlabChoice {
+  YSlabPlan plan;
+  MappedStencil mapped;                 ///< the slab's mapping (the same for every slab)
+  std::uint64_t predicted_cycles = 0;   ///< slabs x the slab's predicted cycles
+  std::string reason;                   ///< how the height was chosen
+};
+
+/// `out_rows` interior rows per slab, or (0) the candidate height with the fewest predicted cycles
+/// in all: heights of 8, 16, 24, 32, 48, 64, 96, ... rows up to the whole interior (one slab: the
+/// grid as map_stencil maps it). Throws MapError when no height maps.
+YSlabChoice choose_y_slabs(const StencilSpec& spec, const ArchConfig& arch, std::uint64_t out_rows = 0);
+
+}  // namespace cgra

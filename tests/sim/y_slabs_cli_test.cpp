@@ -1,0 +1,135 @@
+// 3D y slabs through the cgrasim command and the SystemC model (--y-block; sim/cli_y_slabs.h): the
+// slabs' output put together equals the whole grid's run bit for bit (that run checked against
+// the reference, itself checked against loops in mapper_reference_test); each slab takes the
+// cycles of a run of a grid of its shape, and the total is their sum; --predict-only; a wrong
+// value is caught (exit 5); the one-line refusals.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/npy.h"
+#include "sim/exit_codes.h"
+#include "tests/sim/cli_harness.h"
+
+namespace cgra {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("cgrasim_yslab_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& f) const { return (path / f).string(); }
+};
+
+json load_json(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+const std::vector<std::string> kStencil{"--stencil", "3d", "--radius", "2", "--grid", "24x20x10", "--workers", "2"};
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+TEST(YSlabsCli, SlabsEqualTheWholeGridRunAndAddUpTheirCycles) {
+  TempDir d;
+  const test::CliResult whole = test::run_cgrasim(with(kStencil, {"--output", d / "whole.npy"}));
+  ASSERT_EQ(whole.code, kExitOk) << whole.err;
+  const test::CliResult r =
+      test::run_cgrasim(with(kStencil, {"--y-block", "5", "--output", d / "slabs.npy", "--json", d / "r.json"}));
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_NE(r.out.find("4 slabs of 5 interior rows, each a 24x9x10 grid"), std::string::npos) << r.out;
+  const NpyArray a = read_npy(d / "whole.npy"), b = read_npy(d / "slabs.npy");
+  ASSERT_EQ(a.shape, b.shape);
+  ASSERT_EQ(a.data.size(), 24u * 20 * 10);
+  EXPECT_EQ(std::memcmp(a.data.data(), b.data.data(), 8 * a.data.size()), 0);
+
+  const json j = load_json(d / "r.json");
+  EXPECT_EQ(j.at("schema"), "cgrasim-y-slabs-report/1");
+  EXPECT_EQ(j.at("output_check"), "pass");
+  EXPECT_EQ(j.at("slabs_output_check"), "pass");
+  ASSERT_EQ(j.at("slabs").size(), 4u);
+  // A slab's run is a run of a 24x9x10 grid (timing does not depend on the values).
+  const test::CliResult one = test::run_cgrasim({"--stencil", "3d", "--radius", "2", "--grid", "24x9x10", "--workers",
+                                                 "2", "--json", d / "one.json"});
+  ASSERT_EQ(one.code, kExitOk) << one.err;
+  const std::uint64_t slab_cycles = load_json(d / "one.json").at("cycles").get<std::uint64_t>();
+  std::uint64_t sum = 0;
+  const std::uint64_t first_rows[] = {0, 5, 10, 11};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const json& s = j.at("slabs")[i];
+    EXPECT_EQ(s.at("first_row").get<std::uint64_t>(), first_rows[i]);
+    EXPECT_EQ(s.at("rows").get<std::uint64_t>(), 9u);
+    EXPECT_EQ(s.at("cycles").get<std::uint64_t>(), slab_cycles);
+    EXPECT_EQ(s.at("output_check"), "pass");
+    sum += s.at("cycles").get<std::uint64_t>();
+  }
+  EXPECT_EQ(j.at("cycles").get<std::uint64_t>(), sum);
+  // The whole grid's roofline: its 20 x 16 x 6 outputs, each 2 x 12 + 1 flops.
+  EXPECT_EQ(j.at("stencil").at("outputs").get<std::uint64_t>(), 20u * 16 * 6);
+  EXPECT_DOUBLE_EQ(j.at("useful_flops").get<double>(), 20.0 * 16 * 6 * 25);
+}
+
+TEST(YSlabsCli, PredictOnlyChoosesAHeightNoWorseThanTheWholeGrid) {
+  TempDir d;
+  const std::vector<std::string> s{"--stencil", "3d", "--radius", "2", "--grid", "48x40x12", "--predict-only"};
+  const test::CliResult whole = test::run_cgrasim(with(s, {"--json", d / "whole.json"}));
+  ASSERT_EQ(whole.code, kExitOk) << whole.err;
+  const test::CliResult r = test::run_cgrasim(with(s, {"--y-block", "auto", "--json", d / "r.json"}));
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  const json j = load_json(d / "r.json");
+  EXPECT_EQ(j.at("status"), "predicted");
+  EXPECT_EQ(j.at("predicted_cycles").get<std::uint64_t>(),
+            j.at("mapping").at("predicted_cycles_per_slab").get<std::uint64_t>() * j.at("slabs").size());
+  EXPECT_LE(j.at("predicted_cycles").get<std::uint64_t>(),
+            load_json(d / "whole.json").at("predicted_cycles").get<std::uint64_t>());
+  EXPECT_NE(r.out.find("the fewest predicted cycles of"), std::string::npos) << r.out;
+}
+
+TEST(YSlabsCli, AWrongValueFailsTheCheck) {
+  const test::CliResult r = test::run_cgrasim(with(kStencil, {"--y-block", "8", "--test-negate-output", "1234"}));
+  EXPECT_EQ(r.code, kExitCheckFailed) << r.err;
+  EXPECT_NE(r.err.find("1 of 4800 values differ from the reference (first at index 1234)"), std::string::npos) << r.err;
+}
+
+TEST(YSlabsCli, Refusals) {
+  const struct {
+    std::vector<std::string> args;
+    int code;
+    std::string message;
+  } cases[] = {
+      {with(kStencil, {"--y-block", "0"}), kExitUsage, "--y-block: expected a positive number of rows per slab"},
+      {with(kStencil, {"--y-block", "17"}), kExitError, "--y-block: 17 rows per slab; the grid's 16 interior rows take 1 to 16"},
+      {{"--stencil", "2d", "--radius", "2", "--y-block", "4"}, kExitError, "--y-block: y slabs are for 3d stencils, not 2d"},
+      {with(kStencil, {"--y-block", "4", "--time-steps", "2"}), kExitError, "--y-block: y slabs run one time step"},
+      {with(kStencil, {"--y-block", "4", "--heatmap", "h.svg"}), kExitUsage, "--heatmap: --y-block runs one graph per slab"},
+      {with(kStencil, {"--y-block", "4", "--roofline-only"}), kExitUsage, "--y-block: --roofline-only neither maps"},
+      {{"--spec", std::string(CGRA_SOURCE_DIR) + "/examples/kernels/blur.yaml", "--y-block", "4"}, kExitUsage,
+       "--y-block: y slabs are for 3d star stencils"},
+  };
+  for (const auto& c : cases) {
+    const test::CliResult r = test::run_cgrasim(c.args);
+    EXPECT_EQ(r.code, c.code) << c.message << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace cgra
