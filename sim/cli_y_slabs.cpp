@@ -9,6 +9,8 @@
 #include <optional>
 #include <vector>
 
+#include "dfg/asm.h"
+#include "dfg/dot.h"
 #include "io/npy.h"
 #include "io/output_file.h"
 #include "mapper/reference.h"
@@ -189,6 +191,16 @@ int run_y_slabs(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   if (rows) (void)y_slab_plan(spec, rows);
   std::vector<double> input = o.predict_only ? std::vector<double>{} : input_of(o, spec);
   YSlabChoice c = choose_y_slabs(spec, arch, rows);
+  // One graph serves every slab: --dot and --asm give it.
+  if (!o.dot_file.empty()) {
+    dfg::DotOptions d;
+    d.placed = o.dot_view == "placed";
+    d.title = fmt::format("stencil {}, one of {} y slabs, {} workers, {}{}: {}x{} fabric", c.mapped.spec.describe(),
+                          c.plan.slabs.size(), c.mapped.spec.workers, arch_name, o.sets.empty() ? "" : " with --set",
+                          arch.fabric.rows, arch.fabric.cols);
+    write_file_atomic(o.dot_file, dfg::to_dot(c.mapped.dfg, d));
+  }
+  if (!o.asm_file.empty()) write_file_atomic(o.asm_file, dfg::write_asm(c.mapped.dfg));
   if (o.predict_only) {
     const json j = slabs_json(spec, c, {}, arch, arch_name, false);
     if (!o.json_file.empty()) write_file_atomic(o.json_file, j.dump(2) + "\n");

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -78,6 +79,11 @@ TEST(YSlabsCli, SlabsEqualTheWholeGridRunAndAddUpTheirCycles) {
     EXPECT_EQ(s.at("rows").get<std::uint64_t>(), 9u);
     EXPECT_EQ(s.at("cycles").get<std::uint64_t>(), slab_cycles);
     EXPECT_EQ(s.at("output_check"), "pass");
+    // Bounds of the memory system, not of the code: a slab reads from DRAM, once at least, every
+    // input word its star reaches (the 6 interior planes whole, the 20 x 5 interior points of the
+    // 4 outer planes), and paper.yaml's DRAM moves 100 GB/s / 1.2 GHz a cycle.
+    EXPECT_GE(s.at("dram_bytes").get<std::uint64_t>(), (6u * 24 * 9 + 4u * 20 * 5) * 8);
+    EXPECT_GE(double(s.at("cycles").get<std::uint64_t>()) * 100.0 / 1.2, double(s.at("dram_bytes").get<std::uint64_t>()));
     sum += s.at("cycles").get<std::uint64_t>();
   }
   EXPECT_EQ(j.at("cycles").get<std::uint64_t>(), sum);
@@ -100,6 +106,22 @@ TEST(YSlabsCli, PredictOnlyChoosesAHeightNoWorseThanTheWholeGrid) {
   EXPECT_LE(j.at("predicted_cycles").get<std::uint64_t>(),
             load_json(d / "whole.json").at("predicted_cycles").get<std::uint64_t>());
   EXPECT_NE(r.out.find("the fewest predicted cycles of"), std::string::npos) << r.out;
+}
+
+TEST(YSlabsCli, DotAndAsmGiveTheSlabsGraph) {
+  TempDir d;
+  const test::CliResult r = test::run_cgrasim(
+      with(kStencil, {"--y-block", "5", "--predict-only", "--dot", d / "s.dot", "--asm", d / "s.asm"}));
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  const test::CliResult one = test::run_cgrasim({"--stencil", "3d", "--radius", "2", "--grid", "24x9x10", "--workers",
+                                                 "2", "--predict-only", "--asm", d / "one.asm"});
+  ASSERT_EQ(one.code, kExitOk) << one.err;
+  std::ifstream a(d / "s.asm"), b(d / "one.asm"), dot(d / "s.dot");
+  const std::string slab_asm{std::istreambuf_iterator<char>(a), {}}, one_asm{std::istreambuf_iterator<char>(b), {}},
+      slab_dot{std::istreambuf_iterator<char>(dot), {}};
+  EXPECT_FALSE(slab_asm.empty());
+  EXPECT_EQ(slab_asm, one_asm);  // the graph of a grid of the slab's shape
+  EXPECT_NE(slab_dot.find("one of 4 y slabs"), std::string::npos);
 }
 
 TEST(YSlabsCli, AWrongValueFailsTheCheck) {
