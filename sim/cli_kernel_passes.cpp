@@ -116,8 +116,6 @@ json passes_json(const Kernel& k, const std::vector<KernelPass>& passes, const s
     }
     rows_json.push_back(std::move(p));
   }
-  const double ghz = arch.clock.freq_ghz;
-  const auto rate = [&](std::uint64_t c) { return c ? w.useful_flops / (double(c) / (ghz * 1e9)) / 1e9 : 0.0; };
   const double attainable = attainable_seconds > 0 ? w.useful_flops / attainable_seconds / 1e9 : 0.0;
   j["useful_flops"] = w.useful_flops;
   j["ideal_bytes"] = w.ideal_bytes;
@@ -137,32 +135,10 @@ json passes_json(const Kernel& k, const std::vector<KernelPass>& passes, const s
   for (const PassRow& r : rows) workers.push_back(r.mapped.spec.workers);
   j["mapping"] = {{"passes", passes.size()}, {"workers", workers},
                   {"predicted_bound", "pass " + std::to_string(slowest + 1) + ": " + rows[slowest].mapped.summary.predicted_bound}};
-  const auto percent = [](double x, double of) { return of > 0 ? 100.0 * x / of : 0.0; };
-  const double area = cost::area_of(arch).total();
-  if (!ran) {
-    j["predicted_seconds"] = double(predicted) / (ghz * 1e9);
-    j["predicted_gflops"] = rate(predicted);
-    j["predicted_roofline_percent"] = percent(rate(predicted), roofline);
-    j["predicted_attainable_percent"] = percent(rate(predicted), attainable);
-  } else {
-    const double seconds = double(cycles) / (ghz * 1e9);
-    j["cycles"] = cycles;
-    j["seconds"] = seconds;
-    j["dram_bytes"] = dram_bytes;
-    j["gflops"] = rate(cycles);
-    j["roofline_percent"] = percent(rate(cycles), roofline);
-    j["attainable_percent"] = percent(rate(cycles), attainable);
-    j["prediction_error_percent"] = cycles ? 100.0 * (double(predicted) - double(cycles)) / double(cycles) : 0.0;
-    j["passes_output_check"] = pass_ok ? "pass" : "fail";
-    j["cost"] = {{"source", "simulated"},
-                 {"node_nm", arch.technology.node_nm},
-                 {"area_mm2", area},
-                 {"energy_joules", joules},
-                 {"energy_per_output_pj", joules * 1e12 / (double(w.outputs) * k.time_steps)},
-                 {"average_power_watts", seconds > 0 ? joules / seconds : 0.0},
-                 {"gflops_per_watt", joules > 0 ? w.useful_flops / joules / 1e9 : 0.0},
-                 {"gflops_per_mm2", rate(cycles) / area}};
-  }
+  put_chain_totals(j, {w.useful_flops, double(w.outputs) * k.time_steps, roofline, attainable, predicted, ran, cycles,
+                       dram_bytes, joules},
+                   arch);
+  if (ran) j["passes_output_check"] = pass_ok ? "pass" : "fail";
   j["passes"] = std::move(rows_json);
   return j;
 }

@@ -48,9 +48,6 @@ json slabs_json(const StencilSpec& spec, const YSlabChoice& c, const std::vector
                 const std::string& arch_name, bool ran) {
   const unsigned w = c.mapped.spec.workers;
   const Roofline r = analyze_roofline(spec, roofline_machine(arch), w);
-  const double ghz = arch.clock.freq_ghz;
-  const auto rate = [&](std::uint64_t cycles) { return cycles ? r.useful_flops / (double(cycles) / (ghz * 1e9)) / 1e9 : 0.0; };
-  const auto percent = [](double x, double of) { return of > 0 ? 100.0 * x / of : 0.0; };
   const StencilSpec& s1 = c.mapped.spec;
   json j;
   j["schema"] = "cgrasim-y-slabs-report/1";
@@ -64,7 +61,7 @@ json slabs_json(const StencilSpec& spec, const YSlabChoice& c, const std::vector
   j["architecture"] = {{"source", arch_name},
                        {"rows", arch.fabric.rows},
                        {"cols", arch.fabric.cols},
-                       {"clock_ghz", ghz},
+                       {"clock_ghz", arch.clock.freq_ghz},
                        {"dram_gbps", arch.memory.dram.bandwidth_gbps}};
   j["y_slabs"] = {{"out_rows", c.plan.out_rows},
                   {"slabs", c.plan.slabs.size()},
@@ -80,12 +77,6 @@ json slabs_json(const StencilSpec& spec, const YSlabChoice& c, const std::vector
   j["bound"] = r.bound == Bound::Memory ? "memory" : "compute";
   j["attainable_gflops"] = r.attainable_gflops;
   j["predicted_cycles"] = c.predicted_cycles;
-  if (!ran) {
-    j["predicted_seconds"] = double(c.predicted_cycles) / (ghz * 1e9);
-    j["predicted_gflops"] = rate(c.predicted_cycles);
-    j["predicted_roofline_percent"] = percent(rate(c.predicted_cycles), r.roofline_gflops);
-    j["predicted_attainable_percent"] = percent(rate(c.predicted_cycles), r.attainable_gflops);
-  }
   json slabs = json::array();
   std::uint64_t cycles = 0, dram = 0;
   double joules = 0;
@@ -104,26 +95,10 @@ json slabs_json(const StencilSpec& spec, const YSlabChoice& c, const std::vector
     }
     slabs.push_back(std::move(s));
   }
-  if (ran) {
-    const double seconds = double(cycles) / (ghz * 1e9);
-    const double area = cost::area_of(arch).total();
-    j["cycles"] = cycles;
-    j["seconds"] = seconds;
-    j["dram_bytes"] = dram;
-    j["gflops"] = rate(cycles);
-    j["roofline_percent"] = percent(rate(cycles), r.roofline_gflops);
-    j["attainable_percent"] = percent(rate(cycles), r.attainable_gflops);
-    j["prediction_error_percent"] = cycles ? 100.0 * (double(c.predicted_cycles) - double(cycles)) / double(cycles) : 0.0;
-    j["slabs_output_check"] = all_pass ? "pass" : "fail";
-    j["cost"] = {{"source", "simulated"},
-                 {"node_nm", arch.technology.node_nm},
-                 {"area_mm2", area},
-                 {"energy_joules", joules},
-                 {"energy_per_output_pj", r.outputs ? joules * 1e12 / double(r.outputs) : 0.0},
-                 {"average_power_watts", seconds > 0 ? joules / seconds : 0.0},
-                 {"gflops_per_watt", joules > 0 ? r.useful_flops / joules / 1e9 : 0.0},
-                 {"gflops_per_mm2", rate(cycles) / area}};
-  }
+  put_chain_totals(j, {r.useful_flops, double(r.outputs), r.roofline_gflops, r.attainable_gflops, c.predicted_cycles, ran,
+                       cycles, dram, joules},
+                   arch);
+  if (ran) j["slabs_output_check"] = all_pass ? "pass" : "fail";
   j["slabs"] = std::move(slabs);
   return j;
 }

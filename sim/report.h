@@ -91,6 +91,23 @@ cost::EventCounts predicted_events(const MappedStencil& m, const Roofline& rl, c
 nlohmann::json cost_json(const ArchConfig& arch, const cost::EventCounts& events, double useful_flops,
                          double outputs, bool predicted);
 
+/// A run made of several simulated runs one after another (a kernel's passes, a 3D star's y slabs):
+/// what its report's totals are computed from.
+struct ChainTotals {
+  double useful_flops = 0, outputs = 0;  ///< the whole problem's (every step); outputs prices energy per output
+  double roofline_gflops = 0, attainable_gflops = 0;
+  std::uint64_t predicted_cycles = 0;
+  bool ran = false;                      ///< simulated (the figures below), or predicted only
+  std::uint64_t cycles = 0, dram_bytes = 0;
+  double energy_joules = 0;
+};
+
+/// Puts the totals of `t` into a chained report (docs/json.md, the kernel passes' and y slabs'
+/// reports): predicted only, `predicted_seconds`, `predicted_gflops`, `predicted_roofline_percent`,
+/// `predicted_attainable_percent`; after the runs, `cycles`, `seconds`, `dram_bytes`, `gflops`,
+/// `roofline_percent`, `attainable_percent`, `prediction_error_percent` and a `cost` object.
+void put_chain_totals(nlohmann::json& j, const ChainTotals& t, const ArchConfig& arch);
+
 /// The fabric's area by component (`cost.area_breakdown_mm2`).
 nlohmann::json area_json(const ArchConfig& arch);
 

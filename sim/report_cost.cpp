@@ -154,4 +154,36 @@ std::string area_text(const ArchConfig& arch) {
   return fmt::format("area {:.1f} mm² at {:g} nm ({})", a.total(), arch.technology.node_nm, parts);
 }
 
+void put_chain_totals(json& j, const ChainTotals& t, const ArchConfig& arch) {
+  const double ghz = arch.clock.freq_ghz;
+  const auto rate = [&](std::uint64_t c) { return c ? t.useful_flops / (double(c) / (ghz * 1e9)) / 1e9 : 0.0; };
+  const auto percent = [](double x, double of) { return of > 0 ? 100.0 * x / of : 0.0; };
+  if (!t.ran) {
+    j["predicted_seconds"] = double(t.predicted_cycles) / (ghz * 1e9);
+    j["predicted_gflops"] = rate(t.predicted_cycles);
+    j["predicted_roofline_percent"] = percent(rate(t.predicted_cycles), t.roofline_gflops);
+    j["predicted_attainable_percent"] = percent(rate(t.predicted_cycles), t.attainable_gflops);
+    return;
+  }
+  const double seconds = double(t.cycles) / (ghz * 1e9);
+  const double area = cost::area_of(arch).total();
+  const double joules = t.energy_joules;
+  j["cycles"] = t.cycles;
+  j["seconds"] = seconds;
+  j["dram_bytes"] = t.dram_bytes;
+  j["gflops"] = rate(t.cycles);
+  j["roofline_percent"] = percent(rate(t.cycles), t.roofline_gflops);
+  j["attainable_percent"] = percent(rate(t.cycles), t.attainable_gflops);
+  j["prediction_error_percent"] =
+      t.cycles ? 100.0 * (double(t.predicted_cycles) - double(t.cycles)) / double(t.cycles) : 0.0;
+  j["cost"] = {{"source", "simulated"},
+               {"node_nm", arch.technology.node_nm},
+               {"area_mm2", area},
+               {"energy_joules", joules},
+               {"energy_per_output_pj", t.outputs > 0 ? joules * 1e12 / t.outputs : 0.0},
+               {"average_power_watts", seconds > 0 ? joules / seconds : 0.0},
+               {"gflops_per_watt", joules > 0 ? t.useful_flops / joules / 1e9 : 0.0},
+               {"gflops_per_mm2", rate(t.cycles) / area}};
+}
+
 }  // namespace cgra
