@@ -2,10 +2,11 @@
 # 3D stars at the sizes users run, whole grid against y slabs (--y-block auto; docs/stencil.md,
 # "3D in y slabs"): per case and architecture, the whole grid's prediction, the slab height the
 # prediction chooses and its predicted total, one slab simulated on a reduced z extent (its
-# plane, 16 interior planes) against its prediction, and with --full the whole grid simulated slab by slab
-# and checked bit for bit (tens of minutes a case: 384^3 r=8 on 128-byte rows about 25, on
-# paper.yaml about 45, on the 2-core build machine; 512^3 r=12 is not simulated whole).
+# plane, 16 interior planes) against its prediction, and the whole grid simulated slab by slab and
+# checked bit for bit: 3D r=4 on 256x128x64 always (a minute), 384^3 r=8 on 128-byte rows with
+# --full (about 25 minutes on the 2-core build machine); the others are not simulated whole.
 # Usage: bench/y_slab_table.sh [--full] [--markdown FILE] [build-dir]
+#          CGRASIM=path: run that binary instead of building build-dir's
 #          --markdown FILE: the table as Markdown into FILE (docs/tables/y_slabs.md)
 # Needs python3 (to read each run's --json).
 set -e
@@ -20,17 +21,23 @@ while [ $# -gt 0 ]; do
   esac
 done
 dir=${1:-build}
-cmake -S "$here" -B "$dir" >/dev/null
-cmake --build "$dir" --target cgrasim -j2 >/dev/null
-cg="$dir/sim/cgrasim"
+if [ -n "$CGRASIM" ]; then
+  cg=$CGRASIM  # a built binary, used as it is
+else
+  cmake -S "$here" -B "$dir" >/dev/null
+  cmake --build "$dir" --target cgrasim -j2 >/dev/null
+  cg="$dir/sim/cgrasim"
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# name|radius|grid|--set or empty
-cases="r8_paper|8|384x384x384|
-r8_rows128|8|384x384x384|memory.scratchpad.row_bytes=128
-r12_paper|12|512x512x512|
-r12_rows128|12|512x512x512|memory.scratchpad.row_bytes=128"
-echo "$cases" | while IFS='|' read -r name r grid set; do
+# name|radius|grid|--set or empty|simulate the whole grid: yes, full (with --full) or no
+cases="r4_paper|4|256x128x64||yes
+r4_rows128|4|256x128x64|memory.scratchpad.row_bytes=128|yes
+r8_paper|8|384x384x384||no
+r8_rows128|8|384x384x384|memory.scratchpad.row_bytes=128|full
+r12_paper|12|512x512x512||no
+r12_rows128|12|512x512x512|memory.scratchpad.row_bytes=128|no"
+echo "$cases" | while IFS='|' read -r name r grid set whole; do
   sets=
   [ -n "$set" ] && sets="--set $set"
   # shellcheck disable=SC2086
@@ -40,7 +47,7 @@ echo "$cases" | while IFS='|' read -r name r grid set; do
   slab=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); g=j['y_slabs']['slab_grid']; print(f\"{g[0]}x{g[1]}x{2*int(sys.argv[2])+16} {j['mapping']['workers']}\")" "$tmp/$name.slabs.json" "$r")
   # shellcheck disable=SC2086
   "$cg" --stencil 3d --radius "$r" --grid "${slab% *}" --workers "${slab#* }" --json "$tmp/$name.one.json" $sets --quiet >/dev/null
-  if [ $full = 1 ] && [ "$r" = 8 ]; then
+  if [ "$whole" = yes ] || { [ "$whole" = full ] && [ $full = 1 ]; }; then
     # shellcheck disable=SC2086
     "$cg" --stencil 3d --radius "$r" --grid "$grid" --y-block auto --json "$tmp/$name.full.json" $sets --quiet >/dev/null
   fi
@@ -48,7 +55,9 @@ done
 python3 - "$tmp" "$out" <<'PY'
 import json, os, sys
 tmp, out = sys.argv[1], sys.argv[2]
-cases = [("r8_paper", "3D 49-pt r=8, 384x384x384", "configs/paper.yaml"),
+cases = [("r4_paper", "3D 25-pt r=4, 256x128x64", "configs/paper.yaml"),
+         ("r4_rows128", "3D 25-pt r=4, 256x128x64", "configs/paper.yaml + `memory.scratchpad.row_bytes=128`"),
+         ("r8_paper", "3D 49-pt r=8, 384x384x384", "configs/paper.yaml"),
          ("r8_rows128", "3D 49-pt r=8, 384x384x384", "configs/paper.yaml + `memory.scratchpad.row_bytes=128`"),
          ("r12_paper", "3D 73-pt r=12, 512x512x512", "configs/paper.yaml"),
          ("r12_rows128", "3D 73-pt r=12, 512x512x512", "configs/paper.yaml + `memory.scratchpad.row_bytes=128`")]
@@ -67,7 +76,7 @@ for name, case, arch in cases:
              f"{s['predicted_cycles']}, {s['predicted_roofline_percent']:.1f}%",
              f"{one['cycles']}, {one['predicted_cycles']} ({one_err:+.1f}%)",
              (f"{full['cycles']}, {full['roofline_percent']:.1f}%, {full['prediction_error_percent']:+.1f}%, {full['output_check']}"
-              if full else "not simulated (`--full`: r=8 only)")]
+              if full else "not simulated" + (" (`--full`)" if name == "r8_rows128" else ""))]
     lines.append("| " + " | ".join(cells) + " |")
 text = "\n".join(lines) + "\n"
 if out:

@@ -367,6 +367,59 @@ TEST(ResultsTablesKernels, SmallKernelRowsMatchARun) {
   fs::remove_all(dir);
 }
 
+// docs/tables/y_slabs.md (`bench/y_slab_table.sh --full --markdown docs/tables/y_slabs.md`): the
+// prediction columns of its 3D r=4 rows (a few seconds each) must be what cgrasim predicts now:
+// the whole grid's workers and roofline share, the height auto chooses, its slabs, workers and
+// predicted cycles. (The simulated columns: the slabs' runs are held to the whole grid's run in
+// sim_y_slabs_cli_test.)
+TEST(ResultsTablesYSlabs, SmallRowsMatchThePrediction) {
+  using cgra::test::markdown::Table;
+  using cgra::test::markdown::tables_of;
+  const std::vector<Table> tables = tables_of(cgra::test::slurp(fs::path(CGRA_SOURCE_DIR) / "docs/tables/y_slabs.md"));
+  ASSERT_FALSE(tables.empty());
+  const Table& t = tables[0];
+  const fs::path dir = fs::temp_directory_path() / ("cgrasim_y_slab_table_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto predict = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> argv{CGRASIM_BINARY, "--stencil", "3d", "--radius", "4", "--grid", "256x128x64",
+                                  "--predict-only", "--json", (dir / "p.json").string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    const cgra::test::ChildResult run = cgra::test::run_child(argv, dir);
+    EXPECT_EQ(run.code, 0) << run.out << run.err;
+    return nlohmann::json::parse(cgra::test::slurp(dir / "p.json"));
+  };
+  const std::string rows128 = "configs/paper.yaml + `memory.scratchpad.row_bytes=128`";
+  for (const std::string& arch : {std::string("configs/paper.yaml"), rows128}) {
+    SCOPED_TRACE("row 3D r=4 on " + arch +
+                 " of docs/tables/y_slabs.md: run `bench/y_slab_table.sh --full --markdown docs/tables/y_slabs.md`");
+    const std::vector<std::string>* row = nullptr;
+    for (const std::vector<std::string>& r : t.rows)
+      if (r[t.column("case")] == "3D 25-pt r=4, 256x128x64" && r[t.column("architecture")] == arch) row = &r;
+    ASSERT_NE(row, nullptr) << "no such row";
+    const std::vector<std::string> sets =
+        arch == rows128 ? std::vector<std::string>{"--set", "memory.scratchpad.row_bytes=128"} : std::vector<std::string>{};
+    const nlohmann::json whole = predict(sets);
+    std::vector<std::string> auto_slabs = sets;
+    auto_slabs.insert(auto_slabs.end(), {"--y-block", "auto"});
+    const nlohmann::json slabs = predict(auto_slabs);
+    char cell[128];
+    std::snprintf(cell, sizeof cell, "%u, %.1f%%", whole.at("mapping").at("workers").get<unsigned>(),
+                  whole.at("predicted_roofline_percent").get<double>());
+    EXPECT_EQ((*row)[t.column("whole grid: w, predicted")], cell);
+    std::snprintf(cell, sizeof cell, "%llu x %llu, %u",
+                  static_cast<unsigned long long>(slabs.at("y_slabs").at("out_rows").get<std::uint64_t>()),
+                  static_cast<unsigned long long>(slabs.at("y_slabs").at("slabs").get<std::uint64_t>()),
+                  slabs.at("mapping").at("workers").get<unsigned>());
+    EXPECT_EQ((*row)[t.column("y slabs (auto): rows per slab x slabs, w")], cell);
+    std::snprintf(cell, sizeof cell, "%llu, %.1f%%",
+                  static_cast<unsigned long long>(slabs.at("predicted_cycles").get<std::uint64_t>()),
+                  slabs.at("predicted_roofline_percent").get<double>());
+    EXPECT_EQ((*row)[t.column("y slabs: predicted cycles, % of roofline")], cell);
+  }
+  fs::remove_all(dir);
+}
+
 TEST(ResultsTablesDocs, DocsLinkTheTables) {
   const auto doc = [](const char* name) { return cgra::test::slurp(fs::path(CGRA_SOURCE_DIR) / "docs" / name); };
   const std::string results = doc("results.md");
@@ -382,6 +435,8 @@ TEST(ResultsTablesDocs, DocsLinkTheTables) {
   EXPECT_NE(doc("gpu.md").find("(tables/gpu.md"), std::string::npos);
   EXPECT_NE(results.find("(tables/cgra_vs_gpu.md)"), std::string::npos);
   EXPECT_NE(doc("kernels.md").find("(tables/kernels.md)"), std::string::npos);
+  EXPECT_NE(doc("stencil.md").find("(tables/y_slabs.md)"), std::string::npos);
+  EXPECT_NE(results.find("(tables/y_slabs.md)"), std::string::npos);
 }
 
 }  // namespace
