@@ -143,6 +143,10 @@ void add_options(CLI::App& app, Options& o) {
                  "plane), one after the other, or 'auto' to choose the height from the prediction; "
                  "default: the whole grid at once")
       ->check(kYBlockValue);
+  app.add_option("--jobs", o.jobs,
+                 "with --y-block: slabs run at once, each in a process of its own (results identical for "
+                 "any count); default: the cores")
+      ->check(CLI::Range(1u, 4096u));
   app.add_option(
          "--grid", o.grid,
          "grid size: N (along every dimension), XxY (X columns along x, Y rows) or XxYxZ (Z planes); "
@@ -259,7 +263,7 @@ std::string list_params_markdown() {
 void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
-         {"--stencil", "--radius", "--radius-x", "--radius-y", "--radius-z", "--workers", "--time-steps", "--y-block", "--grid", "--spec",
+         {"--stencil", "--radius", "--radius-x", "--radius-y", "--radius-z", "--workers", "--time-steps", "--y-block", "--jobs", "--grid", "--spec",
           "--input", "--output", "--dot", "--dot-view", "--asm", "--heatmap", "--roofline-only", "--predict-only",
           "--test-negate-output"})
       if (app.count(f) > 0)
@@ -271,8 +275,10 @@ void check_conflicts(const CLI::App& app, const Options& o) {
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +
                          " needs a run; --roofline-only neither maps nor simulates");
+  if (o.jobs && o.y_block.empty()) throw UsageError("--jobs runs y slabs at once; it needs --y-block");
   if (o.predict_only)
-    for (const char* f : {"--input", "--output", "--vcd", "--heatmap", "--roofline-only", "--no-skip", "--max-cycles"})
+    for (const char* f : {"--input", "--output", "--vcd", "--heatmap", "--roofline-only", "--no-skip", "--max-cycles",
+                          "--jobs"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) + " needs a run; --predict-only maps and predicts, it does not simulate");
   if (!o.listing_file.empty() && o.asm_run.empty()) throw UsageError("--listing needs --asm-run");

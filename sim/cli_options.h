@@ -26,6 +26,7 @@ struct Options {
   std::string workers;
   std::string time_steps;  // "N" (1..64) or "auto"; empty: 1
   std::string y_block;     // 3d y slabs (sim/cli_y_slabs.h): interior rows per slab or "auto"; empty: none
+  std::optional<unsigned> jobs;  // y slabs run at once, each in a process (sim/cli_slab_jobs.h); none: the cores
   std::string grid;
   std::string spec_file;
   std::string arch_file;

@@ -4,9 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "dfg/asm.h"
@@ -17,6 +19,7 @@
 #include "mapper/roofline.h"
 #include "mapper/y_slabs.h"
 #include "sim/cli_exit.h"
+#include "sim/cli_slab_jobs.h"
 #include "sim/cli_spec.h"
 #include "sim/exit_codes.h"
 #include "sim/report.h"
@@ -35,6 +38,12 @@ std::uint64_t y_block_of(const Options& o) {
   if (ec != std::errc() || p != o.y_block.data() + o.y_block.size() || n == 0)
     throw UsageError("--y-block: expected a positive number of rows per slab or 'auto', got '" + o.y_block + "'");
   return n;
+}
+
+/// --jobs, or the cores; never more than the slabs.
+unsigned jobs_of(const Options& o, std::size_t slabs) {
+  const unsigned want = o.jobs ? *o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::min<std::size_t>(want, slabs));
 }
 
 /// What a slab's run added up to.
@@ -170,8 +179,10 @@ int run_y_slabs(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   if (!o.dot_file.empty()) {
     dfg::DotOptions d;
     d.placed = o.dot_view == "placed";
-    d.title = fmt::format("stencil {}, one of {} y slabs, {} workers, {}{}: {}x{} fabric", c.mapped.spec.describe(),
-                          c.plan.slabs.size(), c.mapped.spec.workers, arch_name, o.sets.empty() ? "" : " with --set",
+    const std::string which = c.plan.slabs.size() == 1 ? std::string("one y slab")
+                                                          : fmt::format("one of {} y slabs", c.plan.slabs.size());
+    d.title = fmt::format("stencil {}, {}, {} workers, {}{}: {}x{} fabric", c.mapped.spec.describe(), which,
+                          c.mapped.spec.workers, arch_name, o.sets.empty() ? "" : " with --set",
                           arch.fabric.rows, arch.fabric.cols);
     write_file_atomic(o.dot_file, dfg::to_dot(c.mapped.dfg, d));
   }
@@ -185,25 +196,37 @@ int run_y_slabs(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   const SimOptions so = sim_options_of(o);
   std::vector<double> result = input;  // boundary cells keep the input's values
   std::vector<SlabRow> slab_rows;
-  for (std::size_t i = 0; i < c.plan.slabs.size(); ++i) {
-    const YSlab& slab = c.plan.slabs[i];
-    StencilRun run = run_mapped_stencil(c.mapped, arch, slab_grid(spec, input, slab), so);
+  const auto run_slab = [&](std::size_t i) {
+    StencilRun run = run_mapped_stencil(c.mapped, arch, slab_grid(spec, input, c.plan.slabs[i]), so);
+    SlabOutcome r;
+    r.stopped = stopped_run(run.result.status, run.result.cycles, run.result.report, arch);
+    if (r.stopped) return r;
     const json report = report_json(run, arch, arch_name);
-    if (const auto stopped = stopped_run(run.result.status, run.result.cycles, run.result.report, arch)) {
+    r.cycles = run.result.cycles;
+    r.dram_bytes = stats::count(report, "dram_bytes");
+    r.energy_joules = report.at("cost").at("energy_joules").get<double>();
+    r.check_pass = run.check_pass;
+    r.output = std::move(run.result.outputs.at(0));
+    return r;
+  };
+  int stopped_code = kExitOk;
+  out.flush();
+  err.flush();
+  run_slab_jobs(c.plan.slabs.size(), jobs_of(o, c.plan.slabs.size()), run_slab, [&](std::size_t i, SlabOutcome&& r) {
+    const YSlab& slab = c.plan.slabs[i];
+    if (r.stopped) {
       out << fmt::format("cgrasim: stencil {}, y slab {} of {} (rows {} to {}): stopped\n", spec.describe(), i + 1,
                          c.plan.slabs.size(), slab.first_row, slab.first_row + slab.rows - 1)
-          << stopped->report;
-      err << stopped->error;
-      return stopped->exit_code;
+          << r.stopped->report;
+      err << r.stopped->error;
+      stopped_code = r.stopped->exit_code;
+      return false;
     }
-    SlabRow row;
-    row.cycles = run.result.cycles;
-    row.dram_bytes = stats::count(report, "dram_bytes");
-    row.energy_joules = report.at("cost").at("energy_joules").get<double>();
-    row.check_pass = run.check_pass;
-    slab_rows.push_back(row);
-    put_slab_rows(spec, slab, run.result.outputs.at(0), result);
-  }
+    slab_rows.push_back({r.cycles, r.dram_bytes, r.energy_joules, r.check_pass});
+    put_slab_rows(spec, slab, r.output, result);
+    return true;
+  });
+  if (stopped_code != kExitOk) return stopped_code;
   if (o.negate_output) {
     if (*o.negate_output >= result.size())
       throw UsageError("--test-negate-output: index " + std::to_string(*o.negate_output) +
@@ -227,9 +250,10 @@ int run_y_slabs(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
     a.data = std::move(result);
     write_npy(o.output_file, a);
   }
-  out << (o.quiet ? fmt::format("stencil {} in {} y slabs: {} cycles, {:.1f} GFLOP/s = {:.1f}% of the {:.1f} GFLOP/s "
+  out << (o.quiet ? fmt::format("stencil {} in {} y slab{}: {} cycles, {:.1f} GFLOP/s = {:.1f}% of the {:.1f} GFLOP/s "
                                 "roofline, output check {}\n",
-                                spec.describe(), c.plan.slabs.size(), j["cycles"].get<std::uint64_t>(),
+                                spec.describe(), c.plan.slabs.size(), c.plan.slabs.size() == 1 ? "" : "s",
+                                j["cycles"].get<std::uint64_t>(),
                                 j["gflops"].get<double>(), j["roofline_percent"].get<double>(),
                                 j["roofline_gflops"].get<double>(), j["output_check"].get<std::string>())
                   : y_slabs_report_text(j));

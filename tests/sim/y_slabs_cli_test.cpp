@@ -92,6 +92,36 @@ TEST(YSlabsCli, SlabsEqualTheWholeGridRunAndAddUpTheirCycles) {
   EXPECT_DOUBLE_EQ(j.at("useful_flops").get<double>(), 20.0 * 16 * 6 * 25);
 }
 
+TEST(YSlabsCli, SlabsInProcessesGiveWhatTheSlabsInTurnGive) {
+  TempDir d;
+  const auto run = [&](const std::string& jobs) {
+    const test::CliResult r = test::run_cgrasim(with(
+        kStencil, {"--y-block", "5", "--jobs", jobs, "--output", d / (jobs + ".npy"), "--json", d / (jobs + ".json")}));
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    return load_json(d / (jobs + ".json"));
+  };
+  const json turn = run("1"), three = run("3");
+  const NpyArray a = read_npy(d / "1.npy"), b = read_npy(d / "3.npy");
+  ASSERT_EQ(a.data.size(), b.data.size());
+  EXPECT_EQ(std::memcmp(a.data.data(), b.data.data(), 8 * a.data.size()), 0);
+  ASSERT_EQ(turn.at("slabs").size(), 4u);
+  EXPECT_EQ(three.at("slabs"), turn.at("slabs"));  // cycles, DRAM bytes, energy, check of every slab
+  for (const char* k : {"cycles", "output_check", "slabs_output_check", "cost"}) EXPECT_EQ(three.at(k), turn.at(k)) << k;
+}
+
+TEST(YSlabsCli, AStoppedSlabEndsTheRunAsInTurn) {
+  const auto run = [](const std::string& jobs) {
+    return test::run_cgrasim(with(kStencil, {"--y-block", "5", "--jobs", jobs, "--max-cycles", "300"}));
+  };
+  const test::CliResult turn = run("1"), three = run("3");
+  EXPECT_EQ(turn.code, kExitWatchdog) << turn.err;
+  EXPECT_NE(turn.out.find("y slab 1 of 4 (rows 0 to 8): stopped"), std::string::npos) << turn.out;
+  EXPECT_NE(turn.err.find("watchdog"), std::string::npos) << turn.err;
+  EXPECT_EQ(three.code, turn.code);
+  EXPECT_EQ(three.out, turn.out);
+  EXPECT_EQ(three.err, turn.err);
+}
+
 TEST(YSlabsCli, PredictOnlyChoosesAHeightNoWorseThanTheWholeGrid) {
   TempDir d;
   const std::vector<std::string> s{"--stencil", "3d", "--radius", "2", "--grid", "48x40x12", "--predict-only"};
@@ -124,6 +154,26 @@ TEST(YSlabsCli, DotAndAsmGiveTheSlabsGraph) {
   EXPECT_NE(slab_dot.find("one of 4 y slabs"), std::string::npos);
 }
 
+TEST(YSlabsCli, OneSlabIsTheWholeGridRunAndTheQuietLineCountsTheSlabs) {
+  const test::CliResult whole = test::run_cgrasim(with(kStencil, {"--quiet"}));
+  ASSERT_EQ(whole.code, kExitOk) << whole.err;
+  const test::CliResult one = test::run_cgrasim(with(kStencil, {"--y-block", "16", "--quiet"}));
+  ASSERT_EQ(one.code, kExitOk) << one.err;
+  EXPECT_NE(one.out.find(" in 1 y slab: "), std::string::npos) << one.out;
+  // The one slab's grid is the whole grid (16 interior rows): the same cycles.
+  const auto cycles = [](const std::string& line) {
+    const std::size_t end = line.find(" cycles,");
+    if (end == std::string::npos) return std::string();
+    const std::size_t begin = line.rfind(' ', end - 1) + 1;
+    return line.substr(begin, end - begin);
+  };
+  EXPECT_FALSE(cycles(whole.out).empty()) << whole.out;
+  EXPECT_EQ(cycles(one.out), cycles(whole.out)) << one.out << whole.out;
+  const test::CliResult two = test::run_cgrasim(with(kStencil, {"--y-block", "8", "--quiet"}));
+  ASSERT_EQ(two.code, kExitOk) << two.err;
+  EXPECT_NE(two.out.find(" in 2 y slabs: "), std::string::npos) << two.out;
+}
+
 TEST(YSlabsCli, AWrongValueFailsTheCheck) {
   const test::CliResult r = test::run_cgrasim(with(kStencil, {"--y-block", "8", "--test-negate-output", "1234"}));
   EXPECT_EQ(r.code, kExitCheckFailed) << r.err;
@@ -144,6 +194,10 @@ TEST(YSlabsCli, Refusals) {
       {with(kStencil, {"--y-block", "4", "--roofline-only"}), kExitUsage, "--y-block: --roofline-only neither maps"},
       {{"--spec", std::string(CGRA_SOURCE_DIR) + "/examples/kernels/blur.yaml", "--y-block", "4"}, kExitUsage,
        "--y-block: y slabs are for 3d star stencils"},
+      {with(kStencil, {"--jobs", "2"}), kExitUsage, "--jobs runs y slabs at once; it needs --y-block"},
+      {with(kStencil, {"--y-block", "4", "--jobs", "0"}), kExitUsage, "--jobs: Value 0 not in range"},
+      {with(kStencil, {"--y-block", "4", "--jobs", "2", "--predict-only"}), kExitUsage,
+       "--jobs needs a run; --predict-only maps and predicts"},
   };
   for (const auto& c : cases) {
     const test::CliResult r = test::run_cgrasim(c.args);
