@@ -16,37 +16,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "common/fd_io.h"
 
 namespace cgra {
 namespace {
 
 using json = nlohmann::json;
-
-/// Writes all of `n` bytes; false when the pipe is gone.
-bool write_all(int fd, const void* data, std::size_t n) {
-  const char* p = static_cast<const char*>(data);
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
-}
-
-/// Reads exactly `n` bytes; false at the end of the pipe before them.
-bool read_all(int fd, void* data, std::size_t n) {
-  char* p = static_cast<char*>(data);
-  while (n > 0) {
-    const ssize_t r = ::read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= static_cast<std::size_t>(r);
-  }
-  return true;
-}
 
 /// The message of one slab: the length of a JSON header, the header (the figures, or the error
 /// the run threw), then the output's length and its doubles as they are in memory (the reader is
@@ -54,8 +29,8 @@ bool read_all(int fd, void* data, std::size_t n) {
 bool send(int fd, const json& header, const std::vector<double>& output) {
   const std::string h = header.dump();
   const std::uint64_t hn = h.size(), on = output.size();
-  return write_all(fd, &hn, sizeof hn) && write_all(fd, h.data(), h.size()) && write_all(fd, &on, sizeof on) &&
-         write_all(fd, output.data(), output.size() * sizeof(double));
+  return write_full(fd, &hn, sizeof hn) && write_full(fd, h.data(), h.size()) && write_full(fd, &on, sizeof on) &&
+         write_full(fd, output.data(), output.size() * sizeof(double));
 }
 
 /// In the forked child: runs slab `i`, sends its outcome, and ends without running the parent's
@@ -111,14 +86,14 @@ SlabOutcome finish(const Job& j) {
   std::uint64_t hn = 0, on = 0;
   std::string h;
   SlabOutcome r;
-  bool ok = read_all(j.fd, &hn, sizeof hn);
+  bool ok = read_full(j.fd, &hn, sizeof hn);
   if (ok) {
     h.resize(hn);
-    ok = read_all(j.fd, h.data(), hn) && read_all(j.fd, &on, sizeof on);
+    ok = read_full(j.fd, h.data(), hn) && read_full(j.fd, &on, sizeof on);
   }
   if (ok) {
     r.output.resize(on);
-    ok = read_all(j.fd, r.output.data(), on * sizeof(double));
+    ok = read_full(j.fd, r.output.data(), on * sizeof(double));
   }
   ::close(j.fd);
   int status = 0;

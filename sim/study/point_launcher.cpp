@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/fd_io.h"
 #include "sim/cli.h"
 
 namespace cgra::study {
@@ -148,33 +149,9 @@ bool child_setup(pid_t parent, int err_fd) {
 
 namespace {
 
-bool write_full(int fd, const void* data, std::size_t n) {
-  const char* p = static_cast<const char*>(data);
-  while (n > 0) {
-    const ssize_t w = send(fd, p, n, MSG_NOSIGNAL);  // a launcher gone is an error, not SIGPIPE
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
-}
-
-bool read_full(int fd, void* data, std::size_t n) {
-  char* p = static_cast<char*>(data);
-  while (n > 0) {
-    const ssize_t r = read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= static_cast<std::size_t>(r);
-  }
-  return true;
-}
-
 bool send_message(int fd, const std::string& s) {
   const auto n = static_cast<std::uint32_t>(s.size());
-  return write_full(fd, &n, sizeof n) && write_full(fd, s.data(), s.size());
+  return write_full(fd, &n, sizeof n, true) && write_full(fd, s.data(), s.size(), true);
 }
 
 bool recv_message(int fd, std::string& s) {
