@@ -3,8 +3,9 @@
 # "3D in y slabs"): per case and architecture, the whole grid's prediction, the slab height the
 # prediction chooses and its predicted total, one slab simulated on a reduced z extent (its
 # plane, 16 interior planes) against its prediction, and the whole grid simulated slab by slab and
-# checked bit for bit: 3D r=4 on 256x128x64 always (a minute), 384^3 r=8 on 128-byte rows with
-# --full (about 25 minutes on the 2-core build machine); the others are not simulated whole.
+# checked bit for bit: 3D r=4 on 256x128x64 always (a minute each), 384^3 r=8 on 128-byte rows
+# and on examples/arch/large_3d.yaml with --full (about 20 minutes on the 2-core build machine);
+# the others are not simulated whole. Each architecture's area is the cost model's (docs/cost.md).
 # Usage: bench/y_slab_table.sh [--full] [--markdown FILE] [build-dir]
 #          CGRASIM=path: run that binary instead of building build-dir's
 #          --markdown FILE: the table as Markdown into FILE (docs/tables/y_slabs.md)
@@ -30,16 +31,18 @@ else
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# name|radius|grid|--set or empty|simulate the whole grid: yes, full (with --full) or no
+# name|radius|grid|architecture flags or empty|simulate the whole grid: yes, full (with --full) or no
 cases="r4_paper|4|256x128x64||yes
-r4_rows128|4|256x128x64|memory.scratchpad.row_bytes=128|yes
+r4_rows128|4|256x128x64|--set memory.scratchpad.row_bytes=128|yes
+r4_large|4|256x128x64|--arch $here/examples/arch/large_3d.yaml|yes
 r8_paper|8|384x384x384||no
-r8_rows128|8|384x384x384|memory.scratchpad.row_bytes=128|full
+r8_rows128|8|384x384x384|--set memory.scratchpad.row_bytes=128|full
+r8_large|8|384x384x384|--arch $here/examples/arch/large_3d.yaml|full
 r12_paper|12|512x512x512||no
-r12_rows128|12|512x512x512|memory.scratchpad.row_bytes=128|no"
+r12_rows128|12|512x512x512|--set memory.scratchpad.row_bytes=128|no
+r12_large|12|512x512x512|--arch $here/examples/arch/large_3d.yaml|no"
 echo "$cases" | while IFS='|' read -r name r grid set whole; do
-  sets=
-  [ -n "$set" ] && sets="--set $set"
+  sets=$set
   # shellcheck disable=SC2086
   "$cg" --stencil 3d --radius "$r" --grid "$grid" --predict-only --json "$tmp/$name.whole.json" $sets >/dev/null
   # shellcheck disable=SC2086
@@ -55,28 +58,32 @@ done
 python3 - "$tmp" "$out" <<'PY'
 import json, os, sys
 tmp, out = sys.argv[1], sys.argv[2]
+large = "examples/arch/large_3d.yaml"
 cases = [("r4_paper", "3D 25-pt r=4, 256x128x64", "configs/paper.yaml"),
          ("r4_rows128", "3D 25-pt r=4, 256x128x64", "configs/paper.yaml + `memory.scratchpad.row_bytes=128`"),
+         ("r4_large", "3D 25-pt r=4, 256x128x64", large),
          ("r8_paper", "3D 49-pt r=8, 384x384x384", "configs/paper.yaml"),
          ("r8_rows128", "3D 49-pt r=8, 384x384x384", "configs/paper.yaml + `memory.scratchpad.row_bytes=128`"),
+         ("r8_large", "3D 49-pt r=8, 384x384x384", large),
          ("r12_paper", "3D 73-pt r=12, 512x512x512", "configs/paper.yaml"),
-         ("r12_rows128", "3D 73-pt r=12, 512x512x512", "configs/paper.yaml + `memory.scratchpad.row_bytes=128`")]
+         ("r12_rows128", "3D 73-pt r=12, 512x512x512", "configs/paper.yaml + `memory.scratchpad.row_bytes=128`"),
+         ("r12_large", "3D 73-pt r=12, 512x512x512", large)]
 def load(p):
     return json.load(open(p)) if os.path.exists(p) else None
-head = ("| case | architecture | whole grid: w, predicted | y slabs (auto): rows per slab x slabs, w | "
+head = ("| case | architecture | area (mm², cost model) | whole grid: w, predicted | y slabs (auto): rows per slab x slabs, w | "
         "y slabs: predicted cycles, % of roofline | one slab, 16 interior planes: simulated, predicted (error) | "
         "whole grid in slabs, simulated: cycles, % of roofline, predicted error, check |")
-lines = [head, "|" + "---|" * 7]
+lines = [head, "|" + "---|" * 8]
 for name, case, arch in cases:
     w, s, one, full = (load(f"{tmp}/{name}.{k}.json") for k in ("whole", "slabs", "one", "full"))
     one_err = 100.0 * (one["predicted_cycles"] - one["cycles"]) / one["cycles"]
-    cells = [case, arch,
+    cells = [case, arch, f"{w['cost']['area_mm2']:.1f}",
              f"{w['mapping']['workers']}, {w['predicted_roofline_percent']:.1f}%",
              f"{s['y_slabs']['out_rows']} x {s['y_slabs']['slabs']}, {s['mapping']['workers']}",
              f"{s['predicted_cycles']}, {s['predicted_roofline_percent']:.1f}%",
              f"{one['cycles']}, {one['predicted_cycles']} ({one_err:+.1f}%)",
              (f"{full['cycles']}, {full['roofline_percent']:.1f}%, {full['prediction_error_percent']:+.1f}%, {full['output_check']}"
-              if full else "not simulated" + (" (`--full`)" if name == "r8_rows128" else ""))]
+              if full else "not simulated" + (" (`--full`)" if name in ("r8_rows128", "r8_large") else ""))]
     lines.append("| " + " | ".join(cells) + " |")
 text = "\n".join(lines) + "\n"
 if out:

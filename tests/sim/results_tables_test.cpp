@@ -369,7 +369,7 @@ TEST(ResultsTablesKernels, SmallKernelRowsMatchARun) {
 
 // docs/tables/y_slabs.md (`bench/y_slab_table.sh --full --markdown docs/tables/y_slabs.md`): the
 // prediction columns of its 3D r=4 rows (a few seconds each) must be what cgrasim predicts now:
-// the whole grid's workers and roofline share, the height auto chooses, its slabs, workers and
+// the architecture's area, the whole grid's workers and roofline share, the height auto chooses, its slabs, workers and
 // predicted cycles. (The simulated columns: the slabs' runs are held to the whole grid's run in
 // sim_y_slabs_cli_test.)
 TEST(ResultsTablesYSlabs, SmallRowsMatchThePrediction) {
@@ -390,7 +390,8 @@ TEST(ResultsTablesYSlabs, SmallRowsMatchThePrediction) {
     return nlohmann::json::parse(cgra::test::slurp(dir / "p.json"));
   };
   const std::string rows128 = "configs/paper.yaml + `memory.scratchpad.row_bytes=128`";
-  for (const std::string& arch : {std::string("configs/paper.yaml"), rows128}) {
+  const std::string large = "examples/arch/large_3d.yaml";
+  for (const std::string& arch : {std::string("configs/paper.yaml"), rows128, large}) {
     SCOPED_TRACE("row 3D r=4 on " + arch +
                  " of docs/tables/y_slabs.md: run `bench/y_slab_table.sh --full --markdown docs/tables/y_slabs.md`");
     const std::vector<std::string>* row = nullptr;
@@ -398,12 +399,16 @@ TEST(ResultsTablesYSlabs, SmallRowsMatchThePrediction) {
       if (r[t.column("case")] == "3D 25-pt r=4, 256x128x64" && r[t.column("architecture")] == arch) row = &r;
     ASSERT_NE(row, nullptr) << "no such row";
     const std::vector<std::string> sets =
-        arch == rows128 ? std::vector<std::string>{"--set", "memory.scratchpad.row_bytes=128"} : std::vector<std::string>{};
+        arch == rows128 ? std::vector<std::string>{"--set", "memory.scratchpad.row_bytes=128"}
+        : arch == large ? std::vector<std::string>{"--arch", std::string(CGRA_SOURCE_DIR) + "/" + large}
+                        : std::vector<std::string>{};
     const nlohmann::json whole = predict(sets);
     std::vector<std::string> auto_slabs = sets;
     auto_slabs.insert(auto_slabs.end(), {"--y-block", "auto"});
     const nlohmann::json slabs = predict(auto_slabs);
     char cell[128];
+    std::snprintf(cell, sizeof cell, "%.1f", whole.at("cost").at("area_mm2").get<double>());
+    EXPECT_EQ((*row)[t.column("area (mm², cost model)")], cell);
     std::snprintf(cell, sizeof cell, "%u, %.1f%%", whole.at("mapping").at("workers").get<unsigned>(),
                   whole.at("predicted_roofline_percent").get<double>());
     EXPECT_EQ((*row)[t.column("whole grid: w, predicted")], cell);
