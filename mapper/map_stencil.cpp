@@ -379,6 +379,7 @@ MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
     // more workers share its capacity and ports.
     const unsigned most = std::max(w0, static_cast<unsigned>(std::min<std::uint64_t>(max_workers(spec, effective), columns)));
     const auto by_cycles = workers_by_cycles_3d(spec, most, arch);
+    constexpr unsigned kTiePercent = 2;  // predictions this close: the estimate's rank decides
     std::vector<MappedStencil> mapped;  // in the estimate's order
     for (const auto& [w, blocking] : by_cycles) {
       try {
@@ -393,7 +394,7 @@ MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
       const auto fewest = std::min_element(mapped.begin(), mapped.end(), [](const auto& a, const auto& b) {
         return a.summary.predicted_cycles < b.summary.predicted_cycles;
       });
-      const double margin = 1.02 * double(fewest->summary.predicted_cycles);
+      const double margin = (1.0 + kTiePercent / 100.0) * double(fewest->summary.predicted_cycles);
       const auto chosen = std::find_if(mapped.begin(), mapped.end(), [&](const auto& m) {
         return double(m.summary.predicted_cycles) <= margin;
       });
@@ -401,7 +402,7 @@ MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
       std::string pick = "; 3d: w=" + std::to_string(chosen->summary.workers);
       pick += chosen->summary.predicted_cycles == fewest->summary.predicted_cycles
                   ? " has the fewest predicted cycles (" + std::to_string(chosen->summary.predicted_cycles) + ")" + of
-                  : " predicts " + std::to_string(chosen->summary.predicted_cycles) + " cycles, within 2% of the fewest" +
+                  : " predicts " + std::to_string(chosen->summary.predicted_cycles) + " cycles, within " + std::to_string(kTiePercent) + "% of the fewest" +
                         of + " (w=" + std::to_string(fewest->summary.workers) + ", " +
                         std::to_string(fewest->summary.predicted_cycles) + "), and ranks first by the blocking estimate";
       chosen->summary.workers_reason =
