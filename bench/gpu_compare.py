@@ -36,7 +36,8 @@ ROWS_128 = ["--set", "memory.scratchpad.row_bytes=128"]
 # The rows: the GPU case (its name in the results JSON) and the tile's cgrasim flags. 1D and 2D are
 # the paper's cases as bench/paper_table.cpp runs them (docs/tables/paper_table.md), 3D r=4 and
 # r=8 on 128x64x48 its 3D rows (docs/tables/three_d.md); r=8 and r=12 on the GPU's grids are
-# predicted only (hours to simulate), and simulated on the reduced grid 128x64x48.
+# predicted only (hours to simulate), whole and in y slabs (--y-block auto, docs/tables/y_slabs.md
+# has those runs' errors), and simulated on the reduced grid 128x64x48.
 ROWS = [
     ("1D r=8 194400", ["--stencil", "1d", "--radius", "8", "--workers", "6"]),
     ("2D r=12 960x449", ["--stencil", "2d", "--radius", "12", "--workers", "5"]),
@@ -44,8 +45,12 @@ ROWS = [
     ("3D r=4 256x128x64", ["--stencil", "3d", "--radius", "4", "--grid", "256x128x64"]),
     ("3D r=4 256x128x64", ["--stencil", "3d", "--radius", "4", "--grid", "256x128x64"] + ROWS_128),
     ("3D r=8 384^3", ["--stencil", "3d", "--radius", "8", "--grid", "384x384x384", "--predict-only"]),
+    ("3D r=8 384^3", ["--stencil", "3d", "--radius", "8", "--grid", "384x384x384", "--predict-only", "--y-block", "auto"]),
+    ("3D r=8 384^3",
+     ["--stencil", "3d", "--radius", "8", "--grid", "384x384x384", "--predict-only", "--y-block", "auto"] + ROWS_128),
     ("3D r=8 384^3", ["--stencil", "3d", "--radius", "8", "--grid", "128x64x48"]),
     ("3D r=12 512^3", ["--stencil", "3d", "--radius", "12", "--grid", "512x512x512", "--predict-only"]),
+    ("3D r=12 512^3", ["--stencil", "3d", "--radius", "12", "--grid", "512x512x512", "--predict-only", "--y-block", "auto"]),
     ("3D r=12 512^3", ["--stencil", "3d", "--radius", "12", "--grid", "128x64x48"]),
 ]
 

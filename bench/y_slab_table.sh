@@ -6,21 +6,29 @@
 # checked bit for bit: 3D r=4 on 256x128x64 always (a minute each), 384^3 r=8 on 128-byte rows
 # and on examples/arch/large_3d.yaml with --full (about 20 minutes on the 2-core build machine);
 # the others are not simulated whole. Each architecture's area is the cost model's (docs/cost.md).
-# Usage: bench/y_slab_table.sh [--full] [--markdown FILE] [build-dir]
+# Usage: bench/y_slab_table.sh [--full] [--only CASES] [--markdown FILE] [build-dir]
 #          CGRASIM=path: run that binary instead of building build-dir's
 #          --markdown FILE: the table as Markdown into FILE (docs/tables/y_slabs.md)
+#          --only CASES: run only these cases (comma-separated names of the list below, e.g.
+#            r4_large,r8_large) and keep the other rows of the existing --markdown FILE as they are
 # Needs python3 (to read each run's --json).
 set -e
 here=$(cd "$(dirname "$0")/.." && pwd)
 full=0
 out=
+only=
 while [ $# -gt 0 ]; do
   case "$1" in
     --full) full=1; shift ;;
     --markdown) out=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
     *) break ;;
   esac
 done
+if [ -n "$only" ] && { [ -z "$out" ] || [ ! -f "$out" ]; }; then
+  echo "y_slab_table.sh: --only keeps the other rows of an existing --markdown FILE; give one" >&2
+  exit 2
+fi
 dir=${1:-build}
 if [ -n "$CGRASIM" ]; then
   cg=$CGRASIM  # a built binary, used as it is
@@ -41,7 +49,11 @@ r8_large|8|384x384x384|--arch $here/examples/arch/large_3d.yaml|full
 r12_paper|12|512x512x512||no
 r12_rows128|12|512x512x512|--set memory.scratchpad.row_bytes=128|no
 r12_large|12|512x512x512|--arch $here/examples/arch/large_3d.yaml|no"
+for n in $(echo "$only" | tr ',' ' '); do
+  echo "$cases" | grep -q "^$n|" || { echo "y_slab_table.sh: --only: no case '$n'" >&2; exit 2; }
+done
 echo "$cases" | while IFS='|' read -r name r grid set whole; do
+  case ",$only," in ",,"|*",$name,"*) ;; *) continue ;; esac
   sets=$set
   # shellcheck disable=SC2086
   "$cg" --stencil 3d --radius "$r" --grid "$grid" --predict-only --json "$tmp/$name.whole.json" $sets >/dev/null
@@ -55,9 +67,15 @@ echo "$cases" | while IFS='|' read -r name r grid set whole; do
     "$cg" --stencil 3d --radius "$r" --grid "$grid" --y-block auto --json "$tmp/$name.full.json" $sets --quiet >/dev/null
   fi
 done
-python3 - "$tmp" "$out" <<'PY'
+python3 - "$tmp" "$out" "$only" <<'PY'
 import json, os, sys
-tmp, out = sys.argv[1], sys.argv[2]
+tmp, out, only = sys.argv[1], sys.argv[2], sys.argv[3]
+kept = {}  # --only: the existing rows of the other cases, by (case, architecture)
+if only:
+    for line in open(out):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| 3D"):
+            kept[(cells[0], cells[1])] = line.rstrip("\n")
 large = "examples/arch/large_3d.yaml"
 cases = [("r4_paper", "3D 25-pt r=4, 256x128x64", "configs/paper.yaml"),
          ("r4_rows128", "3D 25-pt r=4, 256x128x64", "configs/paper.yaml + `memory.scratchpad.row_bytes=128`"),
@@ -75,6 +93,9 @@ head = ("| case | architecture | area (mm², cost model) | whole grid: w, predic
         "whole grid in slabs, simulated: cycles, % of roofline, predicted error, check |")
 lines = [head, "|" + "---|" * 8]
 for name, case, arch in cases:
+    if only and name not in only.split(","):
+        lines.append(kept[(case, arch)])
+        continue
     w, s, one, full = (load(f"{tmp}/{name}.{k}.json") for k in ("whole", "slabs", "one", "full"))
     one_err = 100.0 * (one["predicted_cycles"] - one["cycles"]) / one["cycles"]
     cells = [case, arch, f"{w['cost']['area_mm2']:.1f}",
