@@ -70,12 +70,12 @@ done
 python3 - "$tmp" "$out" "$only" <<'PY'
 import json, os, sys
 tmp, out, only = sys.argv[1], sys.argv[2], sys.argv[3]
+only = only.split(",") if only else []
 kept = {}  # --only: the existing rows of the other cases, by (case, architecture)
-if only:
-    for line in open(out):
+for line in open(out) if only else []:
+    if line.startswith("| 3D"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if line.startswith("| 3D"):
-            kept[(cells[0], cells[1])] = line.rstrip("\n")
+        kept[(cells[0], cells[1])] = line.rstrip("\n")
 large = "examples/arch/large_3d.yaml"
 cases = [("r4_paper", "3D 25-pt r=4, 256x128x64", "configs/paper.yaml"),
          ("r4_rows128", "3D 25-pt r=4, 256x128x64", "configs/paper.yaml + `memory.scratchpad.row_bytes=128`"),
@@ -93,7 +93,9 @@ head = ("| case | architecture | area (mm², cost model) | whole grid: w, predic
         "whole grid in slabs, simulated: cycles, % of roofline, predicted error, check |")
 lines = [head, "|" + "---|" * 8]
 for name, case, arch in cases:
-    if only and name not in only.split(","):
+    if only and name not in only:
+        if (case, arch) not in kept:
+            sys.exit(f"y_slab_table.sh: --only: {out} has no row for {case} on {arch} to keep")
         lines.append(kept[(case, arch)])
         continue
     w, s, one, full = (load(f"{tmp}/{name}.{k}.json") for k in ("whole", "slabs", "one", "full"))

@@ -186,18 +186,16 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
   if (counts.back() != most) counts.push_back(most);
   // Each (delay, count) planned apart (a DFG each) on run.threads host threads, taken in this order.
   const std::size_t nc = counts.size();
+  // 3D, one time step: the y delay lines stay in PE queues (no deep-lines variant). The z chains'
+  // deep channels already stream through the scratchpad, and y lines there as well keep its banks
+  // busy (in bursts, rows partly written), which the estimate, at a full row an access, does not
+  // see: on examples/arch/large_3d.yaml 3D r=8 384x112x32 w=4 ran 408 571 cycles with them against
+  // 265 910 without.
+  const std::size_t variants = spec.dims == 3 && spec.time_steps == 1 ? 2 : 4;
   // [(deep lines * 2 + delay) * nc + count index]
-  std::vector<std::optional<BufferEstimate>> planned(4 * nc);
-  std::vector<std::string> why(4 * nc);  // else a SpecError, e.g. blocks closer than the halo of T time steps
-  // 3D, one time step: the y delay lines stay in PE queues. The z chains' deep channels already
-  // stream through the scratchpad, and y lines there as well keep its banks busy (in bursts, rows
-  // partly written), which the estimate, at a full row an access, does not see. On
-  // examples/arch/large_3d.yaml, 3D r=8 384x112x32 w=4 ran 408 571 cycles with them (5.5 M
-  // scratchpad accesses, 13.5 a cycle of 16 banks) against 265 910 without (0.8 M, 3.1 a cycle);
-  // 3D r=4 256x32x24 w=8 33 375 against 25 520.
-  const bool y_lines_in_queues = spec.dims == 3 && spec.time_steps == 1;
-  parallel_for(4 * nc, arch.run.threads, [&](std::size_t k) {
-    if (y_lines_in_queues && k >= 2 * nc) return;  // not planned, and no refusal to report
+  std::vector<std::optional<BufferEstimate>> planned(variants * nc);
+  std::vector<std::string> why(variants * nc);  // else a SpecError, e.g. blocks closer than the halo of T time steps
+  parallel_for(variants * nc, arch.run.threads, [&](std::size_t k) {
     try {
       planned[k] = estimate_buffering(spec, workers, static_cast<unsigned>(counts[k % nc]), (k / nc) % 2 == 1, arch,
                                       k >= 2 * nc);
@@ -205,8 +203,8 @@ std::vector<BufferEstimate> blocking_candidates(const StencilSpec& spec, unsigne
       why[k] = err.what();
     }
   });
-  for (std::size_t k = 0; k < 4 * nc; ++k)
-    if (!planned[k] && !why[k].empty()) refused = why[k];  // the last refusal
+  for (std::size_t k = 0; k < planned.size(); ++k)
+    if (!planned[k]) refused = why[k];  // the last refusal
   for (const std::optional<BufferEstimate>& p : planned) {
     if (!p) continue;
     const BufferEstimate& e = *p;
