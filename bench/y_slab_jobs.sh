@@ -8,13 +8,7 @@
 set -e
 here=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-build}
-if [ -n "$CGRASIM" ]; then
-  cg=$CGRASIM
-else
-  cmake -S "$here" -B "$dir" >/dev/null
-  cmake --build "$dir" --target cgrasim -j2 >/dev/null
-  cg="$dir/sim/cgrasim"
-fi
+. "$here/bench/cgrasim_binary.sh"
 cores=$(nproc)
 counts=1
 for j in 2 4 "$cores"; do

@@ -30,13 +30,7 @@ if [ -n "$only" ] && { [ -z "$out" ] || [ ! -f "$out" ]; }; then
   exit 2
 fi
 dir=${1:-build}
-if [ -n "$CGRASIM" ]; then
-  cg=$CGRASIM  # a built binary, used as it is
-else
-  cmake -S "$here" -B "$dir" >/dev/null
-  cmake --build "$dir" --target cgrasim -j2 >/dev/null
-  cg="$dir/sim/cgrasim"
-fi
+. "$here/bench/cgrasim_binary.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # name|radius|grid|architecture flags or empty|simulate the whole grid: yes, full (with --full) or no

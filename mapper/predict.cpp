@@ -214,12 +214,12 @@ ZLines z_lines(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, c
   const double partial = split ? z.written : ends;
   const double flushes = split ? z.written * double(buf.store_groups) * double(buf.store_l1s) : ends;
   // The MSHRs (Little's law over occupancy): a first load holds its MSHR for a miss
-  // (l1_miss_latency), a fetch again for the L1 and L2 hit latencies (the L2 holds the block's
-  // planes: z_window_bytes, else a miss), and each partly written line is a combining line that
+  // (l1_miss_latency), a fetch again for the L1 and L2 hit latencies where the L2 still holds the
+  // line (z_reread_l2_share), else a miss, and each partly written line is a combining line that
   // holds its MSHR memory.l1.combine_idle_cycles past its last store before a miss may flush it.
-  const bool l2_holds = 4 * buf.z_window_bytes <= 3 * mem.l2.size_bytes();
+  const double l2_share = z_reread_l2_share(buf.z_window_bytes, mem.l2);
   const double refetch_latency =
-      l2_holds ? double(mem.l1.hit_latency) + mem.l2.hit_latency : l1_miss_latency(arch);
+      l2_share * (double(mem.l1.hit_latency) + mem.l2.hit_latency) + (1.0 - l2_share) * l1_miss_latency(arch);
   const unsigned per = std::max(1u, mem.l1_ports_per_cache);
   const unsigned ports = 2 * w + w * buf.z_streams;
   const unsigned fabric_l1s = (arch.fabric.count(PeKind::Memory) + per - 1) / per;
@@ -227,11 +227,11 @@ ZLines z_lines(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, c
   z.mshr_cycles = (z.first * l1_miss_latency(arch) + z.refetched * refetch_latency +
                    flushes * double(mem.l1.combine_idle_cycles)) /
                   mshrs;
-  // The DRAM: the lines loaded once (and again where the L2 does not hold the planes), whole lines;
+  // The DRAM: the lines loaded once (and again where the L2 no longer holds them), whole lines;
   // the written lines stay in a write-back L2 until it is full of lines, read and written alike,
   // and leave it from then on.
   const double line_bytes = mem.l1.line_bytes;
-  const double read = z.first + (l2_holds ? 0.0 : z.refetched) + partial;
+  const double read = z.first + (1.0 - l2_share) * z.refetched + partial;
   const double l2_lines = mem.l2.write_policy == WritePolicy::WriteBack ? double(mem.l2.size_bytes()) / line_bytes : 0.0;
   const double leave = std::max(0.0, read + z.written - l2_lines) * z.written / (read + z.written);
   z.dram_cycles = (read + leave) * line_bytes / arch.dram_bytes_per_cycle();
@@ -239,6 +239,11 @@ ZLines z_lines(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, c
 }
 
 }  // namespace
+
+double z_reread_l2_share(std::uint64_t z_window_bytes, const CacheParams& l2) {
+  const double x = double(z_window_bytes) / double(l2.size_bytes());
+  return std::clamp((kZWindowAllMiss - x) / (kZWindowAllMiss - kZWindowAllHit), 0.0, 1.0);
+}
 
 double block_reader_replay(const StencilPlan& plan, const ArchConfig& arch) {
   const unsigned w = plan.workers();

@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -367,6 +368,67 @@ TEST(ResultsTablesKernels, SmallKernelRowsMatchARun) {
     EXPECT_EQ((*row)[t.column("check")].substr(0, 5), "pass;");
     EXPECT_EQ(j.at("output_check"), "pass");
   }
+  fs::remove_all(dir);
+}
+
+// docs/tables/z_window.md (`bench/z_window_table.sh --markdown docs/tables/z_window.md`): its
+// smallest row (3D r=12 128x64x48, w=2, a few seconds) must be what cgrasim gives now, and every
+// row's predicted share of L2 re-reads the documented rule for its window (docs/stencil.md, "L2
+// reuse": all up to 2.2 times the L2, none from 4.1 times, linear in between).
+TEST(ResultsTablesZWindow, SmallRowMatchesARunAndSharesFollowTheRule) {
+  using cgra::test::markdown::Table;
+  using cgra::test::markdown::tables_of;
+  const std::string regenerate = "bench/z_window_table.sh --markdown docs/tables/z_window.md";
+  const std::vector<Table> tables = tables_of(cgra::test::slurp(fs::path(CGRA_SOURCE_DIR) / "docs/tables/z_window.md"));
+  ASSERT_FALSE(tables.empty());
+  const Table& t = tables[0];
+  ASSERT_GE(t.rows.size(), 11u);
+  const auto share = [](double x) { return std::min(1.0, std::max(0.0, (4.1 - x) / (4.1 - 2.2))); };
+  for (const std::vector<std::string>& r : t.rows) {
+    SCOPED_TRACE("row " + r[t.column("case")] + " of docs/tables/z_window.md: run `" + regenerate + "`");
+    const double x = std::stod(r[t.column("z window (KiB)")]) * 1024.0 / (std::stod(r[t.column("L2 (MiB)")]) * 1048576.0);
+    EXPECT_NEAR(std::stod(r[t.column("window / L2")]), x, 0.006);
+    EXPECT_NEAR(std::stod(r[t.column("predicted")]), share(x), 0.006);
+  }
+  const std::vector<std::string>* row = nullptr;
+  for (const std::vector<std::string>& r : t.rows)
+    if (r[t.column("case")] == "r12_small") row = &r;
+  ASSERT_NE(row, nullptr) << "no row r12_small in docs/tables/z_window.md";
+  SCOPED_TRACE("row r12_small of docs/tables/z_window.md: run `" + regenerate + "`");
+  const fs::path dir = fs::temp_directory_path() / ("cgrasim_z_window_table_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::vector<std::string> argv{CGRASIM_BINARY, "--stencil", "3d", "--radius", "12", "--grid", "128x64x48",
+                                      "--workers", "2", "--quiet", "--json", (dir / "run.json").string()};
+  const cgra::test::ChildResult run = cgra::test::run_child(argv, dir);
+  ASSERT_EQ(run.code, 0) << run.out << run.err;
+  const nlohmann::json j = nlohmann::json::parse(cgra::test::slurp(dir / "run.json"));
+  EXPECT_EQ(j.at("output_check"), "pass");
+  const nlohmann::json& m = j.at("mapping");
+  const nlohmann::json& l2 = j.at("stats").at("memory").at("l2");
+  EXPECT_EQ((*row)[t.column("cgrasim arguments")], "`--stencil 3d --radius 12 --grid 128x64x48 --workers 2`");
+  EXPECT_EQ((*row)[t.column("L2 (MiB)")], "1");
+  char cell[160];
+  std::snprintf(cell, sizeof cell, "%llu of %llu columns (%llu read), w=%u",
+                static_cast<unsigned long long>(m.at("blocks").get<std::uint64_t>()),
+                static_cast<unsigned long long>(m.at("block_width").get<std::uint64_t>()),
+                static_cast<unsigned long long>(m.at("block_input_width").get<std::uint64_t>()), m.at("workers").get<unsigned>());
+  EXPECT_EQ((*row)[t.column("blocks, workers")], cell);
+  const double window = double(m.at("z_window_bytes").get<std::uint64_t>());
+  std::snprintf(cell, sizeof cell, "%.0f", window / 1024);
+  EXPECT_EQ((*row)[t.column("z window (KiB)")], cell);
+  const double hits = l2.at("hits").get<double>();
+  const double rereads = hits + l2.at("capacity_misses").get<double>() + l2.at("conflict_misses").get<double>();
+  std::snprintf(cell, sizeof cell, "%.2f", hits / rereads);
+  EXPECT_EQ((*row)[t.column("re-reads the L2 held: simulated")], cell);
+  std::snprintf(cell, sizeof cell, "%.2f", j.at("dram_bytes").get<double>() / j.at("ideal_bytes").get<double>());
+  EXPECT_EQ((*row)[t.column("DRAM / ideal bytes")], cell);
+  EXPECT_EQ((*row)[t.column("simulated cycles")], std::to_string(j.at("cycles").get<std::uint64_t>()));
+  const double cycles = double(j.at("cycles").get<std::uint64_t>());
+  const double predicted = double(j.at("predicted_cycles").get<std::uint64_t>());
+  std::snprintf(cell, sizeof cell, "%.0f (%+.1f%%, %s)", predicted, 100.0 * (predicted - cycles) / cycles,
+                m.at("predicted_bound").get<std::string>().c_str());
+  EXPECT_EQ((*row)[t.column("predicted (error, bound)")], cell);
   fs::remove_all(dir);
 }
 
