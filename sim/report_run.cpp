@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "mapper/predict.h"
 #include "mapper/reference.h"
 #include "spec/kernel_eval.h"
 #include "sim/report.h"
@@ -117,7 +118,7 @@ json stall_summary(const json& pes, const dfg::Dfg& g) {
   return sum;
 }
 
-json mapping_json(const MappedStencil& m) {
+json mapping_json(const MappedStencil& m, const ArchConfig& arch) {
   const MappingSummary& s = m.summary;
   std::map<std::string, std::set<std::pair<unsigned, unsigned>>> pes_of_role;
   for (dfg::Vertex v = 0; v < m.dfg.num_ops(); ++v) {
@@ -163,6 +164,8 @@ json mapping_json(const MappedStencil& m) {
   if (m.spec.dims >= 3) {  // 3D only: 1D and 2D reports keep their keys
     j["z_readers"] = s.buffering.z_streams;
     j["z_window_bytes"] = s.buffering.z_window_bytes;
+    j["l2_bytes"] = arch.memory.l2.size_bytes();
+    j["z_reread_l2_share"] = z_reread_l2_share(s.buffering.z_window_bytes, arch.memory.l2);
     j["plane_pitch_words"] = m.layout.plane_pitch;
   }
   return j;
@@ -298,7 +301,7 @@ json mapped_json(const MappedStencil& m, const Roofline& rl, const ArchConfig& a
   j["attainable_workers"] = rl.attainable_workers;
   j["attainable_gflops"] = rl.attainable_gflops;
   j["predicted_cycles"] = m.summary.predicted_cycles;
-  j["mapping"] = mapping_json(m);
+  j["mapping"] = mapping_json(m, arch);
   return j;
 }
 

@@ -116,9 +116,12 @@ std::string report_text(const json& j) {
                                   "(planes {} words apart)",
                                   m.at("plane_pitch_words").get<std::uint64_t>()));
   else if (m.contains("z_readers"))
-    line("z readers", fmt::format("{} per worker, re-reading {} B of planes through the L2 (planes {} words apart)",
-                                  m.at("z_readers").get<unsigned>(), m.at("z_window_bytes").get<std::uint64_t>(),
-                                  m.at("plane_pitch_words").get<std::uint64_t>()));
+    line("z readers",
+         fmt::format("{} per worker, re-reading {} B of planes through the {} B L2 ({:.0f}% predicted to hit; planes {} "
+                     "words apart)",
+                     m.at("z_readers").get<unsigned>(), m.at("z_window_bytes").get<std::uint64_t>(),
+                     m.at("l2_bytes").get<std::uint64_t>(), 100.0 * d(m, "z_reread_l2_share"),
+                     m.at("plane_pitch_words").get<std::uint64_t>()));
   line("storage", fmt::format("{} deep channels ({} words, {} B of scratchpad), {} delay stages{}",
                               m.at("deep_channels").get<unsigned>(), m.at("deep_words").get<std::uint64_t>(),
                               m.at("scratchpad_bytes").get<std::uint64_t>(), m.at("delay_stages").get<unsigned>(),

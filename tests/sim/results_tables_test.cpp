@@ -373,8 +373,9 @@ TEST(ResultsTablesKernels, SmallKernelRowsMatchARun) {
 
 // docs/tables/z_window.md (`bench/z_window_table.sh --markdown docs/tables/z_window.md`): its
 // smallest row (3D r=12 128x64x48, w=2, a few seconds) must be what cgrasim gives now, and every
-// row's predicted share of L2 re-reads the documented rule for its window (docs/stencil.md, "L2
-// reuse": all up to 2.2 times the L2, none from 4.1 times, linear in between).
+// row's predicted share of L2 re-reads the rule for its window (docs/stencil.md, "L2 reuse"): all
+// up to 2.2 times the L2, none from 4.1 times, linear in between. The bounds are written here
+// again on purpose, not read from mapper/predict.h, so that a change of the rule fails here.
 TEST(ResultsTablesZWindow, SmallRowMatchesARunAndSharesFollowTheRule) {
   using cgra::test::markdown::Table;
   using cgra::test::markdown::tables_of;
@@ -417,6 +418,9 @@ TEST(ResultsTablesZWindow, SmallRowMatchesARunAndSharesFollowTheRule) {
   const double window = double(m.at("z_window_bytes").get<std::uint64_t>());
   std::snprintf(cell, sizeof cell, "%.0f", window / 1024);
   EXPECT_EQ((*row)[t.column("z window (KiB)")], cell);
+  EXPECT_EQ(m.at("l2_bytes").get<std::uint64_t>(), 1048576u);
+  std::snprintf(cell, sizeof cell, "%.2f", m.at("z_reread_l2_share").get<double>());
+  EXPECT_EQ((*row)[t.column("predicted")], cell);
   const double hits = l2.at("hits").get<double>();
   const double rereads = hits + l2.at("capacity_misses").get<double>() + l2.at("conflict_misses").get<double>();
   std::snprintf(cell, sizeof cell, "%.2f", hits / rereads);
