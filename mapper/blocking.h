@@ -32,7 +32,7 @@ struct BufferEstimate {
   unsigned pes_needed = 0;            ///< ops, less the JOINs that can share a SYNC's PE
   double scratchpad_rate = 1;         ///< min(1, ports / (2 accesses per word x the deep channels' words per reader word))
   double reader_cycles = 0;           ///< the longest reader stream, with the address generator's idle cycles per row and block, / scratchpad_rate [cycles]
-  double predicted_reader_cycles = 0; ///< the prediction's reader term: as reader_cycles, each deep channel of T > 1 time steps charged its share of the reader's words (0: reader_cycles) [cycles]
+  double predicted_reader_cycles = 0; ///< the prediction's reader term: as reader_cycles, each deep channel of T > 1 time steps charged its share of the reader's words, 3D one step's output links their accesses in the interior rows (0: reader_cycles) [cycles]
   double memory_cycles = 0;           ///< bytes read (halo included) and written / DRAM bytes per cycle [cycles]
   double dram_cycles = 0;             ///< the prediction's DRAM term: as memory_cycles, less (2D) the halo re-reads the L2 serves [cycles]
   unsigned interleave = 0;            ///< 1D streams: segments per worker (D); 0 otherwise
