@@ -42,7 +42,8 @@ r8_rows128|8|384x384x384|--set memory.scratchpad.row_bytes=128|full
 r8_large|8|384x384x384|--arch $here/examples/arch/large_3d.yaml|full
 r12_paper|12|512x512x512||no
 r12_rows128|12|512x512x512|--set memory.scratchpad.row_bytes=128|no
-r12_large|12|512x512x512|--arch $here/examples/arch/large_3d.yaml|no"
+r12_large|12|512x512x512|--arch $here/examples/arch/large_3d.yaml|no
+r12_large36|12|512x512x512|--arch $here/examples/arch/large_3d_36cols.yaml|no"
 for n in $(echo "$only" | tr ',' ' '); do
   echo "$cases" | grep -q "^$n|" || { echo "y_slab_table.sh: --only: no case '$n'" >&2; exit 2; }
 done
@@ -79,7 +80,8 @@ cases = [("r4_paper", "3D 25-pt r=4, 256x128x64", "configs/paper.yaml"),
          ("r8_large", "3D 49-pt r=8, 384x384x384", large),
          ("r12_paper", "3D 73-pt r=12, 512x512x512", "configs/paper.yaml"),
          ("r12_rows128", "3D 73-pt r=12, 512x512x512", "configs/paper.yaml + `memory.scratchpad.row_bytes=128`"),
-         ("r12_large", "3D 73-pt r=12, 512x512x512", large)]
+         ("r12_large", "3D 73-pt r=12, 512x512x512", large),
+         ("r12_large36", "3D 73-pt r=12, 512x512x512", "examples/arch/large_3d_36cols.yaml")]
 def load(p):
     return json.load(open(p)) if os.path.exists(p) else None
 head = ("| case | architecture | area (mm², cost model) | whole grid: w, predicted | y slabs (auto): rows per slab x slabs, w | "

@@ -222,8 +222,9 @@ TEST(ResultsTablesGpu, CgraVsGpuColumnsAreTheMeasuredResults) {
                       c_large_ratio = t.column("16 tiles / " + gpu + ", large grid");
     // Every case of the paper's grids, with the 128-byte-row what-ifs of 2D and 3D r=4, and for 3D
     // r=8 and r=12 the predictions on the GPU's grid (whole, in y slabs; r=8 in y slabs on 128-byte
-    // rows too) and the reduced-grid run: 12 rows.
-    ASSERT_EQ(t.rows.size(), 12u);
+    // rows too, r=12 in y slabs on examples/arch/large_3d_36cols.yaml too) and the reduced-grid
+    // run: 13 rows.
+    ASSERT_EQ(t.rows.size(), 13u);
     std::map<std::string, int> per_case;
     for (const std::vector<std::string>& row : t.rows) {
       ASSERT_EQ(row.size(), t.header.size()) << row[0];
@@ -252,7 +253,7 @@ TEST(ResultsTablesGpu, CgraVsGpuColumnsAreTheMeasuredResults) {
                                                     {"2D r=12 960x449", 2},
                                                     {"3D r=4 256x128x64", 2},
                                                     {"3D r=8 384^3", 4},
-                                                    {"3D r=12 512^3", 3}}));
+                                                    {"3D r=12 512^3", 4}}));
   }
   // Both tables have the same tile runs with the same 16-tile figures.
   for (std::size_t i = 0; i < tables[0].rows.size(); ++i)
@@ -437,7 +438,8 @@ TEST(ResultsTablesZWindow, SmallRowMatchesARunAndSharesFollowTheRule) {
 }
 
 // docs/tables/y_slabs.md (`bench/y_slab_table.sh --full --markdown docs/tables/y_slabs.md`): the
-// prediction columns of its 3D r=4 rows (a few seconds each) must be what cgrasim predicts now:
+// prediction columns of its 3D r=4 rows and of its 3D r=12 row on examples/arch/large_3d_36cols.yaml
+// (a few seconds each) must be what cgrasim predicts now:
 // the architecture's area, the whole grid's workers and roofline share, the height auto chooses, its slabs, workers and
 // predicted cycles. (The simulated columns: the slabs' runs are held to the whole grid's run in
 // sim_y_slabs_cli_test.)
@@ -450,27 +452,38 @@ TEST(ResultsTablesYSlabs, SmallRowsMatchThePrediction) {
   const fs::path dir = fs::temp_directory_path() / ("cgrasim_y_slab_table_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
+  struct Row {
+    std::string case_name, radius, grid, arch;
+  };
+  const std::string rows128 = "configs/paper.yaml + `memory.scratchpad.row_bytes=128`";
+  const std::string large = "examples/arch/large_3d.yaml", large36 = "examples/arch/large_3d_36cols.yaml";
+  const std::string r4 = "3D 25-pt r=4, 256x128x64";
+  const std::vector<Row> checked = {{r4, "4", "256x128x64", "configs/paper.yaml"},
+                                    {r4, "4", "256x128x64", rows128},
+                                    {r4, "4", "256x128x64", large},
+                                    {"3D 73-pt r=12, 512x512x512", "12", "512x512x512", large36}};
+  const Row* now = nullptr;
   const auto predict = [&](const std::vector<std::string>& extra) {
-    std::vector<std::string> argv{CGRASIM_BINARY, "--stencil", "3d", "--radius", "4", "--grid", "256x128x64",
+    std::vector<std::string> argv{CGRASIM_BINARY, "--stencil", "3d", "--radius", now->radius, "--grid", now->grid,
                                   "--predict-only", "--json", (dir / "p.json").string()};
     argv.insert(argv.end(), extra.begin(), extra.end());
     const cgra::test::ChildResult run = cgra::test::run_child(argv, dir);
     EXPECT_EQ(run.code, 0) << run.out << run.err;
     return nlohmann::json::parse(cgra::test::slurp(dir / "p.json"));
   };
-  const std::string rows128 = "configs/paper.yaml + `memory.scratchpad.row_bytes=128`";
-  const std::string large = "examples/arch/large_3d.yaml";
-  for (const std::string& arch : {std::string("configs/paper.yaml"), rows128, large}) {
-    SCOPED_TRACE("row 3D r=4 on " + arch +
+  for (const Row& c : checked) {
+    now = &c;
+    const std::string& arch = c.arch;
+    SCOPED_TRACE("row " + c.case_name + " on " + arch +
                  " of docs/tables/y_slabs.md: run `bench/y_slab_table.sh --full --markdown docs/tables/y_slabs.md`");
     const std::vector<std::string>* row = nullptr;
     for (const std::vector<std::string>& r : t.rows)
-      if (r[t.column("case")] == "3D 25-pt r=4, 256x128x64" && r[t.column("architecture")] == arch) row = &r;
+      if (r[t.column("case")] == c.case_name && r[t.column("architecture")] == arch) row = &r;
     ASSERT_NE(row, nullptr) << "no such row";
     const std::vector<std::string> sets =
         arch == rows128 ? std::vector<std::string>{"--set", "memory.scratchpad.row_bytes=128"}
-        : arch == large ? std::vector<std::string>{"--arch", std::string(CGRA_SOURCE_DIR) + "/" + large}
-                        : std::vector<std::string>{};
+        : arch.starts_with("examples/") ? std::vector<std::string>{"--arch", std::string(CGRA_SOURCE_DIR) + "/" + arch}
+                                        : std::vector<std::string>{};
     const nlohmann::json whole = predict(sets);
     std::vector<std::string> auto_slabs = sets;
     auto_slabs.insert(auto_slabs.end(), {"--y-block", "auto"});
