@@ -3,9 +3,9 @@
 # lines between a line's first and last load by the z readers, `z_window_bytes`) against the L2's
 # size, the share of the L2's re-reads it held (its hits over hits plus capacity and conflict
 # misses: every access that is not a line's first) beside the share the prediction takes (the
-# report's z_reread_l2_share), and the simulated cycles beside the prediction. 3D r=8 on 384x384 planes (16 interior planes) with the L2's ways varied (1 to 4 MiB)
-# under one mapping, and the one-slab runs of docs/tables/y_slabs.md. About 3 minutes on the
-# 2-core build machine. Not a test.
+# report's z_reread_l2_share), and the simulated cycles beside the prediction. 3D r=8 on 384x384
+# planes (16 interior planes) with the L2's ways varied (1 to 4 MiB) under one mapping, and the
+# one-slab runs of docs/tables/y_slabs.md. About 3 minutes on the 2-core build machine. Not a test.
 # Usage: bench/z_window_table.sh [--markdown FILE] [build-dir]
 #          CGRASIM=path: run that binary instead of building build-dir's
 #          --markdown FILE: the table as Markdown into FILE (docs/tables/z_window.md)
