@@ -126,15 +126,15 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   if (deep_rate > 0) b.scratchpad_rate = std::min(1.0, accesses / (2.0 * deep_rate));
   double predicted_scratchpad_rate = predicted_rate > 0 ? std::min(1.0, accesses / (2.0 * predicted_rate)) : 1.0;
   if (output_links > 0) {
+    // One step in 3D has no MUX-fed deep channel (kept rows and planes come with T > 1), so every
+    // deep channel is an output link: the halo rows run at the reader's pace, an interior row at
+    // the slower of the reader and the links' accesses.
     const double row_cycles = double(plan.reader_count(0) + 1), ny_rows = double(plan.ny());
-    // The other deep channels' accesses in a row's time, at their average rate.
-    const double other = 2.0 * predicted_rate * row_cycles;
-    const double halo_row = std::max(row_cycles, other / accesses);
     const double interior_row =
-        std::max(row_cycles, (other + 2.0 * output_links * double(plan.worker_count(0))) / accesses);
+        std::max(row_cycles, 2.0 * output_links * double(plan.worker_count(0)) / accesses);
     const double out_rows = double(plan.out_rows());
     predicted_scratchpad_rate =
-        (ny_rows * row_cycles + 3) / ((ny_rows - out_rows) * halo_row + out_rows * interior_row + 3);
+        (ny_rows * row_cycles + 3) / ((ny_rows - out_rows) * row_cycles + out_rows * interior_row + 3);
   }
   // 3D with T time steps: the readers stream every plane (stage 1's z chain takes the column stream).
   const double nb = blocks, ny = double(plan.ny()), planes = double(plan.planes());
