@@ -40,6 +40,7 @@ struct BufferEstimate {
   std::uint64_t z_window_bytes = 0;   ///< 3D: bytes (whole lines) the fabric touches between a line's first and last load by the z readers: 2rz planes of a block in and out, and one more in [bytes]
   double compute_cycles = 0;          ///< 3D: the MAC chains of the worker with the most columns [cycles]
   unsigned z_streams = 0;             ///< 3D: z readers per worker (StencilPlan::z_run); 0 below 3D
+  double scratchpad_accesses_per_output = 0; ///< 3D, one step: the deep channels' row writes and reads per interior point (a word each per output of the link's worker, row_bytes / 8 words an access; 0 otherwise)
   unsigned forward_copies = 0;        ///< 2D: COPY stages per gap of the x forward chains (mapped)
   unsigned forward_rereads = 0;       ///< 2D: re-read points per reader's forward chain (mapped)
   unsigned store_groups = 1;          ///< 3D: the writers' stores' groups in time (store_groups)

@@ -308,6 +308,7 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   const CyclePrediction pred = predict_blocks(m.spec, w, buf, arch);
   m.summary.predicted_cycles = pred.cycles;
   m.summary.predicted_bound = pred.bound;
+  m.summary.predicted_l2_accesses_per_output = pred.l2_accesses_per_output;
   if (const StencilPlan plan(m.spec, w, buf.blocks); plan.time_steps() > 1) {
     m.summary.time_steps = plan.time_steps();
     m.summary.halo_overhead = double(plan.read_width()) / double(buf.blocks.in_width) - 1.0;

@@ -51,6 +51,7 @@ struct MappingSummary {
   /// what binds them.
   std::uint64_t predicted_cycles = 0;
   std::string predicted_bound;
+  double predicted_l2_accesses_per_output = 0;  ///< 3D with z readers: CyclePrediction::l2_accesses_per_output
   unsigned time_steps = 1;                  ///< T: stages per worker (temporal pipelining, 1D and 2D)
   std::string time_steps_reason;            ///< why this T (empty: given)
   double halo_overhead = 0;                 ///< words read per word one step reads, less 1 (the halo)

@@ -347,11 +347,12 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   const unsigned ports = 2 * w + w * buf.z_streams;
   const double writer_lines = 1.0 + double(w) * 8.0 / double(arch.memory.l1.line_bytes);
   double mshr = rows * row_loads * 8.0 / mshr_bytes_per_cycle(arch, ports, writer_lines, w);
-  double dram = buf.dram_cycles;
+  double dram = buf.dram_cycles, l2_accesses = 0;
   if (plan.rz() > 0 && buf.z_streams > 0) {
     const ZLines z = z_lines(spec, w, buf, arch);
     mshr = z.mshr_cycles;
     dram = z.dram_cycles;
+    l2_accesses = (z.first + z.refetched) / double(spec.outputs());
   }
   // The loads in flight and the MSHRs' lines in flight (Little's law), timed from the first load
   // issued, end with the last batch back: they include the first miss, which the fill counts
@@ -368,6 +369,7 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   // term, whose last batch returns with its last miss, left that miss out above).
   p.fill_cycles = buf.pipeline_cycles;
   p.cycles = static_cast<std::uint64_t>(std::ceil(cycles + p.fill_cycles));
+  p.l2_accesses_per_output = l2_accesses;
   p.bound = cycles == compute                   ? "MAC pipeline (output queue / FP latency)"
             : cycles == mshr_steady && mshr_steady > readers  ? "L1 MSHRs (lines in flight)"
             : readers >= dram                   ? "readers"

@@ -22,6 +22,9 @@ struct CyclePrediction {
   double worker_rate = 0;      ///< words per cycle one worker's chain takes when nothing else binds
   double fill_cycles = 0;      ///< latency before the first result and after the last word
   double absorbed_cycles = 0;  ///< cycles while the L2 still absorbs the written lines (no write-back)
+  /// 3D with z readers: the L2's accesses per interior point, the lines the L1s fetch from it (first
+  /// loads and the z readers' re-fetches; the writers' lines pass to it without a lookup), 0 otherwise.
+  double l2_accesses_per_output = 0;
 };
 
 /// A 1D mapping's graph as the stream prediction takes it (stream_chain).

@@ -166,6 +166,8 @@ json mapping_json(const MappedStencil& m, const ArchConfig& arch) {
     j["z_window_bytes"] = s.buffering.z_window_bytes;
     j["l2_bytes"] = arch.memory.l2.size_bytes();
     j["z_reread_l2_share"] = z_reread_l2_share(s.buffering.z_window_bytes, arch.memory.l2);
+    j["l2_accesses_per_output"] = s.predicted_l2_accesses_per_output;
+    j["scratchpad_accesses_per_output"] = s.buffering.scratchpad_accesses_per_output;
     j["plane_pitch_words"] = m.layout.plane_pitch;
   }
   return j;
@@ -396,6 +398,17 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
   json caches;
   caches["l1"] = cache_group(stats::tree_at(res.stats, "stats.memory.l1"));
   caches["l2"] = cache_group(json::array({stats::tree_at(res.stats, "stats.memory.l2")}));
+  {
+    const json& spm = stats::tree_at(res.stats, "stats.memory.scratchpad");
+    const double outputs = std::max(1.0, double(outputs_of(run.mapped.spec, rl)));
+    json per;
+    stats::put(per, "accesses_per_output.l2", double(stats::count(caches["l2"], "caches{}.accesses")) / outputs);
+    stats::put(per, "accesses_per_output.scratchpad",
+               double(stats::count(spm, "stats.memory.scratchpad.writes") +
+                      stats::count(spm, "stats.memory.scratchpad.reads")) /
+                   outputs);
+    stats::put(j, "accesses_per_output", std::move(per));
+  }
   stats::put(j, "caches", std::move(caches));
   stats::put(j, "stalls", stall_summary(stats::tree_at(res.stats, "stats.fabric.pes"), run.mapped.dfg));
   stats::put(j, "output_check", !run.checked ? "none" : run.check_pass ? "pass" : "fail");

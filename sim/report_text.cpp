@@ -122,6 +122,14 @@ std::string report_text(const json& j) {
                      m.at("z_readers").get<unsigned>(), m.at("z_window_bytes").get<std::uint64_t>(),
                      m.at("l2_bytes").get<std::uint64_t>(), 100.0 * d(m, "z_reread_l2_share"),
                      m.at("plane_pitch_words").get<std::uint64_t>()));
+  if (m.contains("z_readers") && m.at("z_readers").get<unsigned>() > 0) {
+    std::string run;
+    if (j.contains("accesses_per_output"))
+      run = fmt::format("; the run: {:.2f} and {:.2f}", d(j.at("accesses_per_output"), "l2"),
+                        d(j.at("accesses_per_output"), "scratchpad"));
+    line("z window", fmt::format("{:.2f} L2 accesses and {:.2f} scratchpad accesses per output predicted{}",
+                                 d(m, "l2_accesses_per_output"), d(m, "scratchpad_accesses_per_output"), run));
+  }
   line("storage", fmt::format("{} deep channels ({} words, {} B of scratchpad), {} delay stages{}",
                               m.at("deep_channels").get<unsigned>(), m.at("deep_words").get<std::uint64_t>(),
                               m.at("scratchpad_bytes").get<std::uint64_t>(), m.at("delay_stages").get<unsigned>(),

@@ -68,6 +68,15 @@ inline constexpr Stat kCacheSummary[] = {
     {"conflict_misses", "int", "accesses", "primary misses that fully-associative cache would not have"},
 };
 
+inline constexpr Place kAccessesPerOutputPlaces[] = {
+    {"accesses_per_output", "the run: on-chip buffer accesses per interior output point"}};
+inline constexpr Stat kAccessesPerOutput[] = {
+    {"l2", "float", "accesses", "the L2's `accesses` (`caches.l2`) / the interior outputs"},
+    {"scratchpad", "float", "accesses",
+     "the scratchpad FIFOs' row writes and reads (`stats.memory.scratchpad.writes + reads`) / the interior outputs; "
+     "3D: beside the mapping's predicted `scratchpad_accesses_per_output`"},
+};
+
 inline constexpr Place kStallSummaryPlaces[] = {{"stalls", "summed over every placed PE"}};
 inline constexpr Stat kStallSummary[] = {
     {"pe_cycles", "int", "PE-cycles", "the placed PEs' `cycles`, summed"},
@@ -299,6 +308,8 @@ inline constexpr StatGroup kStatGroups[] = {
     {"DRAM summary", "sim/report_run.cpp (report_json) from mem/dram.h DramStats", kDramSummaryPlaces, kDramSummary},
     {"cache summary", "sim/report_run.cpp (cache_group) from mem/set_assoc_cache.h CacheStats", kCacheSummaryPlaces,
      kCacheSummary},
+    {"accesses per output", "sim/report_run.cpp (report_json) from the cache summary and mem/scratchpad.h",
+     kAccessesPerOutputPlaces, kAccessesPerOutput},
     {"stall summary", "sim/report_run.cpp (stall_summary) from pe/triggered_pe.h PeStats", kStallSummaryPlaces,
      kStallSummary},
     {"stall reasons", "pe/triggered_pe.h PeStats::stalls (index StallReason)", kStallReasonPlaces, kStallReasons},

@@ -296,5 +296,30 @@ TEST(Cli, YDelayLinesInScratchpadRowsRunBitExact) {
   std::remove(json_file.c_str());
 }
 
+// 3D one step: the report says where the z window's words go per output, predicted in `mapping`
+// and counted by the run in `accesses_per_output`. The scratchpad's count is derived by hand: on
+// paper.yaml (one-word rows) each deep channel, a z link, takes a write and a read per output of
+// its worker, and where a block's width divides by the 4 workers each has a quarter of the
+// outputs, so 2 x links / 4 an output; the SystemC scratchpad counts its own row accesses. The L2's prediction (the lines
+// the L1s fetch) must come near the L2's counted accesses.
+TEST(Cli, ThreeDReportsTheZWindowsAccessesPerOutput) {
+  const std::string json_file = ::testing::TempDir() + "cli_z_window_accesses.json";
+  const Result r = cli({"--stencil", "3d", "--radius", "4", "--grid", "64x32x24", "--workers", "4", "--json", json_file});
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_NE(r.out.find("z window "), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(read_file(json_file));
+  const nlohmann::json& m = j.at("mapping");
+  const unsigned links = m.at("deep_channels").get<unsigned>();
+  ASSERT_GT(links, 0u);
+  ASSERT_EQ(m.at("block_width").get<unsigned>() % 4, 0u) << m.dump();
+  EXPECT_DOUBLE_EQ(m.at("scratchpad_accesses_per_output").get<double>(), 2.0 * links / 4.0);
+  EXPECT_DOUBLE_EQ(j.at("accesses_per_output").at("scratchpad").get<double>(), 2.0 * links / 4.0);
+  const double l2_run = j.at("accesses_per_output").at("l2").get<double>();
+  EXPECT_DOUBLE_EQ(l2_run, double(j.at("caches").at("l2").at("accesses").get<std::uint64_t>()) /
+                               double(j.at("stencil").at("outputs").get<std::uint64_t>()));
+  EXPECT_NEAR(m.at("l2_accesses_per_output").get<double>(), l2_run, 0.1 * l2_run);
+  std::remove(json_file.c_str());
+}
+
 }  // namespace
 }  // namespace cgra
