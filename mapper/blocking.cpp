@@ -28,15 +28,6 @@ void count_stages(const dfg::Dfg& g, const PeParams& pe, BufferEstimate& b) {
 
 namespace {
 
-// The worker of a link into op `name` ("w3.z.mac5": 3); 0 for a name of no worker.
-unsigned link_worker(const std::string& name, unsigned workers) {
-  if (name.size() < 3 || name[0] != 'w') return 0;
-  unsigned j = 0;
-  std::size_t i = 1;
-  for (; i < name.size() && name[i] >= '0' && name[i] <= '9'; ++i) j = 10 * j + unsigned(name[i] - '0');
-  return i > 1 && i < name.size() && name[i] == '.' && j < workers ? j : 0;
-}
-
 // Whether the ops of `g` fit the fabric's PEs of each kind.
 bool pes_fit(const dfg::Dfg& g, const ArchConfig& arch) {
   try {
@@ -124,7 +115,7 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
         // A word per output the link's worker computes (every block's), written and read a row
         // of `row` words an access.
         b.scratchpad_accesses_per_output += 2.0 * double(blocks) * double(plan.planes()) * double(plan.out_rows()) *
-                                            double(plan.worker_count(link_worker(to.name, plan.workers()))) /
+                                            double(plan.worker_count(static_cast<unsigned>(std::max(0, to.worker)))) /
                                             (double(row) * double(spec.outputs()));
       } else
         predicted_rate += chain_share;
