@@ -462,9 +462,8 @@ TEST(ResultsTablesYSlabs, SmallRowsMatchThePrediction) {
                                     {r4, "4", "256x128x64", rows128},
                                     {r4, "4", "256x128x64", large},
                                     {"3D 73-pt r=12, 512x512x512", "12", "512x512x512", large36}};
-  const Row* now = nullptr;
-  const auto predict = [&](const std::vector<std::string>& extra) {
-    std::vector<std::string> argv{CGRASIM_BINARY, "--stencil", "3d", "--radius", now->radius, "--grid", now->grid,
+  const auto predict = [&](const Row& c, const std::vector<std::string>& extra) {
+    std::vector<std::string> argv{CGRASIM_BINARY, "--stencil", "3d", "--radius", c.radius, "--grid", c.grid,
                                   "--predict-only", "--json", (dir / "p.json").string()};
     argv.insert(argv.end(), extra.begin(), extra.end());
     const cgra::test::ChildResult run = cgra::test::run_child(argv, dir);
@@ -472,7 +471,6 @@ TEST(ResultsTablesYSlabs, SmallRowsMatchThePrediction) {
     return nlohmann::json::parse(cgra::test::slurp(dir / "p.json"));
   };
   for (const Row& c : checked) {
-    now = &c;
     const std::string& arch = c.arch;
     SCOPED_TRACE("row " + c.case_name + " on " + arch +
                  " of docs/tables/y_slabs.md: run `bench/y_slab_table.sh --full --markdown docs/tables/y_slabs.md`");
@@ -484,10 +482,10 @@ TEST(ResultsTablesYSlabs, SmallRowsMatchThePrediction) {
         arch == rows128 ? std::vector<std::string>{"--set", "memory.scratchpad.row_bytes=128"}
         : arch.starts_with("examples/") ? std::vector<std::string>{"--arch", std::string(CGRA_SOURCE_DIR) + "/" + arch}
                                         : std::vector<std::string>{};
-    const nlohmann::json whole = predict(sets);
+    const nlohmann::json whole = predict(c, sets);
     std::vector<std::string> auto_slabs = sets;
     auto_slabs.insert(auto_slabs.end(), {"--y-block", "auto"});
-    const nlohmann::json slabs = predict(auto_slabs);
+    const nlohmann::json slabs = predict(c, auto_slabs);
     char cell[128];
     std::snprintf(cell, sizeof cell, "%.1f", whole.at("cost").at("area_mm2").get<double>());
     EXPECT_EQ((*row)[t.column("area (mm², cost model)")], cell);
