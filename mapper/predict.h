@@ -25,6 +25,14 @@ struct CyclePrediction {
   /// 3D with z readers: the L2's accesses per interior point, the lines the L1s fetch from it (first
   /// loads and the z readers' re-fetches; the writers' lines pass to it without a lookup), 0 otherwise.
   double l2_accesses_per_output = 0;
+  /// predict_blocks: its steady terms, in cycles (docs/stencil.md, "Predicted cycles"). `cycles` is
+  /// their max plus the fill, or in 3D with z readers and rz >= 2 their 6-norm plus the fill.
+  struct SteadyTerms {
+    double readers = 0;  ///< the readers: the scratchpad's rate or their loads in flight
+    double mshr = 0;     ///< the L1's MSHRs (lines in flight)
+    double dram = 0;     ///< the DRAM's bytes at its bandwidth
+    double compute = 0;  ///< the MAC chains (and the blocking estimate's compute rate)
+  } terms;
 };
 
 /// A 1D mapping's graph as the stream prediction takes it (stream_chain).

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -206,6 +207,25 @@ TEST(Predict, HeavierReadersMergeIntoTheLighterReadersMisses) {
   EXPECT_NEAR(block_reader_replay(even_plan, arch), 24.0 * miss + 3.0, 1e-9);
 }
 
+// 3D with z readers and rz >= 2: the prediction is the 6-norm of its steady terms plus the fill
+// (docs/stencil.md, "Predicted cycles"): at least the largest term, at most 4^(1/6) of it. With
+// rz = 1 (the tests of three_d_r1 below) it is their max.
+double six_norm(const CyclePrediction::SteadyTerms& t) {
+  const double sum = std::pow(t.readers, 6) + std::pow(t.mshr, 6) + std::pow(t.dram, 6) + std::pow(t.compute, 6);
+  return std::pow(sum, 1.0 / 6);
+}
+
+// The 3D prediction `p` of a mapping whose largest term is `largest` (derived by hand) and whose
+// fill is `fill`: the 6-norm of its terms, within 4^(1/6) of that term.
+void expect_three_d_cycles(const CyclePrediction& p, double largest, double fill) {
+  const double max = std::max({p.terms.readers, p.terms.mshr, p.terms.dram, p.terms.compute});
+  EXPECT_NEAR(max, largest, 1e-6 * largest);
+  const double norm = six_norm(p.terms);
+  EXPECT_GE(norm, largest * (1 - 1e-9));
+  EXPECT_LE(norm, largest * std::pow(4.0, 1.0 / 6));
+  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(norm + fill)));
+}
+
 // 3D readers bound by their loads in flight, r = 2 on 24 x 12 x 10 with 2 workers and 8 reply
 // entries over a miss of L1 2 + L2 12 + DRAM 400 cycles. Each worker has z readers (16 memory PEs
 // each: one per tap), and the one of offset +2 loads every plane 2 planes before the main readers
@@ -234,7 +254,8 @@ TEST(Predict, BlocksBoundByLoadsInFlightWithZReadersAhead) {
   ASSERT_LT(b.compute_cycles, first + later);
   const CyclePrediction p = predict_blocks(spec, 2, b, arch);
   EXPECT_EQ(p.bound, "readers");
-  EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(first + later - 414.0 + b.pipeline_cycles)));
+  EXPECT_DOUBLE_EQ(p.terms.readers, first + later - 414.0);
+  expect_three_d_cycles(p, first + later - 414.0, b.pipeline_cycles);
 }
 
 // How far a 1D reader runs ahead of its writer (stream_chain): the words between its reply queue
@@ -338,6 +359,7 @@ TEST(Predict, BlocksWithZReadersBoundByTheL1MshrsOverTheirLines) {
   const double mshr = (kFirst * kMissLatency + 80.0 * 32.0) / 8.0;
   const CyclePrediction p = predict_blocks(three_d_r1(), 2, b, arch);
   EXPECT_EQ(p.bound, "L1 MSHRs (lines in flight)");
+  EXPECT_NEAR(p.terms.mshr, mshr - kMissLatency, 1e-6 * mshr);
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(mshr - kMissLatency + b.pipeline_cycles)));
   // A 1 KiB L1 (12 lines in 3/4 of it) holds no plane: the main reader fetches its 8 x 30.75 lines
   // of output rows again and the -1 z reader its 8, from the L2 (L1 2 + L2 12 cycles each); the +1
@@ -361,6 +383,7 @@ TEST(Predict, BlocksWithZReadersBoundByTheDramOverWholeLines) {
   const double dram = (kFirst + 80.0) * 64.0 / (5.0 / 1.2);
   const CyclePrediction p = predict_blocks(three_d_r1(), 2, b, arch);
   EXPECT_EQ(p.bound, "DRAM bandwidth");
+  EXPECT_NEAR(p.terms.dram, dram, 1e-6 * dram);
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(dram + b.pipeline_cycles)));
 }
 
