@@ -366,7 +366,9 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   in_flight = std::max(in_flight - first_miss, rows * row_loads / double(w));
   const double mshr_steady = std::max(mshr - l1_miss_latency(arch), 0.0);
   const double readers = std::max(scratchpad_readers, in_flight);
-  const double steady = std::max({readers, mshr_steady, dram, buf.compute_cycles, compute});
+  CyclePrediction p;
+  p.terms = {readers, mshr_steady, dram, std::max(buf.compute_cycles, compute)};
+  const double steady = std::max({p.terms.readers, p.terms.mshr, p.terms.dram, p.terms.compute});
   double cycles = steady;
   if (plan.rz() > 1 && buf.z_streams > 0) {
     // 3D with z readers, rz >= 2: each block starts on 2rz + 1 planes the L2 has not seen, a burst
@@ -374,13 +376,10 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
     // instead of overlapping: terms near each other add in part. Their p-norm, p = 6. With rz = 1
     // the burst is 3 planes and the terms overlap (3D r=1 on 256x128x64, w=7: the max is 3.6 %
     // over the simulated cycles, the 6-norm 11.9 %).
-    const double pn = kThreeDTermNorm;
-    const auto part = [&](double t) { return std::pow(t / steady, pn); };
-    const double sum = part(readers) + part(mshr_steady) + part(dram) + part(std::max(buf.compute_cycles, compute));
-    cycles = steady * std::pow(sum, 1.0 / pn);
+    const auto part = [&](double t) { return std::pow(t / steady, kThreeDTermNorm); };
+    const double sum = part(p.terms.readers) + part(p.terms.mshr) + part(p.terms.dram) + part(p.terms.compute);
+    cycles = steady * std::pow(sum, 1.0 / kThreeDTermNorm);
   }
-  CyclePrediction p;
-  p.terms = {readers, mshr_steady, dram, std::max(buf.compute_cycles, compute)};
   // The fill: load k of a rate-bound stream leaves at k / the rate and returns a miss later, so
   // the last word still pays the miss and the pipeline after the steady term (the loads-in-flight
   // term, whose last batch returns with its last miss, left that miss out above).
