@@ -246,7 +246,9 @@ ZLines z_lines(const StencilSpec& spec, unsigned w, const BufferEstimate& buf, c
 
 double z_reread_l2_share(std::uint64_t z_window_bytes, const CacheParams& l2) {
   const double x = double(z_window_bytes) / double(l2.size_bytes());
-  return std::clamp((kZWindowAllMiss - x) / (kZWindowAllMiss - kZWindowAllHit), 0.0, 1.0);
+  if (x <= kZWindowAllHit) return 1.0;
+  if (x <= kZWindowKnee) return 1.0 - (1.0 - kZWindowKneeShare) * (x - kZWindowAllHit) / (kZWindowKnee - kZWindowAllHit);
+  return std::max(0.0, kZWindowKneeShare * (kZWindowAllMiss - x) / (kZWindowAllMiss - kZWindowKnee));
 }
 
 double block_reader_replay(const StencilPlan& plan, const ArchConfig& arch) {

@@ -83,13 +83,17 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned workers, const 
 /// 3D with z readers: the share of their re-reads (a line a z reader loads again after the stream
 /// before it) that the L2 still holds, by the z window (BufferEstimate::z_window_bytes: the block's
 /// lines between a line's first and last load) against the L2's size: all up to kZWindowAllHit
-/// times its size, falling linearly to none at kZWindowAllMiss. Each re-read comes a plane or so
+/// times its size, falling linearly to kZWindowKneeShare at kZWindowKnee times, then more slowly
+/// to none at kZWindowAllMiss (the window's lines do not spread evenly over the L2's sets, so past
+/// the knee the sets that took fewer of them still hold theirs). Each re-read comes a plane or so
 /// after the stream before it, so the L2 holds far more than the window rule of the blocking
 /// estimate (3/4 of the L2) credits; the bounds are fitted to docs/tables/z_window.md (3D r=8 on
 /// 384x384 planes under L2s of 1 to 4 MiB, and the one-slab runs of docs/tables/y_slabs.md).
 double z_reread_l2_share(std::uint64_t z_window_bytes, const CacheParams& l2);
-/// z_reread_l2_share's window, in L2 sizes, up to which every re-read hits, and from which none does.
-inline constexpr double kZWindowAllHit = 2.2, kZWindowAllMiss = 4.1;
+/// z_reread_l2_share's window, in L2 sizes, up to which every re-read hits, at which the share
+/// falls to kZWindowKneeShare, and from which none hits.
+inline constexpr double kZWindowAllHit = 2.2, kZWindowKnee = 3.0, kZWindowAllMiss = 4.5;
+inline constexpr double kZWindowKneeShare = 0.45;
 
 /// 2D: the cycles from the first load issued to the last word back of the w readers of `plan`
 /// (time_steps() = 1), replayed load by load over the lines they share. Reader k loads columns k,

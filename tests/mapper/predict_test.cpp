@@ -223,6 +223,22 @@ void expect_three_d_cycles(const CyclePrediction& p, double largest, double fill
   EXPECT_EQ(p.cycles, static_cast<std::uint64_t>(std::ceil(six_norm(p.terms) + fill)));
 }
 
+// The share of the z re-reads the L2 holds (z_reread_l2_share), by the window in L2 sizes: all up
+// to 2.2, 0.45 at 3.0, none from 4.5, linear in between (docs/stencil.md, "L2 reuse"). An L2 of
+// 1 MiB (paper.yaml: 2048 sets x 8 ways x 64 B).
+TEST(Predict, ZRereadL2ShareFallsFromAllAt2Point2ToNoneAt4Point5L2Sizes) {
+  const CacheParams l2 = load_default_arch().memory.l2;
+  ASSERT_EQ(l2.size_bytes(), 1u << 20);
+  const auto share = [&](double windows) { return z_reread_l2_share(std::uint64_t(windows * (1 << 20)), l2); };
+  EXPECT_DOUBLE_EQ(share(0.5), 1.0);
+  EXPECT_DOUBLE_EQ(share(2.2), 1.0);
+  EXPECT_NEAR(share(2.6), 1.0 - 0.55 / 2, 1e-6);  // halfway to the knee
+  EXPECT_NEAR(share(3.0), 0.45, 1e-6);
+  EXPECT_NEAR(share(3.75), 0.225, 1e-6);          // halfway from the knee to none
+  EXPECT_DOUBLE_EQ(share(4.5), 0.0);
+  EXPECT_DOUBLE_EQ(share(8.0), 0.0);
+}
+
 // 3D readers bound by their loads in flight, r = 2 on 24 x 12 x 10 with 2 workers and 8 reply
 // entries over a miss of L1 2 + L2 12 + DRAM 400 cycles. Each worker has z readers (16 memory PEs
 // each: one per tap), and the one of offset +2 loads every plane 2 planes before the main readers

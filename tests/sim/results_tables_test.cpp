@@ -375,8 +375,9 @@ TEST(ResultsTablesKernels, SmallKernelRowsMatchARun) {
 // docs/tables/z_window.md (`bench/z_window_table.sh --markdown docs/tables/z_window.md`): its
 // smallest row (3D r=12 128x64x48, w=2, a few seconds) must be what cgrasim gives now, and every
 // row's predicted share of L2 re-reads the rule for its window (docs/stencil.md, "L2 reuse"): all
-// up to 2.2 times the L2, none from 4.1 times, linear in between. The bounds are written here
-// again on purpose, not read from mapper/predict.h, so that a change of the rule fails here.
+// up to 2.2 times the L2, linear to 0.45 at 3.0 times, linear to none at 4.5 times. The bounds are
+// written here again on purpose, not read from mapper/predict.h, so that a change of the rule
+// fails here.
 TEST(ResultsTablesZWindow, SmallRowMatchesARunAndSharesFollowTheRule) {
   using cgra::test::markdown::Table;
   using cgra::test::markdown::tables_of;
@@ -385,7 +386,9 @@ TEST(ResultsTablesZWindow, SmallRowMatchesARunAndSharesFollowTheRule) {
   ASSERT_FALSE(tables.empty());
   const Table& t = tables[0];
   ASSERT_GE(t.rows.size(), 11u);
-  const auto share = [](double x) { return std::min(1.0, std::max(0.0, (4.1 - x) / (4.1 - 2.2))); };
+  const auto share = [](double x) {
+    return x <= 2.2 ? 1.0 : x <= 3.0 ? 1.0 - 0.55 * (x - 2.2) / 0.8 : std::max(0.0, 0.45 * (4.5 - x) / 1.5);
+  };
   for (const std::vector<std::string>& r : t.rows) {
     SCOPED_TRACE("row " + r[t.column("case")] + " of docs/tables/z_window.md: run `" + regenerate + "`");
     const double x = std::stod(r[t.column("z window (KiB)")]) * 1024.0 / (std::stod(r[t.column("L2 (MiB)")]) * 1048576.0);
