@@ -99,8 +99,9 @@ YSlabChoice choose_y_slabs(const StencilSpec& spec, const ArchConfig& arch, std:
   }
   if (!best) throw MapError("--y-block auto: no slab height maps (" + last_error + ")");
   best->reason = out_rows ? fmt::format("{} rows per slab (--y-block)", out_rows)
-                          : fmt::format("the fewest predicted cycles of {} heights from {} to {} rows", heights.size(),
-                                        heights.back(), heights.front());
+                          : fmt::format("the fewest predicted cycles of {} heights from {} to {} rows, more slabs only "
+                                        "for {:g}% fewer",
+                                        heights.size(), heights.back(), heights.front(), 100 * kMoreSlabsGain);
   return std::move(*best);
 }
 
