@@ -91,7 +91,8 @@ YSlabChoice choose_y_slabs(const StencilSpec& spec, const ArchConfig& arch, std:
       MappedStencil m = map_stencil(slab_spec(spec, plan.slabs.front()), arch);
       const std::uint64_t cycles = m.summary.predicted_cycles * plan.slabs.size();
       // Heights come by growing slab counts: more slabs must predict kMoreSlabsGain fewer cycles.
-      if (!best || double(cycles) < (1.0 - kMoreSlabsGain) * double(best->predicted_cycles)) best = YSlabChoice{std::move(plan), std::move(m), cycles, ""};
+      if (!best || double(cycles) < (1.0 - kMoreSlabsGain) * double(best->predicted_cycles))
+        best = YSlabChoice{std::move(plan), std::move(m), cycles, ""};
     } catch (const MapError& e) {
       if (out_rows) throw MapError(fmt::format("--y-block {}: {}", out_rows, e.what()));
       last_error = e.what();
