@@ -84,8 +84,8 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned workers, const 
 /// before it) that the L2 still holds, by the z window (BufferEstimate::z_window_bytes: the block's
 /// lines between a line's first and last load) against the L2's size: all up to kZWindowAllHit
 /// times its size, falling linearly to kZWindowKneeShare at kZWindowKnee times, then more slowly
-/// to none at kZWindowAllMiss (measured: 0.43 and 0.47 near 3.0 L2 sizes, still 0.22 at 3.83, which
-/// one straight line from kZWindowAllHit cannot hold). Each re-read comes a plane or so
+/// to none at kZWindowAllMiss (the measured shares of docs/tables/z_window.md fall steeply near 3
+/// L2 sizes and keep a tail beyond, which one straight line cannot hold). Each re-read comes a plane or so
 /// after the stream before it, so the L2 holds far more than the window rule of the blocking
 /// estimate (3/4 of the L2) credits; the bounds are fitted to docs/tables/z_window.md (3D r=8 on
 /// 384x384 planes under L2s of 1 to 4 MiB, and the one-slab runs of docs/tables/y_slabs.md).

@@ -74,8 +74,8 @@ std::vector<std::uint64_t> candidate_heights(std::uint64_t interior) {
 
 /// The share of the predicted cycles a height of more slabs must save to be taken: each slab
 /// adds a fill and its blocks' starts, the part of a slab the prediction knows least well (3D r=4
-/// on 256x128x64 on examples/arch/large_3d.yaml: two slabs of 60 rows predict 0.9 % fewer cycles
-/// than the grid whole and run 3.7 % more).
+/// on 256x128x64 on examples/arch/large_3d.yaml: two slabs of 60 rows predict under 2 % fewer
+/// cycles than the grid whole and run more; YSlabsCli.AutoTakesMoreSlabsOnlyForTwoPercentFewerCycles).
 constexpr double kMoreSlabsGain = 0.02;
 
 }  // namespace
