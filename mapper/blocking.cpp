@@ -38,6 +38,16 @@ bool pes_fit(const dfg::Dfg& g, const ArchConfig& arch) {
   }
 }
 
+// The stage t of a temporal pipeline's op (the "t<t>." prefix run_stages gives its ops), 0 for
+// an op of no stage.
+unsigned stage_of(const dfg::Op& op) {
+  if (op.name.size() < 3 || op.name[0] != 't') return 0;
+  unsigned t = 0;
+  std::size_t i = 1;
+  for (; i < op.name.size() && op.name[i] >= '0' && op.name[i] <= '9'; ++i) t = 10 * t + unsigned(op.name[i] - '0');
+  return i > 1 && i < op.name.size() && op.name[i] == '.' ? t : 0;
+}
+
 }  // namespace
 
 Planned plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& blocks, bool delay_stages,
@@ -85,6 +95,22 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
                                   double(first.streamed_planes() * (plan.ny() * (plan.reader_count(0) + 1) + 3))
                             : 1.0;
   const double choice_share = plan.rz() > 0 ? chain_share : 1.0;
+  // In 3D the prediction counts each such channel's own words: its stage's columns of its worker
+  // (stage t's blocks are rx(T - t) columns narrower each side than stage 1's), so that the
+  // channels together charge the scratchpad the accesses a run makes (stage 1's widest worker for
+  // every channel over-counts them by the later stages' halo columns), and predict_blocks adds the
+  // terms in part. 2D keeps stage 1's count: its scratchpad-bound runs lose a part of the
+  // scratchpad's peak to bank conflicts, which the prediction does not model, and the over-count
+  // stands in for them (docs/tables/temporal.md).
+  const double reader_row_words = double(first.streamed_planes() * (plan.ny() * (plan.reader_count(0) + 1) + 3));
+  const auto link_share = [&](const dfg::Op& to) {
+    const unsigned t = stage_of(to);
+    if (plan.rz() == 0 || plan.time_steps() <= 1 || t == 0 || t > plan.time_steps() || to.worker < 0)
+      return chain_share;
+    const StencilPlan st = plan.stage(t);
+    return double(plan.planes() * plan.out_rows() * st.worker_count(static_cast<unsigned>(to.worker))) /
+           reader_row_words;
+  };
   // One step in 3D: the z chains' links and the x + y sums waiting for them carry the worker's
   // outputs, a word per column of the widest worker in each interior row of a plane and none in
   // its 2ry halo rows. The prediction counts them in those bursts: an interior row takes the
@@ -118,7 +144,7 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
                                             double(plan.worker_count(static_cast<unsigned>(std::max(0, to.worker)))) /
                                             (double(row) * double(spec.outputs()));
       } else
-        predicted_rate += chain_share;
+        predicted_rate += link_share(to);
     }
   }
   count_stages(sd.dfg, arch.fabric.pe, b);

@@ -46,7 +46,8 @@ unsigned fp_pes_per_mapped_worker(const StencilSpec& spec) { return fp_pes_per_w
 unsigned z_streams_for(const StencilSpec& spec, unsigned workers, const ArchConfig& arch) {
   if (spec.dims < 3 || spec.radius[2] == 0 || workers == 0) return 0;
   const unsigned per = arch.fabric.count(PeKind::Memory) / workers;
-  return per < 3 ? 1 : std::min(per - 2, 2 * spec.radius[2]);
+  const unsigned most = per < 3 ? 1 : std::min(per - 2, 2 * spec.radius[2]);
+  return spec.z_readers > 0 ? std::min(spec.z_readers, most) : most;
 }
 
 std::uint64_t delay_line_words(const ArchConfig& arch) {
@@ -309,6 +310,8 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
   m.summary.predicted_cycles = pred.cycles;
   m.summary.predicted_bound = pred.bound;
   m.summary.predicted_l2_accesses_per_output = pred.l2_accesses_per_output;
+  m.summary.predicted_terms = pred.terms;
+  m.summary.predicted_fill_cycles = pred.fill_cycles;
   if (const StencilPlan plan(m.spec, w, buf.blocks); plan.time_steps() > 1) {
     m.summary.time_steps = plan.time_steps();
     m.summary.halo_overhead = double(plan.read_width()) / double(buf.blocks.in_width) - 1.0;
@@ -320,8 +323,9 @@ MappedStencil map_with(const StencilSpec& spec_in, unsigned w, const ArchConfig&
 
 namespace {
 
-// The mapping of a spec whose time steps are chosen (time_steps >= 1).
-MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
+// The mapping of a spec whose time steps are chosen (time_steps >= 1), its w chosen with the most
+// z readers the memory PEs allow.
+MappedStencil map_steps_workers(const StencilSpec& spec, const ArchConfig& arch) {
   const RooflineMachine mach = roofline_machine(arch);
   // Each worker computes at least one output column of a block, so the interior width along x
   // bounds w whatever the fabric offers.
@@ -438,6 +442,68 @@ MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
     if (first_error.empty()) first_error = last_error;
   }
   throw MapError(last_error);
+}
+
+// Fewer z readers than the memory PEs allow must predict this share fewer cycles: the bound the
+// prediction holds on 3D runs (docs/stencil.md, "Predicted cycles"), so that a gain is not one of
+// its errors. On small grids the fill and the blocks' starts weigh most and the errors are largest
+// (3D r=2 24x16x12 w=2: one z reader predicted 2.4 % fewer cycles than four and ran 15 % more).
+constexpr double kFewerZReadersGain = 0.10;
+
+// 3D with z readers and one time step: the z readers per worker. Given (spec.z_readers), the
+// memory PEs cap it. Else the mapping with the most the memory PEs allow (`most`, the w chosen
+// with them) stands unless fewer, on the same w, predict kFewerZReadersGain fewer cycles: fewer z
+// readers load fewer lines through the L1s and the L2 and leave memory PEs to the forward chains'
+// re-reads, but hold more of the z window in deep channels, whose scratchpad accesses the MAC
+// chains then wait for. The candidates: the most, then halving down to 1.
+MappedStencil map_steps(const StencilSpec& spec, const ArchConfig& arch) {
+  MappedStencil m = map_steps_workers(spec, arch);
+  const unsigned most = m.summary.buffering.z_streams, w = m.summary.workers;
+  if (spec.dims < 3 || spec.radius[2] == 0 || m.spec.time_steps != 1 || most == 0) return m;
+  const unsigned per = arch.fabric.count(PeKind::Memory) / w;
+  const std::string limit = std::to_string(arch.fabric.count(PeKind::Memory)) + " memory PEs / " +
+                            std::to_string(w) + " workers, less a reader and a writer each" +
+                            (2 * spec.radius[2] <= per - std::min(per, 2u)
+                                 ? "; at most 2rz = " + std::to_string(2 * spec.radius[2])
+                                 : "");
+  if (spec.z_readers > 0) {
+    m.summary.z_readers_reason = most == spec.z_readers ? "given"
+                                                        : "given " + std::to_string(spec.z_readers) + ", capped at " +
+                                                              std::to_string(most) + " (" + limit + ")";
+    return m;
+  }
+  std::string tried;
+  std::optional<MappedStencil> best;
+  for (unsigned z = most / 2; z >= 1; z /= 2) {
+    StencilSpec s = m.spec;
+    s.z_readers = z;
+    try {
+      MappedStencil c = map_with(s, w, arch);
+      tried += (tried.empty() ? "" : ", ") + std::to_string(z) + ": " + std::to_string(c.summary.predicted_cycles);
+      if (double(c.summary.predicted_cycles) <= (1.0 - kFewerZReadersGain) * double(m.summary.predicted_cycles) &&
+          (!best || c.summary.predicted_cycles < best->summary.predicted_cycles))
+        best = std::move(c);
+    } catch (const MapError&) {
+      tried += (tried.empty() ? "" : ", ") + std::to_string(z) + ": does not map";
+    } catch (const SpecError&) {
+      tried += (tried.empty() ? "" : ", ") + std::to_string(z) + ": does not map";
+    }
+  }
+  const std::string most_text = std::to_string(most) + ", the most (" + limit + ")";
+  const std::string gain = std::to_string(int(kFewerZReadersGain * 100)) + "%";
+  if (!best) {
+    m.summary.z_readers_reason =
+        "auto: " + most_text +
+        (tried.empty() ? std::string()
+                       : ": " + std::to_string(m.summary.predicted_cycles) + " predicted cycles; fewer do not predict " +
+                             gain + " fewer (" + tried + ")");
+    return m;
+  }
+  best->summary.workers_reason = m.summary.workers_reason;
+  best->summary.z_readers_reason = "auto: " + std::to_string(best->summary.buffering.z_streams) + ", " + gain +
+                                   " fewer predicted cycles or more than " + most_text + ": " +
+                                   std::to_string(m.summary.predicted_cycles) + " (" + tried + ")";
+  return std::move(*best);
 }
 
 }  // namespace

@@ -52,6 +52,11 @@ struct MappingSummary {
   std::uint64_t predicted_cycles = 0;
   std::string predicted_bound;
   double predicted_l2_accesses_per_output = 0;  ///< 3D with z readers: CyclePrediction::l2_accesses_per_output
+  /// 2D and 3D: the prediction's steady terms and its fill (CyclePrediction::terms, fill_cycles).
+  CyclePrediction::SteadyTerms predicted_terms;
+  double predicted_fill_cycles = 0;
+  /// 3D with z readers: why this many (given, or the candidates' predicted cycles); empty otherwise.
+  std::string z_readers_reason;
   unsigned time_steps = 1;                  ///< T: stages per worker (temporal pipelining, 1D and 2D)
   std::string time_steps_reason;            ///< why this T (empty: given)
   double halo_overhead = 0;                 ///< words read per word one step reads, less 1 (the halo)
@@ -125,8 +130,9 @@ unsigned stream_interleave_for(unsigned cycles, const ArchConfig& arch);
 /// MAC-capable PEs one compute worker takes: 2rx+1 MUL/MACs, in 2D also 2ry and one f64 ADD, in
 /// 3D 2ry + 2rz MUL/MACs and an ADD per part of radius > 0 beyond x; T times that with T time steps.
 unsigned fp_pes_per_mapped_worker(const StencilSpec& spec);
-/// 3D: z readers per worker with `workers` workers: one per z tap while the memory PEs allow, else
-/// what is left of them after the readers and writers (StencilPlan::z_run); 0 below 3D or rz = 0.
+/// 3D: z readers per worker with `workers` workers: spec.z_readers where given, else one per z tap
+/// while the memory PEs allow; at most what is left of them after the readers and writers
+/// (StencilPlan::z_run); 0 below 3D or rz = 0.
 unsigned z_streams_for(const StencilSpec& spec, unsigned workers, const ArchConfig& arch);
 
 }  // namespace cgra

@@ -33,7 +33,8 @@ std::string MappingSummary::text() const {
   if (buffering.z_streams > 0)
     line("z readers", std::to_string(buffering.z_streams) + " per worker (z taps sharing a reader hold the planes "
                           "between their offsets in deep channels); they re-read " +
-                          std::to_string(buffering.z_window_bytes) + " bytes of planes (whole lines) through the L2");
+                          std::to_string(buffering.z_window_bytes) + " bytes of planes (whole lines) through the L2" +
+                          (z_readers_reason.empty() ? std::string() : " (" + z_readers_reason + ")"));
   line("deep channels", std::to_string(buffering.deep_channels) + " holding " + std::to_string(buffering.deep_words) +
                             " words = " + std::to_string(buffering.scratchpad_bytes) + " bytes of scratchpad");
   line("delay stages", std::to_string(buffering.delay_copies) + " COPY PEs");

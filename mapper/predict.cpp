@@ -372,12 +372,15 @@ CyclePrediction predict_blocks(const StencilSpec& spec, unsigned w, const Buffer
   p.terms = {readers, mshr_steady, dram, std::max(buf.compute_cycles, compute)};
   const double steady = std::max({p.terms.readers, p.terms.mshr, p.terms.dram, p.terms.compute});
   double cycles = steady;
-  if (plan.rz() > 1 && buf.z_streams > 0) {
+  if ((plan.rz() > 1 && buf.z_streams > 0) || (plan.rz() > 0 && plan.time_steps() > 1)) {
     // 3D with z readers, rz >= 2: each block starts on 2rz + 1 planes the L2 has not seen, a burst
     // of DRAM loads the readers wait for, so the readers, the DRAM and the MAC chains take turns
     // instead of overlapping: terms near each other add in part. Their p-norm, p = 6. With rz = 1
     // the burst is 3 planes and the terms overlap (3D r=1 on 256x128x64, w=7: the max is 3.6 %
-    // over the simulated cycles, the 6-norm 11.9 %).
+    // over the simulated cycles, the 6-norm 11.9 %). 3D with T > 1 time steps: each stage's z
+    // chain holds a plane and more in the scratchpad, whose banks the readers' rows and the MAC
+    // chains' links share, and a stage waiting on a bank stalls the stages behind it: the terms
+    // add in part too (docs/tables/temporal_3d.md).
     const auto part = [&](double t) { return std::pow(t / steady, kThreeDTermNorm); };
     const double sum = part(p.terms.readers) + part(p.terms.mshr) + part(p.terms.dram) + part(p.terms.compute);
     cycles = steady * std::pow(sum, 1.0 / kThreeDTermNorm);

@@ -138,6 +138,11 @@ void add_options(CLI::App& app, Options& o) {
                  "cells keep the input's values), 1..64, or 'auto' to choose from the prediction; "
                  "default 1")
       ->check(kTimeStepsValue);
+  app.add_option("--z-readers", o.z_readers,
+                 "3d, one time step: z readers per worker (each re-loads the planes of its z offsets "
+                 "through the caches; the z taps between share them through deep channels), 1..2rz, or "
+                 "'auto' (the default) to choose from the prediction")
+      ->check(kWorkersValue);
   app.add_option("--y-block", o.y_block,
                  "3d: run the grid in y slabs of this many interior rows each (every column, every "
                  "plane), one after the other, or 'auto' to choose the height from the prediction; "
@@ -263,8 +268,8 @@ std::string list_params_markdown() {
 void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
-         {"--stencil", "--radius", "--radius-x", "--radius-y", "--radius-z", "--workers", "--time-steps", "--y-block", "--jobs", "--grid", "--spec",
-          "--input", "--output", "--dot", "--dot-view", "--asm", "--heatmap", "--roofline-only", "--predict-only",
+         {"--stencil", "--radius", "--radius-x", "--radius-y", "--radius-z", "--workers", "--time-steps", "--z-readers", "--y-block", "--jobs", "--grid",
+          "--spec", "--input", "--output", "--dot", "--dot-view", "--asm", "--heatmap", "--roofline-only", "--predict-only",
           "--test-negate-output"})
       if (app.count(f) > 0)
         throw UsageError(std::string(f) +

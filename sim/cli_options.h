@@ -25,6 +25,7 @@ struct Options {
   std::optional<unsigned> radius_y, radius_z;  // may be 0 in 3d (that part of the star absent)
   std::string workers;
   std::string time_steps;  // "N" (1..64) or "auto"; empty: 1
+  std::string z_readers;   // 3d: z readers per worker, "N" or "auto"; empty: auto
   std::string y_block;     // 3d y slabs (sim/cli_y_slabs.h): interior rows per slab or "auto"; empty: none
   std::optional<unsigned> jobs;  // y slabs run at once, each in a process (sim/cli_slab_jobs.h); none: the cores
   std::string grid;

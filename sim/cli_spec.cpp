@@ -32,7 +32,7 @@ std::optional<Kernel> kernel_of(const Options& o) {
   const std::pair<bool, const char*> star[] = {{!o.stencil.empty(), "--stencil"},     {o.radius.has_value(), "--radius"},
                                                {o.radius_x.has_value(), "--radius-x"}, {o.radius_y.has_value(), "--radius-y"},
                                                {o.radius_z.has_value(), "--radius-z"}, {!o.grid.empty(), "--grid"},
-                                               {!o.time_steps.empty(), "--time-steps"}};
+                                               {!o.time_steps.empty(), "--time-steps"}, {!o.z_readers.empty(), "--z-readers"}};
   for (const auto& [given, flag] : star)
     if (given)
       throw UsageError(std::string(flag) + " does not apply to the kernel file " + o.spec_file +
@@ -92,6 +92,10 @@ Options with_spec_file(Options o) {
   if (o.time_steps.empty() && f.time_steps) {
     o.time_steps = *f.time_steps ? std::to_string(*f.time_steps) : "auto";
     from_file("time_steps");
+  }
+  if (o.z_readers.empty() && f.z_readers) {
+    o.z_readers = *f.z_readers ? std::to_string(*f.z_readers) : "auto";
+    from_file("z_readers");
   }
   o.coeff_x = f.coeff_x;
   o.coeff_y = f.coeff_y;
@@ -157,6 +161,12 @@ StencilSpec spec_of(const Options& o) {
                       std::to_string(StencilSpec::kMaxTimeSteps) + " or 'auto', got '" + o.time_steps + "'");
     spec.time_steps = o.time_steps == "auto" ? 0 : t;
   }
+  if (!o.z_readers.empty() && o.z_readers != "auto") {
+    // Checked when parsing (the flag) or reading the file: a positive integer.
+    unsigned z = 0;
+    std::from_chars(o.z_readers.data(), o.z_readers.data() + o.z_readers.size(), z);
+    spec.z_readers = z;
+  }
   spec.coeff_x = o.coeff_x;
   spec.coeff_y = o.coeff_y;
   spec.coeff_z = o.coeff_z;
@@ -171,6 +181,7 @@ StencilSpec spec_of(const Options& o) {
       throw SpecError(o.from.at("grid") + ": " + what);
     if (what.rfind("time steps ", 0) == 0)
       throw SpecError(origin(o, "time_steps", "--time-steps") + ": " + what);
+    if (what.rfind("z readers ", 0) == 0) throw SpecError(origin(o, "z_readers", "--z-readers") + ": " + what);
     throw;
   }
   return spec;

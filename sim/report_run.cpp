@@ -163,12 +163,16 @@ json mapping_json(const MappedStencil& m, const ArchConfig& arch) {
   }
   if (m.spec.dims >= 3) {  // 3D only: 1D and 2D reports keep their keys
     j["z_readers"] = s.buffering.z_streams;
+    if (!s.z_readers_reason.empty()) j["z_readers_reason"] = s.z_readers_reason;
     j["z_window_bytes"] = s.buffering.z_window_bytes;
     j["l2_bytes"] = arch.memory.l2.size_bytes();
     j["z_reread_l2_share"] = z_reread_l2_share(s.buffering.z_window_bytes, arch.memory.l2);
     j["l2_accesses_per_output"] = s.predicted_l2_accesses_per_output;
     j["scratchpad_accesses_per_output"] = s.buffering.scratchpad_accesses_per_output;
     j["plane_pitch_words"] = m.layout.plane_pitch;
+    const CyclePrediction::SteadyTerms& t = s.predicted_terms;
+    j["predicted_terms"] = {{"readers", t.readers}, {"l1_mshrs", t.mshr}, {"dram", t.dram},
+                            {"compute", t.compute}, {"fill", s.predicted_fill_cycles}};
   }
   return j;
 }

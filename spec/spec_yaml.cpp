@@ -18,7 +18,7 @@ namespace cgra {
 namespace {
 
 const std::vector<std::string> kKeys = {"stencil",  "radius",  "radius_x",   "radius_y",    "radius_z",
-                                        "grid",     "workers", "time_steps", "coefficients"};
+                                        "grid",     "workers", "time_steps", "z_readers", "coefficients"};
 
 class SpecParser : YamlSource {
  public:
@@ -72,6 +72,9 @@ class SpecParser : YamlSource {
           throw SpecError(where + ": 'time_steps': expected a positive integer up to " +
                           std::to_string(StencilSpec::kMaxTimeSteps) + " or 'auto', got '" + s + "'");
         f.time_steps = s == "auto" ? 0 : n;
+      } else if (key == "z_readers") {
+        const std::string s = scalar(v, where, key);
+        f.z_readers = s == "auto" ? 0u : static_cast<unsigned>(positive(v, where, key));
       } else if (key == "coefficients") {
         coefficients(v, where, f);
       } else {

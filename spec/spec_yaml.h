@@ -6,6 +6,7 @@
 ///   grid: 960x449          # N, "XxY", "XxYxZ", [X, Y] or [X, Y, Z]
 ///   workers: 5             # N | auto
 ///   time_steps: 1          # T successive applications (1..64) | auto
+///   z_readers: auto        # 3d, one time step: z readers per worker (1..2rz) | auto
 ///   coefficients: {x: [2rx+1 values for -rx..rx], y: [2ry values for -ry..-1, 1..ry],
 ///                  z: [2rz values for -rz..-1, 1..rz]}
 /// Any subset may be given; command-line flags override what the file says. radius_y and
@@ -30,6 +31,7 @@ struct SpecFile {
   std::optional<std::string> grid;     ///< as text: "N", "XxY" or "XxYxZ"
   std::optional<std::string> workers;  ///< "N" or "auto"
   std::optional<unsigned> time_steps;  ///< 1..StencilSpec::kMaxTimeSteps, 0 for "auto"
+  std::optional<unsigned> z_readers;   ///< 1..2rz (checked after the merge), 0 for "auto"
   std::vector<double> coeff_x, coeff_y, coeff_z;
   /// Where each given key is ("file.yaml:3"), by key ("grid", "coefficients.x", ...), so that
   /// checks made once the flags are merged (grid shape, coefficient counts) can name the line.

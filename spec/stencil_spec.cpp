@@ -70,6 +70,16 @@ void StencilSpec::validate() const {
   if (time_steps > kMaxTimeSteps)
     throw SpecError("time steps " + std::to_string(time_steps) + " exceed the limit of " +
                     std::to_string(kMaxTimeSteps));
+  if (z_readers > 0 && (dims < 3 || radius[2] == 0))
+    throw SpecError("z readers " + std::to_string(z_readers) + " given for a stencil without a z part (" +
+                    std::to_string(dims) + "d" + (dims >= 3 ? ", rz=0" : "") + ")");
+  if (z_readers > 2 * radius[2])
+    throw SpecError("z readers " + std::to_string(z_readers) + " exceed the 2rz = " + std::to_string(2 * radius[2]) +
+                    " z taps (at most one reader a tap)");
+  if (z_readers > 0 && time_steps != 1)
+    throw SpecError("z readers " + std::to_string(z_readers) + " given with " +
+                    (time_steps == 0 ? std::string("auto") : std::to_string(time_steps)) +
+                    " time steps: with T > 1 the z chains take the column stream and there are no z readers");
   constexpr std::uint64_t kMaxPoints = std::uint64_t(1) << 34;  // 128 GiB of doubles
   // The product is checked factor by factor: 4294967296x4294967296 must not wrap to 0 points.
   std::uint64_t points = 1;

@@ -34,6 +34,10 @@ struct StencilSpec {
   /// T: successive applications of the stencil in one pass (temporal pipelining); 1: one step;
   /// 0 means "choose from the prediction" (resolved by the mapper); at most kMaxTimeSteps.
   unsigned time_steps = 1;
+  /// 3D with a z part and one time step: z readers per worker (each loads the planes of some z
+  /// offsets again through the caches; the taps between share them through deep channels), at most
+  /// 2rz; 0 means "choose from the prediction" (docs/stencil.md, "3D"). The memory PEs cap it.
+  unsigned z_readers = 0;
   /// Coefficients along x for offsets -rx..rx (2rx+1 values); empty means the default.
   std::vector<double> coeff_x;
   /// Coefficients along y for offsets -ry..-1, 1..ry (2ry values; the centre belongs to x);

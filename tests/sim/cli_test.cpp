@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -225,6 +227,77 @@ TEST(Cli, TimeSteps3dRunWithoutZReaders) {
   EXPECT_EQ(j["mapping"]["z_readers"], 0);
   EXPECT_EQ(j["output_check"], "pass");
   EXPECT_TRUE(j.contains("temporal")) << j.dump().substr(0, 400);
+  std::remove(json_file.c_str());
+}
+
+// 3D z readers: given, the run maps that many per worker and checks its output against the
+// reference; auto, the choice follows its rule on the predictions of each count given on its own:
+// the most the memory PEs allow (here 2rz = 4), fewer only where they predict 10 % fewer cycles.
+TEST(Cli, ZReadersGivenOrChosenByThePrediction) {
+  const std::string json_file = ::testing::TempDir() + "cli_z_readers.json";
+  const std::vector<std::string> stencil = {"--stencil", "3d", "--radius", "2", "--grid", "40x16x12", "--workers", "2"};
+  auto report = [&](std::vector<std::string> more) {
+    std::vector<std::string> a = stencil;
+    a.insert(a.end(), more.begin(), more.end());
+    a.insert(a.end(), {"--json", json_file});
+    const Result r = cli(a);
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    return nlohmann::json::parse(read_file(json_file));
+  };
+  const nlohmann::json one = report({"--z-readers", "1"});
+  EXPECT_EQ(one["mapping"]["z_readers"], 1);
+  EXPECT_EQ(one["mapping"]["z_readers_reason"], "given");
+  EXPECT_EQ(one["output_check"], "pass");
+
+  std::map<unsigned, std::uint64_t> predicted;
+  for (unsigned z : {1u, 2u, 4u})
+    predicted[z] = report({"--z-readers", std::to_string(z), "--predict-only"})["predicted_cycles"].get<std::uint64_t>();
+  const nlohmann::json chosen = report({"--predict-only"});
+  const std::string reason = chosen["mapping"]["z_readers_reason"].get<std::string>();
+  EXPECT_EQ(reason.rfind("auto: ", 0), 0u) << reason;
+  unsigned expect = 4;
+  for (unsigned z : {2u, 1u})
+    if (double(predicted[z]) <= 0.90 * double(predicted[4]) && predicted[z] < predicted[expect]) expect = z;
+  EXPECT_EQ(chosen["mapping"]["z_readers"], expect) << reason;
+  EXPECT_EQ(chosen["predicted_cycles"], predicted[expect]);
+  for (unsigned z : {1u, 2u})  // every candidate's prediction named in the reason
+    EXPECT_NE(reason.find(std::to_string(z) + ": " + std::to_string(predicted[z])), std::string::npos) << reason;
+  // More than the memory PEs leave (32 / 6 workers, less a reader and a writer each): capped, and said.
+  const Result capped = cli({"--stencil", "3d", "--radius", "4", "--grid", "64x32x16", "--workers", "6", "--z-readers",
+                             "8", "--predict-only", "--json", json_file});
+  ASSERT_EQ(capped.code, kExitOk) << capped.err;
+  const nlohmann::json c = nlohmann::json::parse(read_file(json_file));
+  EXPECT_EQ(c["mapping"]["z_readers"], 3);
+  EXPECT_EQ(c["mapping"]["z_readers_reason"],
+            "given 8, capped at 3 (32 memory PEs / 6 workers, less a reader and a writer each)");
+  std::remove(json_file.c_str());
+}
+
+// Where the z window does not fit a small L2 (64 sets: 32 KiB) and the scratchpad has ports to
+// spare (1 MiB, 64 ports and banks), the prediction takes one z reader per worker instead of two:
+// the taps share its planes through deep channels instead of re-reading them from DRAM. The
+// simulator says whether that is right, independently of the prediction: one runs fewer cycles.
+TEST(Cli, OneZReaderWhereThePredictionSaysSoRunsFaster) {
+  const std::string json_file = ::testing::TempDir() + "cli_fewer_z_readers.json";
+  auto run = [&](std::vector<std::string> more) {
+    std::vector<std::string> a = {"--stencil", "3d", "--radius", "4", "--grid", "96x48x24", "--workers", "7",
+                                  "--set", "memory.l2.sets=64", "--set", "memory.scratchpad.size_bytes=1MiB",
+                                  "--set", "memory.scratchpad.ports=64", "--set", "memory.scratchpad.banks=64",
+                                  "--json", json_file};
+    a.insert(a.end(), more.begin(), more.end());
+    const Result r = cli(a);
+    EXPECT_EQ(r.code, kExitOk) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(read_file(json_file));
+    EXPECT_EQ(j["output_check"], "pass");
+    return j;
+  };
+  const nlohmann::json chosen = run({}), two = run({"--z-readers", "2"});
+  EXPECT_EQ(chosen["mapping"]["z_readers"], 1);
+  EXPECT_EQ(two["mapping"]["z_readers"], 2);
+  EXPECT_EQ(chosen["mapping"]["z_readers_reason"].get<std::string>().rfind("auto: 1, 10% fewer predicted cycles", 0), 0u)
+      << chosen["mapping"]["z_readers_reason"];
+  EXPECT_LE(double(chosen["predicted_cycles"].get<std::uint64_t>()), 0.90 * double(two["predicted_cycles"].get<std::uint64_t>()));
+  EXPECT_LT(chosen["cycles"].get<std::uint64_t>(), two["cycles"].get<std::uint64_t>());
   std::remove(json_file.c_str());
 }
 

@@ -71,6 +71,7 @@ std::vector<Case> cases() {
        {"--stencil", "2d", "--radius", "2", "--grid", "120x40", "--set", "memory.dram.latency=200"}},
       {"3D r=1 32x16x12", {"--stencil", "3d", "--radius", "1", "--grid", "32x16x12"}},
       {"3D r=1 32x16x10 T=2", {"--stencil", "3d", "--radius", "1", "--grid", "32x16x10", "--time-steps", "2"}},
+      {"3D r=1 48x24x16 T=3", {"--stencil", "3d", "--radius", "1", "--grid", "48x24x16", "--time-steps", "3"}},
       // 3D with 4 or 5 blocks whose pass over the planes the L2 does not hold: every block loads
       // its own lines, halo columns included (memory_edges.yaml, 128-byte scratchpad rows); its
       // writers on more than one L1 leave every line part-written (memory_edges.yaml; 8 ports an L1); z

@@ -28,12 +28,18 @@ TEST(SpecYaml, SubsetAndEmpty) {
   EXPECT_FALSE(parse_spec_yaml("", "s.yaml").dims);
 }
 
+TEST(SpecYaml, ZReadersAreANumberOrAuto) {
+  EXPECT_EQ(parse_spec_yaml("z_readers: 3\n", "s.yaml").z_readers, std::optional<unsigned>(3));
+  EXPECT_EQ(parse_spec_yaml("z_readers: auto\n", "s.yaml").z_readers, std::optional<unsigned>(0));
+  EXPECT_FALSE(parse_spec_yaml("stencil: 3d\n", "s.yaml").z_readers);
+}
+
 TEST(SpecYaml, ErrorsNameFileLineAndKey) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"stencil: 4d\n", "s.yaml:1: 'stencil': expected 1d, 2d or 3d, got '4d'"},
       {"radius: 0\n", "s.yaml:1: 'radius': expected a positive integer, got '0'"},
       {"stencil: 1d\nradius: two\n", "s.yaml:2: 'radius': expected a positive integer, got 'two'"},
-      {"radious: 3\n", "s.yaml:1: unknown key 'radious' (did you mean 'radius'? expected stencil, radius, radius_x, radius_y, radius_z, grid, workers, time_steps, coefficients)"},
+      {"radious: 3\n", "s.yaml:1: unknown key 'radious' (did you mean 'radius'? expected stencil, radius, radius_x, radius_y, radius_z, grid, workers, time_steps, z_readers, coefficients)"},
       {"workers: -1\n", "s.yaml:1: 'workers': expected a positive integer, got '-1'"},
       {"coefficients:\n  w: [1]\n", "s.yaml:2: unknown key 'coefficients.w' (expected x, y or z)"},
       {"coefficients:\n  z: [1, c]\n", "s.yaml:2: 'coefficients.z': expected a number, got 'c'"},
@@ -54,6 +60,8 @@ TEST(SpecYaml, ErrorsNameFileLineAndKey) {
       {"time_steps: x\n", "s.yaml:1: 'time_steps': expected a positive integer up to 64 or 'auto', got 'x'"},
       {"time_steps: [2]\n", "s.yaml:1: 'time_steps': expected a single value"},
       {"time_steps: 2\ntime_steps: 3\n", "s.yaml:2: duplicate key 'time_steps'"},
+      {"z_readers: 0\n", "s.yaml:1: 'z_readers': expected a positive integer, got '0'"},
+      {"z_readers: two\n", "s.yaml:1: 'z_readers': expected a positive integer, got 'two'"},
   };
   for (const auto& [yaml, msg] : cases) {
     try {
