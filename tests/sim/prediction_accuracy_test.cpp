@@ -81,6 +81,8 @@ std::vector<Case> cases() {
       {"3D r=4 160x96x32 128-B rows",
        {"--stencil", "3d", "--radius", "4", "--grid", "160x96x32", "--set", "memory.scratchpad.row_bytes=128"}},
       {"3D r=4 160x96x32 w=5", {"--stencil", "3d", "--radius", "4", "--grid", "160x96x32", "--workers", "5"}},
+      {"3D r=4 160x96x32 w=5, 1 z reader",
+       {"--stencil", "3d", "--radius", "4", "--grid", "160x96x32", "--workers", "5", "--z-readers", "1"}},
       // 3D r=12, w=2: 22 deep channels carrying the workers' outputs, in the interior rows only, on
       // 16 one-word scratchpad ports that bind there (-20.9 % with the links' average rate).
       // 3D with z readers: each block starts on planes no cache holds, a DRAM burst the readers and
