@@ -38,16 +38,6 @@ bool pes_fit(const dfg::Dfg& g, const ArchConfig& arch) {
   }
 }
 
-// The stage t of a temporal pipeline's op (the "t<t>." prefix run_stages gives its ops), 0 for
-// an op of no stage.
-unsigned stage_of(const dfg::Op& op) {
-  if (op.name.size() < 3 || op.name[0] != 't') return 0;
-  unsigned t = 0;
-  std::size_t i = 1;
-  for (; i < op.name.size() && op.name[i] >= '0' && op.name[i] <= '9'; ++i) t = 10 * t + unsigned(op.name[i] - '0');
-  return i > 1 && i < op.name.size() && op.name[i] == '.' ? t : 0;
-}
-
 }  // namespace
 
 Planned plan_2d(const StencilSpec& spec, unsigned workers, const BlockPlan& blocks, bool delay_stages,
@@ -90,10 +80,9 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   // blocking choice keeps a word per cycle, as for one step (with the share, 2D r=2 T=3 took deep
   // channels for its COPY stages and ran 103 479 cycles instead of 93 010).
   const StencilPlan first = plan.time_steps() > 1 ? plan.stage(1) : plan;
+  const double reader_row_words = double(first.streamed_planes() * (plan.ny() * (plan.reader_count(0) + 1) + 3));
   const double chain_share =
-      plan.time_steps() > 1 ? double(plan.planes() * plan.out_rows() * first.worker_count(0)) /
-                                  double(first.streamed_planes() * (plan.ny() * (plan.reader_count(0) + 1) + 3))
-                            : 1.0;
+      plan.time_steps() > 1 ? double(plan.planes() * plan.out_rows() * first.worker_count(0)) / reader_row_words : 1.0;
   const double choice_share = plan.rz() > 0 ? chain_share : 1.0;
   // In 3D the prediction counts each such channel's own words: its stage's columns of its worker
   // (stage t's blocks are rx(T - t) columns narrower each side than stage 1's), so that the
@@ -102,9 +91,8 @@ BufferEstimate estimate_buffering(const StencilSpec& spec, unsigned workers, uns
   // terms in part. 2D keeps stage 1's count: its scratchpad-bound runs lose a part of the
   // scratchpad's peak to bank conflicts, which the prediction does not model, and the over-count
   // stands in for them (docs/tables/temporal.md).
-  const double reader_row_words = double(first.streamed_planes() * (plan.ny() * (plan.reader_count(0) + 1) + 3));
   const auto link_share = [&](const dfg::Op& to) {
-    const unsigned t = stage_of(to);
+    const unsigned t = stage_of(to.name);
     if (plan.rz() == 0 || plan.time_steps() <= 1 || t == 0 || t > plan.time_steps() || to.worker < 0)
       return chain_share;
     const StencilPlan st = plan.stage(t);

@@ -446,8 +446,7 @@ MappedStencil map_steps_workers(const StencilSpec& spec, const ArchConfig& arch)
 
 // Fewer z readers than the memory PEs allow must predict this share fewer cycles: the bound the
 // prediction holds on 3D runs (docs/stencil.md, "Predicted cycles"), so that a gain is not one of
-// its errors. On small grids the fill and the blocks' starts weigh most and the errors are largest
-// (3D r=2 24x16x12 w=2: one z reader predicted 2.4 % fewer cycles than four and ran 15 % more).
+// its errors. On small grids the fill and the blocks' starts weigh most and the errors are largest.
 constexpr double kFewerZReadersGain = 0.10;
 
 // 3D with z readers and one time step: the z readers per worker. Given (spec.z_readers), the

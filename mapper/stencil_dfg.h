@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/pe_params.h"
@@ -56,6 +57,11 @@ struct StreamCompute {
   std::function<dfg::PortRef(dfg::Builder& b, StencilDfg& sd, unsigned worker, const std::vector<dfg::PortRef>& streams)>
       build;
 };
+
+/// The name prefix of stage t's ops in a temporal pipeline ("t<t>."), and the stage an op's name
+/// holds by that prefix (0 for an op of no stage).
+std::string stage_prefix(unsigned t);
+unsigned stage_of(std::string_view op_name);
 
 /// Builds the DFG of `plan` (ops named hierarchically, each with its role and worker index).
 /// Channels whose backlog plus kRateSlack exceeds a PE's queues (input + output depth of `pe`)

@@ -95,7 +95,7 @@ class Generator {
     const unsigned y_rows = 2 * top_.ry() + 2 * top_.rz() + (top_.ry() > 0) + (top_.rz() > 0);
     for (unsigned t = 1; t <= steps; ++t) {
       cur_ = &stages[t - 1];
-      pre_ = "t" + num(t) + ".";
+      pre_ = stage_prefix(t);
       x_row0_ = (t - 1) * x_rows;
       y_row0_ = steps * x_rows + (t - 1) * y_rows;
       x_filters_.clear();

@@ -240,6 +240,29 @@ TEST(MapperTemporal, WideWindowsTakeTheTwoCounterGenerator) {
   expect_stages_bit_exact(4, 3, 2, 3, 300);
 }
 
+// The stage an op belongs to is read back from the prefix its name carries: what the generator
+// writes (stage_prefix) and what the blocking estimate reads (stage_of) are one convention. A 2D
+// pipeline of T = 3 stages has the MACs of each stage's workers, (2r + 1 + 2r) taps each, under
+// that stage's prefix; names that only look like one belong to no stage.
+TEST(MapperTemporal, StageOfReadsThePrefixStagePrefixWrites) {
+  for (unsigned t : {1u, 2u, 9u, 10u, 123u}) EXPECT_EQ(stage_of(stage_prefix(t) + "w0.mac1"), t);
+  for (const char* name : {"", "t", "t.", "t1", "tx.a", "t1x.a", "w0.t1.mac", "s1.mac"}) EXPECT_EQ(stage_of(name), 0u) << name;
+  StencilSpec spec = make_spec(2, 1, 40, 12);
+  spec.time_steps = 3;
+  const unsigned w = 2;
+  const StencilPlan plan(spec, w, StencilPlan::make_blocks(spec, 1), false);
+  const StencilDfg sd = build_stencil_dfg(plan, default_host_layout(spec), test::paper_pe());
+  std::vector<unsigned> macs(spec.time_steps + 1, 0);
+  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
+    const dfg::Op& op = sd.dfg.op(v);
+    const unsigned t = stage_of(op.name);
+    ASSERT_LE(t, spec.time_steps) << op.name;
+    macs[t] += op.kind == dfg::OpKind::Mac || op.kind == dfg::OpKind::Mul;
+  }
+  EXPECT_EQ(macs[0], 0u);
+  for (unsigned t = 1; t <= spec.time_steps; ++t) EXPECT_EQ(macs[t], w * (2 + 1 + 2)) << "stage " << t;
+}
+
 // 2D: T stages of compute workers; stage t's worker k feeds stage t+1's reader k, the grid's
 // boundary rows and columns put back from the worker's column stream. Interpreted token by token
 // with the capacities the graph asks for, on random data, distinct coefficients and rx != ry.
