@@ -33,8 +33,10 @@ V100 = {
 }
 
 ROWS_128 = ["--set", "memory.scratchpad.row_bytes=128"]
-# The what-if tile that runs 3D r=12 with three workers (docs/tables/y_slabs.md); cgrasim runs in the
-# repository's root, so the path is the one a user types there.
+# The what-if tiles of docs/tables/y_slabs.md: more on-chip memory for 3D r=8 in tall slabs, and two
+# more columns of integer PEs beside it for 3D r=12 with three workers; cgrasim runs in the
+# repository's root, so the paths are the ones a user types there.
+LARGE = ["--arch", "examples/arch/large_3d.yaml"]
 LARGE_36 = ["--arch", "examples/arch/large_3d_36cols.yaml"]
 # The rows: the GPU case (its name in the results JSON) and the tile's cgrasim flags. 1D and 2D are
 # the paper's cases as bench/paper_table.cpp runs them (docs/tables/paper_table.md), 3D r=4 and
@@ -51,6 +53,8 @@ ROWS = [
     ("3D r=8 384^3", ["--stencil", "3d", "--radius", "8", "--grid", "384x384x384", "--predict-only", "--y-block", "auto"]),
     ("3D r=8 384^3",
      ["--stencil", "3d", "--radius", "8", "--grid", "384x384x384", "--predict-only", "--y-block", "auto"] + ROWS_128),
+    ("3D r=8 384^3",
+     ["--stencil", "3d", "--radius", "8", "--grid", "384x384x384", "--predict-only", "--y-block", "auto"] + LARGE),
     ("3D r=8 384^3", ["--stencil", "3d", "--radius", "8", "--grid", "128x64x48"]),
     ("3D r=12 512^3", ["--stencil", "3d", "--radius", "12", "--grid", "512x512x512", "--predict-only"]),
     ("3D r=12 512^3", ["--stencil", "3d", "--radius", "12", "--grid", "512x512x512", "--predict-only", "--y-block", "auto"]),
