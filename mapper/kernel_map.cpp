@@ -31,6 +31,44 @@ std::vector<std::uint64_t> kernel_input_bases(const KernelStreams& ks, const Hos
 
 namespace {
 
+// More workers than the roofline's w0 must predict this share fewer cycles to be taken, so that
+// counts whose predictions differ by less than a fill's rounding keep the fewer workers.
+constexpr double kMoreWorkersGain = 0.02;
+
+// 1D: the roofline's w0 reaches the memory bound counting every output written to the DRAM. A
+// grid whose output the write-back L2 holds writes nothing back during the run (the prediction's
+// absorbed phase), so the reads alone meet the DRAM and more workers finish sooner. Each w above
+// w0, up to the most the MAC-capable and memory PEs take, is mapped (a 1D mapping takes
+// milliseconds) and predicted; a w is taken over the best so far only where it predicts
+// kMoreWorkersGain fewer cycles. The reason names every candidate's prediction.
+MappedStencil more_workers_1d(const MappedKernel& mk, MappedStencil best, const RooflineMachine& effective,
+                              const ArchConfig& arch) {
+  const RooflineWork& work = mk.work;
+  unsigned most = work.fp_pes ? effective.fp_pes / work.fp_pes : effective.fp_pes / std::max(1u, work.fp_adds);
+  most = static_cast<unsigned>(std::min<std::uint64_t>(most, work.outputs));
+  most = std::min(most, arch.fabric.count(PeKind::Memory) / std::max(1u, work.mem_pes));
+  const unsigned w0 = best.summary.workers;
+  std::string tried = "w=" + std::to_string(w0) + " " + std::to_string(best.summary.predicted_cycles);
+  const std::string roofline_reason = best.summary.workers_reason;
+  for (unsigned w = w0 + 1; w <= most; ++w) {
+    try {
+      MappedStencil c = map_kernel_streams(mk, w, arch);
+      tried += ", w=" + std::to_string(w) + " " + std::to_string(c.summary.predicted_cycles);
+      if (double(c.summary.predicted_cycles) <= (1.0 - kMoreWorkersGain) * double(best.summary.predicted_cycles))
+        best = std::move(c);
+    } catch (const MapError&) {
+      break;  // more workers need more PEs and routes still
+    } catch (const SpecError&) {
+      break;
+    }
+  }
+  if (best.summary.workers != w0)
+    best.summary.workers_reason = roofline_reason + "; more workers where each predicts " +
+                                  std::to_string(int(kMoreWorkersGain * 100)) + "% fewer cycles (predicted: " + tried +
+                                  "): w=" + std::to_string(best.summary.workers);
+  return best;
+}
+
 // map_kernel with the streams `ks` (its slow ops replicated or not).
 MappedStencil map_kernel_with(const KernelStreams& ks, unsigned workers, const ArchConfig& arch) {
   MappedKernel mk;
@@ -64,6 +102,7 @@ MappedStencil map_kernel_with(const KernelStreams& ks, unsigned workers, const A
       MappedStencil m = map_kernel_streams(mk, w, arch);
       m.summary.workers_reason =
           w == w0 ? why : why + "; w=" + std::to_string(w0) + " does not fit (" + first_error + "), w=" + std::to_string(w) + " is the most that does";
+      if (w == w0 && ks.kernel.dims == 1) return more_workers_1d(mk, std::move(m), effective, arch);
       return m;
     } catch (const MapError& e) {
       last_error = e.what();
