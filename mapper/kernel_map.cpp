@@ -41,12 +41,7 @@ constexpr double kMoreWorkersGain = 0.02;
 // w0, up to the most the MAC-capable and memory PEs take, is mapped (a 1D mapping takes
 // milliseconds) and predicted; a w is taken over the best so far only where it predicts
 // kMoreWorkersGain fewer cycles. The reason names every candidate's prediction.
-MappedStencil more_workers_1d(const MappedKernel& mk, MappedStencil best, const RooflineMachine& effective,
-                              const ArchConfig& arch) {
-  const RooflineWork& work = mk.work;
-  unsigned most = work.fp_pes ? effective.fp_pes / work.fp_pes : effective.fp_pes / std::max(1u, work.fp_adds);
-  most = static_cast<unsigned>(std::min<std::uint64_t>(most, work.outputs));
-  most = std::min(most, arch.fabric.count(PeKind::Memory) / std::max(1u, work.mem_pes));
+MappedStencil more_workers_1d(const MappedKernel& mk, MappedStencil best, unsigned most, const ArchConfig& arch) {
   const unsigned w0 = best.summary.workers;
   std::string tried = "w=" + std::to_string(w0) + " " + std::to_string(best.summary.predicted_cycles);
   const std::string roofline_reason = best.summary.workers_reason;
@@ -89,9 +84,10 @@ MappedStencil map_kernel_with(const KernelStreams& ks, unsigned workers, const A
   effective.worker_rate = 1;
   RooflineWork at_rate = mk.work;  // the rate is in the clock already
   at_rate.worker_rate = 1;
-  unsigned w0 = choose_workers(at_rate, effective);
-  w0 = static_cast<unsigned>(std::min<std::uint64_t>(w0, mk.work.outputs));
-  w0 = std::max(1u, std::min(w0, arch.fabric.count(PeKind::Memory) / mk.work.mem_pes));
+  // At most one worker per output and as many as the memory PEs serve.
+  const unsigned cap = static_cast<unsigned>(std::min<std::uint64_t>(
+      mk.work.outputs, arch.fabric.count(PeKind::Memory) / std::max(1u, mk.work.mem_pes)));
+  const unsigned w0 = std::max(1u, std::min(choose_workers(at_rate, effective), cap));
   const Roofline r = analyze_roofline(at_rate, effective, w0);
   const std::string why = "auto: w=" + std::to_string(w0) + " gives " + mapper_text::fixed(r.mapped_gflops, 1) +
                           " GFLOP/s of compute against a memory bound of " + mapper_text::fixed(r.memory_gflops, 1) +
@@ -102,7 +98,7 @@ MappedStencil map_kernel_with(const KernelStreams& ks, unsigned workers, const A
       MappedStencil m = map_kernel_streams(mk, w, arch);
       m.summary.workers_reason =
           w == w0 ? why : why + "; w=" + std::to_string(w0) + " does not fit (" + first_error + "), w=" + std::to_string(w) + " is the most that does";
-      if (w == w0 && ks.kernel.dims == 1) return more_workers_1d(mk, std::move(m), effective, arch);
+      if (w == w0 && ks.kernel.dims == 1) return more_workers_1d(mk, std::move(m), std::min(max_workers(at_rate, effective), cap), arch);
       return m;
     } catch (const MapError& e) {
       last_error = e.what();

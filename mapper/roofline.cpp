@@ -79,8 +79,12 @@ unsigned choose_workers(const StencilSpec& spec, const RooflineMachine& m) {
   return choose_workers(roofline_work(spec), m);
 }
 
+unsigned max_workers(const RooflineWork& work, const RooflineMachine& m) {
+  return work.fp_pes ? m.fp_pes / work.fp_pes : m.fp_pes / std::max(1u, work.fp_adds);
+}
+
 unsigned choose_workers(const RooflineWork& work, const RooflineMachine& m) {
-  const unsigned most = work.fp_pes ? m.fp_pes / work.fp_pes : m.fp_pes / std::max(1u, work.fp_adds);
+  const unsigned most = max_workers(work, m);
   if (most == 0) check_workers_fit(work, m, 1);  // throws with the numbers
   for (unsigned w = 1; w <= most; ++w) {
     Roofline r = analyze_roofline(work, m, w);

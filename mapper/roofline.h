@@ -81,6 +81,7 @@ unsigned mem_pes_per_worker(const StencilSpec& spec);
 
 /// Most workers whose compute PEs fit on the fabric (0 when not even one fits).
 unsigned max_workers(const StencilSpec& spec, const RooflineMachine& m);
+unsigned max_workers(const RooflineWork& work, const RooflineMachine& m);
 
 /// The roofline for `workers` workers (spec.workers is ignored).
 Roofline analyze_roofline(const StencilSpec& spec, const RooflineMachine& m, unsigned workers);

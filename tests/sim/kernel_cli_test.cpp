@@ -121,7 +121,7 @@ TEST(KernelCli, OneDKernelWorkersTakeMoreWhereThePredictionGains) {
   EXPECT_LT(a["cycles"].get<double>(), seven["cycles"].get<double>());
   const std::string reason = a["mapping"]["workers_reason"].get<std::string>();
   EXPECT_NE(reason.find("auto: w=7 "), std::string::npos) << reason;
-  // "(predicted: w=7 547, w=8 509, ...): w=12"
+  // "(predicted: w=7 <cycles>, w=8 <cycles>, ...): w=<chosen>"
   const std::size_t open = reason.find("(predicted: "), close = reason.find(')', open);
   ASSERT_NE(open, std::string::npos) << reason;
   std::istringstream list(reason.substr(open + 12, close - open - 12));
