@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "mapper/stencil_generator.h"
+#include "mapper/graph_parts.h"
 
 namespace cgra {
 
@@ -19,7 +19,10 @@ unsigned stage_of(std::string_view name) {
 StencilDfg build_stencil_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe,
                              const StreamCompute* compute) {
   if (compute && !plan.streams()) throw std::logic_error("build_stencil_dfg: a stream compute needs a 1D stream plan");
-  return detail::Generator(plan, layout, pe, compute).run();
+  // 2D and 3D time steps chain banked stages; 1D streams and kernels stream; the rest is banked.
+  if (plan.two_d() && plan.time_steps() > 1) return detail::build_temporal_dfg(plan, layout, pe);
+  if (plan.streams()) return detail::build_stream_dfg(plan, layout, pe, compute);
+  return detail::build_banked_dfg(plan, layout, pe);
 }
 
 }  // namespace cgra

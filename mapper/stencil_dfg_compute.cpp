@@ -3,11 +3,12 @@
 #include <string>
 #include <vector>
 
-#include "mapper/stencil_generator.h"
+#include "dfg/subgraphs.h"
+#include "mapper/banked_graph.h"
 
 namespace cgra::detail {
 
-PortRef Generator::add_compute_worker(unsigned j) {
+PortRef BankedGraph::add_compute_worker(unsigned j) {
   const StencilSpec& spec = plan().spec();
   const int wj = static_cast<int>(j);
   const std::vector<double> cx = spec.x_coefficients();
@@ -85,9 +86,7 @@ PortRef Generator::add_compute_worker(unsigned j) {
   return sum;
 }
 
-// 3D: z reader r of worker j: the worker's output columns of the interior rows of the planes
-// its run of z taps needs, from the first tap's offset to the last's.
-PortRef Generator::add_z_reader(unsigned j, unsigned r) {
+PortRef BankedGraph::add_z_reader(unsigned j, unsigned r) {
   const std::string p = "rz" + num(j) + "_" + num(r);
   const int wj = static_cast<int>(j);
   const std::uint64_t plane =
