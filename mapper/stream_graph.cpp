@@ -126,14 +126,10 @@ class StreamGraph : GraphParts {
     // run at their own pace, and a shared multicast would tie them together.
     const FilterPattern pat = plan().stage_out(t);
     if (pat.passes_all()) return x;
-    auto bits = b_.add(OpKind::Bits, p + ".bits")
-                    .imm("m", static_cast<std::int64_t>(pat.m))
-                    .imm("n", static_cast<std::int64_t>(pat.n))
-                    .imm("p", static_cast<std::int64_t>(pat.p))
-                    .role(Role::Filter, wj);
+    const PortRef bits = window_bits(p + ".bits", {pat.m, pat.n, pat.p, 1, 0}, wj);
     auto f = b_.add(OpKind::Filter, p + ".xo").imm("mode", "bits").role(Role::Filter, wj);
     b_.connect(x, f.port("in"));
-    b_.connect(bits.port("out"), f.port("bits"));
+    b_.connect(bits, f.port("bits"));
     return f.port("out");
   }
 
