@@ -4,7 +4,7 @@
 /// vertical blocks, what each reader loads, what each compute worker computes, the 0^m 1^n 0^p
 /// pattern of every data filter, how many stores each sync worker expects, and how many words
 /// each deep channel of the 2D y chain must hold. Everything here is a closed formula of the spec,
-/// the worker count and the block choice; the DFG generator (stencil_dfg.h) only wires it up.
+/// the worker count and the block choice; the DFG builders (stencil_dfg.h) only wire it up.
 ///
 /// Indexing (per block, per row): the block reads columns [0, in_width) relative to its first
 /// column. Reader k loads relative columns k, k+w, ... (reader_count(k) = ceil((in_width-k)/w) of
