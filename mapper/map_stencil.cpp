@@ -1,7 +1,6 @@
 #include "mapper/map_stencil.h"
 
 #include <algorithm>
-#include <set>
 #include <cmath>
 #include <optional>
 
