@@ -56,13 +56,9 @@ PortRef GraphParts::bits(const FilterPattern& pat, int worker, const std::string
     auto it = bits_.find(pat);
     if (it != bits_.end()) return it->second;
   }
-  auto h = b_.add(OpKind::Bits, own ? filter + ".bits" : "bits.m" + num(pat.m) + "_n" + num(pat.n) + "_p" + num(pat.p))
-               .imm("m", static_cast<std::int64_t>(pat.m))
-               .imm("n", static_cast<std::int64_t>(pat.n))
-               .imm("p", static_cast<std::int64_t>(pat.p))
-               .role(Role::Filter, worker);
-  if (own) return h.port("out");
-  return bits_.emplace(pat, h.port("out")).first->second;
+  const PortRef out = window_bits(own ? filter + ".bits" : "bits.m" + num(pat.m) + "_n" + num(pat.n) + "_p" + num(pat.p),
+                                  {pat.m, pat.n, pat.p, 1, 0}, worker);
+  return own ? out : bits_.emplace(pat, out).first->second;
 }
 
 PortRef GraphParts::filtered(const std::string& name, const FilterPattern& pat, const PortRef& src, int worker) {

@@ -4,6 +4,7 @@
 // placed links need more copies, then the counts, the pipeline latency and the prediction.
 #include <algorithm>
 
+#include "dfg/validate.h"
 #include "mapper/blocking.h"
 #include "mapper/map_parts.h"
 #include "mapper/placement.h"
@@ -17,6 +18,21 @@ namespace {
 constexpr std::size_t kPlacementTries = 3;
 
 }  // namespace
+
+// What every mapping ends with: the graph validated and moved in, the done op, the counts per role
+// and kind, the readers' load rate.
+void finish_mapping(MappedStencil& m, StencilDfg& sd, unsigned w, const ArchConfig& arch) {
+  dfg::validate(sd.dfg);
+  m.done_op = sd.done_op;
+  m.summary.workers = w;
+  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
+    const dfg::Op& op = sd.dfg.op(v);
+    ++m.summary.ops_by_role[std::string(dfg::to_string(op.role))];
+    ++m.summary.ops_by_kind[std::string(dfg::to_string(op.kind))];
+  }
+  m.summary.load_rate_bound = load_rate_bound(arch);
+  m.dfg = std::move(sd.dfg);
+}
 
 MappedStencil map_blocks(const StencilSpec& spec_in, unsigned w, const ArchConfig& arch) {
   MappedStencil m;

@@ -10,7 +10,7 @@
 namespace cgra::detail {
 
 /// What every mapping ends with: the graph validated and moved into `m`, the done op, the counts
-/// per role and kind, the readers' load rate.
+/// per role and kind, the readers' load rate (map_blocks.cpp; map_streams.cpp calls it too).
 void finish_mapping(MappedStencil& m, StencilDfg& sd, unsigned w, const ArchConfig& arch);
 
 /// A star on `w` workers: the PE counts checked, 1D streams (map_streams), 2D and 3D blocks

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <optional>
 
-#include "dfg/validate.h"
 #include "mapper/map_parts.h"
 #include "mapper/predict.h"
 #include "mapper/text_format.h"
@@ -76,25 +75,6 @@ unsigned stream_interleave_needed(const dfg::Dfg& g, const ArchConfig& arch) {
   }
   return static_cast<unsigned>(need);
 }
-
-namespace detail {
-
-// What every mapping ends with: the graph validated and moved in, the done op, the counts per role
-// and kind, the readers' load rate.
-void finish_mapping(MappedStencil& m, StencilDfg& sd, unsigned w, const ArchConfig& arch) {
-  dfg::validate(sd.dfg);
-  m.done_op = sd.done_op;
-  m.summary.workers = w;
-  for (dfg::Vertex v = 0; v < sd.dfg.num_ops(); ++v) {
-    const dfg::Op& op = sd.dfg.op(v);
-    ++m.summary.ops_by_role[std::string(dfg::to_string(op.role))];
-    ++m.summary.ops_by_kind[std::string(dfg::to_string(op.kind))];
-  }
-  m.summary.load_rate_bound = load_rate_bound(arch);
-  m.dfg = std::move(sd.dfg);
-}
-
-}  // namespace detail
 
 Roofline mapping_roofline(const MappedStencil& m, const RooflineMachine& machine) {
   return m.kernel ? analyze_roofline(m.kernel->work, machine, m.spec.workers)

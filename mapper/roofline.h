@@ -81,6 +81,7 @@ unsigned mem_pes_per_worker(const StencilSpec& spec);
 
 /// Most workers whose compute PEs fit on the fabric (0 when not even one fits).
 unsigned max_workers(const StencilSpec& spec, const RooflineMachine& m);
+/// The same for a kernel's or a spec's work: its FP PEs per worker (or, with none, its adds).
 unsigned max_workers(const RooflineWork& work, const RooflineMachine& m);
 
 /// The roofline for `workers` workers (spec.workers is ignored).
