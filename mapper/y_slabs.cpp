@@ -57,32 +57,20 @@ void put_slab_rows(const StencilSpec& spec, const YSlab& slab, const std::vector
     }
 }
 
-namespace {
-
-/// The slab heights auto tries: for n = 1, 2, ..., 6 slabs and then about 4/3 apart, the height
-/// that cuts the interior into n slabs evenly (so the last slab recomputes few rows of the one
-/// before), down to 8 rows (or the whole interior where it has fewer).
-std::vector<std::uint64_t> candidate_heights(std::uint64_t interior) {
+std::vector<std::uint64_t> y_slab_heights(std::uint64_t interior, std::uint64_t least) {
   std::vector<std::uint64_t> h;
   for (std::uint64_t n = 1;; n = n < 6 ? n + 1 : n * 4 / 3) {
     const std::uint64_t rows = (interior + n - 1) / n;
-    if (!h.empty() && rows < 8) break;
+    if (!h.empty() && rows < least) break;
     if (h.empty() || rows != h.back()) h.push_back(rows);
+    if (rows == 1) break;
   }
   return h;
 }
 
-/// The share of the predicted cycles a height of more slabs must save to be taken: each slab
-/// adds a fill and its blocks' starts, the part of a slab the prediction knows least well (3D r=4
-/// on 256x128x64 on examples/arch/large_3d.yaml: two slabs of 60 rows predict under 2 % fewer
-/// cycles than the grid whole and run more; YSlabsCli.AutoTakesMoreSlabsOnlyForTwoPercentFewerCycles).
-constexpr double kMoreSlabsGain = 0.02;
-
-}  // namespace
-
 YSlabChoice choose_y_slabs(const StencilSpec& spec, const ArchConfig& arch, std::uint64_t out_rows) {
   const std::uint64_t interior = spec.grid[1] - 2 * std::uint64_t{spec.radius[1]};
-  const std::vector<std::uint64_t> heights = out_rows ? std::vector<std::uint64_t>{out_rows} : candidate_heights(interior);
+  const std::vector<std::uint64_t> heights = out_rows ? std::vector<std::uint64_t>{out_rows} : y_slab_heights(interior, 8);
   std::optional<YSlabChoice> best;
   std::string last_error;
   for (const std::uint64_t h : heights) {

@@ -46,6 +46,18 @@ std::vector<double> slab_grid(const StencilSpec& spec, const std::vector<double>
 void put_slab_rows(const StencilSpec& spec, const YSlab& slab, const std::vector<double>& slab_out,
                    std::vector<double>& out);
 
+/// The slab heights auto tries on `interior` rows: for n = 1, 2, ..., 6 slabs and then about 4/3
+/// apart, the height that cuts the interior into n slabs evenly (so the last slab recomputes few
+/// rows of the one before), down to `least` rows (or the whole interior where it has fewer).
+std::vector<std::uint64_t> y_slab_heights(std::uint64_t interior, std::uint64_t least);
+
+/// The share of the predicted cycles a height of more slabs must save to be taken (a star's y
+/// slabs and a kernel's, mapper/kernel_slabs.h): each slab adds a fill and its blocks' starts, the
+/// part of a slab the prediction knows least well (3D r=4 on 256x128x64 on
+/// examples/arch/large_3d.yaml: two slabs of 60 rows predict under 2 % fewer cycles than the grid
+/// whole and run more; YSlabsCli.AutoTakesMoreSlabsOnlyForTwoPercentFewerCycles).
+inline constexpr double kMoreSlabsGain = 0.02;
+
 /// A slab height and its mapping: one slab's mapping (spec.workers chosen per slab as
 /// map_stencil chooses) and the slabs' predicted cycles, one run after the other.
 struct YSlabChoice {

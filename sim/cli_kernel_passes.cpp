@@ -10,9 +10,11 @@
 #include "io/npy.h"
 #include "io/output_file.h"
 #include "mapper/kernel_map.h"
+#include "mapper/kernel_slabs.h"
 #include "mapper/roofline.h"
 #include "sim/cli_exit.h"
 #include "sim/cli_spec.h"
+#include "sim/cli_y_slabs.h"
 #include "sim/exit_codes.h"
 #include "sim/report.h"
 #include "spec/kernel_eval.h"
@@ -49,8 +51,10 @@ std::string pass_name(const KernelPass& p) { return p.kernel.stages.back().name;
 
 /// What is known of a pass before it runs, and what its runs add up to.
 struct PassRow {
-  MappedStencil mapped;
-  Roofline roofline;
+  MappedStencil mapped;              ///< the pass's mapping (in y slabs: the first slab's)
+  std::optional<KernelSlabChoice> slabs;  ///< --y-block: the slabs and each slab kernel's mapping
+  std::uint64_t predicted = 0;       ///< predicted cycles of one step (the slabs' summed)
+  Roofline roofline;                 ///< the pass's (in y slabs: its outputs at the slab's rates)
   std::uint64_t cycles = 0;          // summed over the steps
   std::uint64_t dram_bytes = 0;
   double energy_joules = 0;
@@ -90,7 +94,7 @@ json passes_json(const Kernel& k, const std::vector<KernelPass>& passes, const s
     const PassRow& r = rows[i];
     const double steps = k.time_steps;
     attainable_seconds += steps * r.roofline.useful_flops / (r.roofline.attainable_gflops * 1e9);
-    predicted += r.mapped.summary.predicted_cycles * k.time_steps;
+    predicted += r.predicted * k.time_steps;
     cycles += r.cycles;
     dram_bytes += r.dram_bytes;
     joules += r.energy_joules;
@@ -106,8 +110,14 @@ json passes_json(const Kernel& k, const std::vector<KernelPass>& passes, const s
               {"outputs", r.roofline.outputs},
               {"useful_flops", r.roofline.useful_flops},
               {"attainable_gflops", r.roofline.attainable_gflops},
-              {"predicted_cycles", r.mapped.summary.predicted_cycles},
+              {"predicted_cycles", r.predicted},
               {"predicted_bound", r.mapped.summary.predicted_bound}};
+    if (r.slabs)
+      p["y_slabs"] = {{"slabs", r.slabs->plan.slabs.size()},
+                      {"out_rows", r.slabs->plan.out_rows},
+                      {"rows", r.slabs->plan.out_rows + r.slabs->plan.below + r.slabs->plan.above},
+                      {"shapes", r.slabs->plan.kernels.size()},
+                      {"reason", r.slabs->reason}};
     if (ran) {
       p["cycles"] = r.cycles / k.time_steps;
       p["dram_bytes"] = r.dram_bytes / k.time_steps;
@@ -128,8 +138,7 @@ json passes_json(const Kernel& k, const std::vector<KernelPass>& passes, const s
   // The slowest pass names what binds.
   std::size_t slowest = 0;
   for (std::size_t i = 1; i < rows.size(); ++i)
-    if ((ran ? rows[i].cycles : rows[i].mapped.summary.predicted_cycles) >
-        (ran ? rows[slowest].cycles : rows[slowest].mapped.summary.predicted_cycles))
+    if ((ran ? rows[i].cycles : rows[i].predicted) > (ran ? rows[slowest].cycles : rows[slowest].predicted))
       slowest = i;
   json workers = json::array();
   for (const PassRow& r : rows) workers.push_back(r.mapped.spec.workers);
@@ -163,6 +172,11 @@ std::string passes_report_text(const json& j) {
                      ran ? std::to_string(p.at("cycles").get<std::uint64_t>()) : std::string(),
                      p.at("predicted_cycles").get<std::uint64_t>(), ran ? p.at("output_check").get<std::string>() : "");
   }
+  for (const json& p : j.at("passes"))
+    if (p.contains("y_slabs"))
+      s += fmt::format("  pass {}: {} y slabs of {} interior rows ({} rows read each; {})\n", p.at("pass").get<unsigned>(),
+                       p["y_slabs"]["slabs"].get<std::uint64_t>(), p["y_slabs"]["out_rows"].get<std::uint64_t>(),
+                       p["y_slabs"]["rows"].get<std::uint64_t>(), p["y_slabs"]["reason"].get<std::string>());
   const double roof = j.at("roofline_gflops").get<double>();
   if (ran) {
     s += fmt::format("total: {} cycles (predicted {}, {:+.1f}%), {:.1f} GFLOP/s = {:.1f}% of the {:.1f} GFLOP/s "
@@ -190,20 +204,38 @@ int run_kernel_passes(const Options& o, const Kernel& k, const std::vector<Kerne
                       std::ostream& out, std::ostream& err) {
   for (const auto& [flag, file] : {std::pair{"--dot", o.dot_file}, {"--asm", o.asm_file},
                                    {"--heatmap", o.heatmap_file}, {"--vcd", o.vcd_file}})
-    if (!file.empty())
+    if (!file.empty()) {
+      if (!o.y_block.empty())
+        throw UsageError(fmt::format("{}: --y-block runs one graph per slab; {} records one run: leave out --y-block", flag, flag));
       throw UsageError(fmt::format("{}: kernel '{}' runs in {}; {} draws or records one mapped graph: give it a "
                                    "kernel of one pass and one time step", flag, k.name, passes_text(k, passes.size()), flag));
+    }
   const unsigned workers = kernel_workers_of(o);
+  std::optional<std::uint64_t> slab_rows;  // --y-block: rows per slab, 0 for auto
+  if (!o.y_block.empty()) slab_rows = y_block_of(o);
   std::vector<PassRow> rows;
   for (const KernelPass& p : passes) {
     PassRow r;
     try {
-      r.mapped = map_kernel(p.kernel, workers, arch);
+      if (slab_rows) {
+        r.slabs = choose_kernel_slabs(p.kernel, workers, arch, *slab_rows);
+        r.mapped = map_kernel(r.slabs->plan.kernels.front(), r.slabs->mapped.front().spec.workers, arch);
+        r.predicted = r.slabs->predicted_cycles;
+      } else {
+        r.mapped = map_kernel(p.kernel, workers, arch);
+        r.predicted = r.mapped.summary.predicted_cycles;
+      }
     } catch (const MapError& e) {
       throw MapError(fmt::format("pass {} of {} (stage '{}'): {}", rows.size() + 1, passes.size(), pass_name(p),
                                  e.what()));
     }
     r.roofline = mapping_roofline(r.mapped, roofline_machine(arch));
+    if (r.slabs) {  // the whole pass's outputs and flops, at the slab mapping's rates
+      const Box& in = p.kernel.stages.back().interior;
+      r.roofline.outputs = 1;
+      for (unsigned d = 0; d < p.kernel.dims; ++d) r.roofline.outputs *= static_cast<std::uint64_t>(in.hi[d] - in.lo[d]);
+      r.roofline.useful_flops = double(r.roofline.outputs) * p.kernel.flops_per_point();
+    }
     rows.push_back(std::move(r));
   }
   if (o.roofline_only) {
@@ -227,20 +259,36 @@ int run_kernel_passes(const Options& o, const Kernel& k, const std::vector<Kerne
       PassRow& row = rows[i];
       if (grids.size() <= p.writes) grids.resize(p.writes + 1);
       std::vector<std::vector<double>> in = pass_inputs(p, grids);
-      StencilRun run = run_mapped_stencil(row.mapped, arch, in.front(), so, 0, std::nullopt, &in);
-      const json report = report_json(run, arch, arch_name);
-      if (const auto stopped = stopped_run(run.result.status, run.result.cycles, run.result.report, arch)) {
-        out << fmt::format("cgrasim: kernel '{}', pass {} of {} (stage '{}'), step {}: stopped\n", k.name, i + 1,
-                           passes.size(), pass_name(p), step + 1)
-            << stopped->report;
-        err << stopped->error;
-        return stopped->exit_code;
+      // One run of the pass, or one per y slab (its rows put back into a copy of input 0, the
+      // pass's value outside its interior, as the host's copy makes it in a run of the whole).
+      const std::size_t runs = row.slabs ? row.slabs->plan.slabs.size() : 1;
+      std::vector<double> result = row.slabs ? in.front() : std::vector<double>{};
+      for (std::size_t n = 0; n < runs; ++n) {
+        std::vector<std::vector<double>> slab_in;
+        if (row.slabs)
+          for (const std::vector<double>& g : in) slab_in.push_back(kernel_slab_grid(p.kernel, g, row.slabs->plan.slabs[n]));
+        std::vector<std::vector<double>>& run_in = row.slabs ? slab_in : in;
+        const MappedStencil& mapped = row.slabs ? row.slabs->mapped[row.slabs->plan.slabs[n].shape] : row.mapped;
+        StencilRun run = run_mapped_stencil(mapped, arch, run_in.front(), so, 0, std::nullopt, &run_in);
+        const json report = report_json(run, arch, arch_name);
+        if (const auto stopped = stopped_run(run.result.status, run.result.cycles, run.result.report, arch)) {
+          out << fmt::format("cgrasim: kernel '{}', pass {} of {} (stage '{}'){}, step {}: stopped\n", k.name, i + 1,
+                             passes.size(), pass_name(p),
+                             row.slabs ? fmt::format(", y slab {} of {}", n + 1, runs) : std::string(), step + 1)
+              << stopped->report;
+          err << stopped->error;
+          return stopped->exit_code;
+        }
+        row.cycles += run.result.cycles;
+        row.dram_bytes += stats::count(report, "dram_bytes");
+        row.energy_joules += report.at("cost").at("energy_joules").get<double>();
+        if (row.check != "fail") row.check = run.check_pass ? "pass" : "fail";
+        if (row.slabs)
+          put_kernel_slab(p.kernel, row.slabs->plan, row.slabs->plan.slabs[n], run.result.outputs.at(0), result);
+        else
+          result = std::move(run.result.outputs.at(0));
       }
-      row.cycles += run.result.cycles;
-      row.dram_bytes += stats::count(report, "dram_bytes");
-      row.energy_joules += report.at("cost").at("energy_joules").get<double>();
-      if (row.check != "fail") row.check = run.check_pass ? "pass" : "fail";
-      grids[p.writes] = std::move(run.result.outputs.at(0));
+      grids[p.writes] = std::move(result);
     }
     grids[0] = grids[passes.back().writes];  // the output replaces the first input (kernel.h)
   }

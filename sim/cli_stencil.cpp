@@ -174,8 +174,13 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
 
 int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& err, bool progress) {
   if (const std::optional<Kernel> kernel = kernel_of(flags)) {
-    if (!flags.y_block.empty())
-      throw UsageError("--y-block: y slabs are for 3d star stencils; " + flags.spec_file + " is a kernel file");
+    if (!flags.y_block.empty()) {
+      if (kernel->dims != 3)
+        throw UsageError(fmt::format("--y-block: y slabs are for 3d stencils; {} is a {}d kernel", flags.spec_file,
+                                     kernel->dims));
+      if (flags.roofline_only) throw UsageError("--y-block: --roofline-only neither maps nor simulates; leave out --y-block");
+      if (flags.jobs) throw UsageError("--jobs: a kernel file's y slabs run one after another; leave out --jobs");
+    }
     const std::string arch_name = arch_name_of(flags);
     const ArchConfig arch = arch_of(flags, out);
     // What is not mapped yet (a kernel kind, an operator) is refused up front, naming the file.
@@ -190,8 +195,9 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
     } catch (const MapError& e) {
       throw MapError(flags.spec_file + ": " + e.what());
     }
-    // A ring or several time steps: pass after pass (mapper/kernel_passes.h).
-    if (passes.size() > 1 || kernel->time_steps > 1) {
+    // A ring, several time steps or y slabs: pass after pass (mapper/kernel_passes.h), each pass in
+    // its y slabs (mapper/kernel_slabs.h).
+    if (passes.size() > 1 || kernel->time_steps > 1 || !flags.y_block.empty()) {
       const Options o = flags;
       return run_kernel_passes(o, *kernel, passes, arch, arch_name, o.predict_only || o.roofline_only ? std::vector<double>{} : input_of(o, carrier),
                                out, err);

@@ -26,11 +26,7 @@
 #include "stats/stats.h"
 
 namespace cgra {
-namespace {
 
-using json = nlohmann::json;
-
-/// --y-block's rows per slab; 0 for "auto".
 std::uint64_t y_block_of(const Options& o) {
   if (o.y_block == "auto") return 0;
   std::uint64_t n = 0;
@@ -39,6 +35,10 @@ std::uint64_t y_block_of(const Options& o) {
     throw UsageError("--y-block: expected a positive number of rows per slab or 'auto', got '" + o.y_block + "'");
   return n;
 }
+
+namespace {
+
+using json = nlohmann::json;
 
 /// --jobs, or the cores; never more than the slabs.
 unsigned jobs_of(const Options& o, std::size_t slabs) {

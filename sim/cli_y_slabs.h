@@ -7,6 +7,7 @@
 /// report (schema "cgrasim-y-slabs-report/1", docs/json.md) gives the totals, the whole grid's
 /// roofline and a row per slab.
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 
@@ -17,6 +18,9 @@
 #include "spec/stencil_spec.h"
 
 namespace cgra {
+
+/// --y-block's rows per slab; 0 for "auto". Throws UsageError for anything else.
+std::uint64_t y_block_of(const Options& o);
 
 /// Runs (or, with --predict-only, predicts) `spec` in y slabs of `o.y_block` rows ("auto": chosen);
 /// prints the report and writes --json and --output. Returns the exit code.

@@ -370,6 +370,87 @@ TEST(KernelCli, IsoCutToTheMemoryPesRuns) {
   EXPECT_EQ(j["passes"][1]["stage"], "next");
 }
 
+// PolyBench's heat-3d sweep as written (docs/kernels.md's order: `x - 2.0*c` an fma, `+ 0.125*(...)`
+// an fma on the sum before): one point of g.
+double heat_point(const Grid& g, long nx, long ny, long x, long y, long z) {
+  const auto a = [&](long dx, long dy, long dz) { return g[std::size_t(((z + dz) * ny + y + dy) * nx + x + dx)]; };
+  const double c = a(0, 0, 0);
+  double s = 0.125 * (std::fma(-2.0, c, a(0, 0, 1)) + a(0, 0, -1));
+  s = std::fma(0.125, std::fma(-2.0, c, a(0, 1, 0)) + a(0, -1, 0), s);
+  s = std::fma(0.125, std::fma(-2.0, c, a(1, 0, 0)) + a(-1, 0, 0), s);
+  return s + c;
+}
+
+// One sweep of heat_point over the box [m, n - m) of every axis; `g` elsewhere.
+Grid heat_sweep(const Grid& g, long nx, long ny, long nz, long m) {
+  Grid out = g;
+  for (long z = m; z < nz - m; ++z)
+    for (long y = m; y < ny - m; ++y)
+      for (long x = m; x < nx - m; ++x) out[std::size_t((z * ny + y) * nx + x)] = heat_point(g, nx, ny, x, y, z);
+  return out;
+}
+
+// y slabs of a 3D kernel (mapper/kernel_slabs.h): PolyBench's heat-3d, two passes (B over
+// [1, n-1), A_next over [2, n-2) on B), each in slabs of 3 interior rows, the last slab of each
+// recomputing rows of the one before; the output against two sweeps of a loop of its own.
+TEST(KernelCli, ThreeDKernelInYSlabsMatchesTheLoop) {
+  const TempDir d;
+  const std::string file = small_copy(d, "polybench_heat_3d", "10x12x8");
+  const test::CliResult r = test::run_cgrasim(
+      {"--spec", file, "--y-block", "3", "--output", d / "out.npy", "--json", d / "r.json", "--quiet"});
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  const Kernel k = load_kernel_file(file);
+  const Grid in = kernel_inputs(k, default_input_grid(k.grid_points()))[0];
+  const Grid want = heat_sweep(heat_sweep(in, 10, 12, 8, 1), 10, 12, 8, 2);
+  EXPECT_EQ(differing(want, read_npy(d / "out.npy").data), 0u);
+  const json j = load_json(d / "r.json");
+  EXPECT_EQ(j["output_check"], "pass");
+  EXPECT_EQ(j["passes_output_check"], "pass");
+  ASSERT_EQ(j["passes"].size(), 2u);
+  // B: 10 interior rows in slabs of 3 (4 slabs, each 3 + 1 + 1 rows); A_next: 8 rows (3 slabs of 3 + 2 + 2).
+  EXPECT_EQ(j["passes"][0]["y_slabs"]["slabs"], 4);
+  EXPECT_EQ(j["passes"][0]["y_slabs"]["rows"], 5);
+  EXPECT_EQ(j["passes"][1]["y_slabs"]["slabs"], 3);
+  EXPECT_EQ(j["passes"][1]["y_slabs"]["rows"], 7);
+  for (const json& p : j["passes"]) EXPECT_EQ(p["y_slabs"]["out_rows"], 3);
+}
+
+// iso3dfd's two passes (lap's sum cut) in slabs of 2 rows: each slab reads 2 + 16 rows, the
+// output against the whole kernel's reference, bit for bit.
+TEST(KernelCli, IsoInYSlabsRuns) {
+  const TempDir d;
+  const std::string file = small_copy(d, "iso3dfd", "20x22x19");
+  const test::CliResult r = test::run_cgrasim({"--spec", file, "--y-block", "2", "--json", d / "r.json", "--quiet"});
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  const json j = load_json(d / "r.json");
+  EXPECT_EQ(j["output_check"], "pass");
+  ASSERT_EQ(j["passes"].size(), 2u);
+  for (const json& p : j["passes"]) {
+    EXPECT_EQ(p["y_slabs"]["slabs"], 3);  // 6 interior rows
+    EXPECT_EQ(p["y_slabs"]["rows"], 18);
+  }
+}
+
+// Where the planes the z taps span do not fit the L2, auto cuts the rows into slabs whose window
+// does, and predicts fewer cycles than the grid whole; the run is bit-exact.
+TEST(KernelCli, AutoSlabsWhereThePlanesOutgrowTheL2) {
+  const TempDir d;
+  const std::string file = small_copy(d, "heat3d", "64x48x12");
+  const std::vector<std::string> l2{"--set", "memory.l2.sets=32"};  // 16 KiB
+  std::vector<std::string> whole{"--spec", file, "--predict-only", "--json", d / "w.json"};
+  whole.insert(whole.end(), l2.begin(), l2.end());
+  ASSERT_EQ(test::run_cgrasim(whole).code, kExitOk);
+  std::vector<std::string> slabs{"--spec", file, "--y-block", "auto", "--json", d / "s.json", "--quiet"};
+  slabs.insert(slabs.end(), l2.begin(), l2.end());
+  const test::CliResult r = test::run_cgrasim(slabs);
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  const json w = load_json(d / "w.json"), s = load_json(d / "s.json");
+  EXPECT_EQ(s["output_check"], "pass");
+  EXPECT_GT(s["passes"][0]["y_slabs"]["slabs"].get<unsigned>(), 1u);
+  EXPECT_LT(s["predicted_cycles"].get<double>(), 0.98 * w["predicted_cycles"].get<double>());
+  EXPECT_NE(s["passes"][0]["y_slabs"]["reason"].get<std::string>().find("the fewest predicted cycles"), std::string::npos);
+}
+
 // One line on stderr, the exit code of bad input.
 void expect_refused(const std::vector<std::string>& args, int code, const std::string& line) {
   const test::CliResult r = test::run_cgrasim(args);
@@ -382,6 +463,13 @@ TEST(KernelCli, RefusalsAreOneLineWithTheirExitCode) {
   expect_refused({"--spec", kKernels + "jacobi-1d.yaml", "--grid", "30"}, kExitUsage,
                  "--grid does not apply to the kernel file " + kKernels +
                      "jacobi-1d.yaml (its grid, taps and time steps are the file's) (see cgrasim --help)");
+  expect_refused({"--spec", kKernels + "jacobi2d.yaml", "--y-block", "4"}, kExitUsage,
+                 "--y-block: y slabs are for 3d stencils; " + kKernels + "jacobi2d.yaml is a 2d kernel (see cgrasim --help)");
+  expect_refused({"--spec", kKernels + "heat3d.yaml", "--y-block", "4", "--jobs", "2"}, kExitUsage,
+                 "--jobs: a kernel file's y slabs run one after another; leave out --jobs (see cgrasim --help)");
+  const std::string small = small_copy(d, "jacobi3d", "17x9x5");
+  expect_refused({"--spec", small, "--y-block", "8", "--predict-only"}, kExitError,
+                 "--y-block: 8 rows per slab; kernel 'JACOBI3D' has 7 interior rows, which take 1 to 7");
 }
 
 }  // namespace

@@ -212,7 +212,7 @@ TEST(YSlabsCli, Refusals) {
       {with(kStencil, {"--y-block", "4", "--heatmap", "h.svg"}), kExitUsage, "--heatmap: --y-block runs one graph per slab"},
       {with(kStencil, {"--y-block", "4", "--roofline-only"}), kExitUsage, "--y-block: --roofline-only neither maps"},
       {{"--spec", std::string(CGRA_SOURCE_DIR) + "/examples/kernels/blur.yaml", "--y-block", "4"}, kExitUsage,
-       "--y-block: y slabs are for 3d star stencils"},
+       "--y-block: y slabs are for 3d stencils; " + std::string(CGRA_SOURCE_DIR) + "/examples/kernels/blur.yaml is a 2d kernel"},
       {with(kStencil, {"--jobs", "2"}), kExitUsage, "--jobs runs y slabs at once; it needs --y-block"},
       {with(kStencil, {"--y-block", "4", "--jobs", "0"}), kExitUsage, "--jobs: Value 0 not in range"},
       {with(kStencil, {"--y-block", "4", "--jobs", "2", "--predict-only"}), kExitUsage,
