@@ -76,14 +76,7 @@ KernelSlabPlan kernel_slab_plan(const Kernel& pass, std::uint64_t out_rows) {
 }
 
 std::vector<double> kernel_slab_grid(const Kernel& pass, const std::vector<double>& grid, const KernelSlab& slab) {
-  const std::uint64_t nx = pass.grid[0], ny = pass.grid[1], nz = pass.grid[2];
-  std::vector<double> s;
-  s.reserve(nx * slab.rows * nz);
-  for (std::uint64_t z = 0; z < nz; ++z) {
-    const auto from = grid.begin() + static_cast<std::ptrdiff_t>((z * ny + slab.first_row) * nx);
-    s.insert(s.end(), from, from + static_cast<std::ptrdiff_t>(slab.rows * nx));
-  }
-  return s;
+  return grid_rows(pass.grid, grid, slab.first_row, slab.rows);
 }
 
 void put_kernel_slab(const Kernel& pass, const KernelSlabPlan& plan, const KernelSlab& slab,
@@ -101,29 +94,14 @@ KernelSlabChoice choose_kernel_slabs(const Kernel& pass, unsigned workers, const
   const Box& in = pass.stages.back().interior;
   const auto interior = static_cast<std::uint64_t>(in.hi[1] - in.lo[1]);
   const std::vector<std::uint64_t> heights = out_rows ? std::vector<std::uint64_t>{out_rows} : y_slab_heights(interior, 2);
-  std::optional<KernelSlabChoice> best;
-  std::string last_error;
-  for (const std::uint64_t h : heights) {
+  return choose_slab_height<KernelSlabChoice>(heights, out_rows, [&](std::uint64_t h) {
     KernelSlabPlan plan = kernel_slab_plan(pass, h);
-    try {
-      std::vector<MappedStencil> mapped;
-      for (const Kernel& k : plan.kernels) mapped.push_back(map_kernel(k, workers, arch));
-      std::uint64_t cycles = 0;
-      for (const KernelSlab& s : plan.slabs) cycles += mapped[s.shape].summary.predicted_cycles;
-      // Heights come by growing slab counts: more slabs must predict kMoreSlabsGain fewer cycles.
-      if (!best || double(cycles) < (1.0 - kMoreSlabsGain) * double(best->predicted_cycles))
-        best = KernelSlabChoice{std::move(plan), std::move(mapped), cycles, ""};
-    } catch (const MapError& e) {
-      if (out_rows) throw MapError(fmt::format("--y-block {}: {}", out_rows, e.what()));
-      last_error = e.what();
-    }
-  }
-  if (!best) throw MapError("--y-block auto: no slab height maps (" + last_error + ")");
-  best->reason = out_rows ? fmt::format("{} rows per slab (--y-block)", out_rows)
-                          : fmt::format("the fewest predicted cycles of {} heights from {} to {} rows, more slabs only "
-                                        "for {:g}% fewer",
-                                        heights.size(), heights.back(), heights.front(), 100 * kMoreSlabsGain);
-  return std::move(*best);
+    std::vector<MappedStencil> mapped;
+    for (const Kernel& k : plan.kernels) mapped.push_back(map_kernel(k, workers, arch));
+    std::uint64_t cycles = 0;
+    for (const KernelSlab& s : plan.slabs) cycles += mapped[s.shape].summary.predicted_cycles;
+    return KernelSlabChoice{std::move(plan), std::move(mapped), cycles, ""};
+  });
 }
 
 }  // namespace cgra

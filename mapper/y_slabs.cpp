@@ -35,15 +35,20 @@ StencilSpec slab_spec(const StencilSpec& spec, const YSlab& slab) {
   return s;
 }
 
-std::vector<double> slab_grid(const StencilSpec& spec, const std::vector<double>& grid, const YSlab& slab) {
-  const std::uint64_t nx = spec.grid[0], ny = spec.grid[1], nz = spec.grid[2];
+std::vector<double> grid_rows(const std::array<std::uint64_t, 3>& shape, const std::vector<double>& grid,
+                              std::uint64_t first_row, std::uint64_t rows) {
+  const std::uint64_t nx = shape[0], ny = shape[1], nz = shape[2];
   std::vector<double> s;
-  s.reserve(nx * slab.rows * nz);
+  s.reserve(nx * rows * nz);
   for (std::uint64_t z = 0; z < nz; ++z) {
-    const auto from = grid.begin() + static_cast<std::ptrdiff_t>((z * ny + slab.first_row) * nx);
-    s.insert(s.end(), from, from + static_cast<std::ptrdiff_t>(slab.rows * nx));
+    const auto from = grid.begin() + static_cast<std::ptrdiff_t>((z * ny + first_row) * nx);
+    s.insert(s.end(), from, from + static_cast<std::ptrdiff_t>(rows * nx));
   }
   return s;
+}
+
+std::vector<double> slab_grid(const StencilSpec& spec, const std::vector<double>& grid, const YSlab& slab) {
+  return grid_rows({spec.grid[0], spec.grid[1], spec.grid[2]}, grid, slab.first_row, slab.rows);
 }
 
 void put_slab_rows(const StencilSpec& spec, const YSlab& slab, const std::vector<double>& slab_out,
@@ -71,27 +76,12 @@ std::vector<std::uint64_t> y_slab_heights(std::uint64_t interior, std::uint64_t 
 YSlabChoice choose_y_slabs(const StencilSpec& spec, const ArchConfig& arch, std::uint64_t out_rows) {
   const std::uint64_t interior = spec.grid[1] - 2 * std::uint64_t{spec.radius[1]};
   const std::vector<std::uint64_t> heights = out_rows ? std::vector<std::uint64_t>{out_rows} : y_slab_heights(interior, 8);
-  std::optional<YSlabChoice> best;
-  std::string last_error;
-  for (const std::uint64_t h : heights) {
+  return choose_slab_height<YSlabChoice>(heights, out_rows, [&](std::uint64_t h) {
     YSlabPlan plan = y_slab_plan(spec, h);
-    try {
-      MappedStencil m = map_stencil(slab_spec(spec, plan.slabs.front()), arch);
-      const std::uint64_t cycles = m.summary.predicted_cycles * plan.slabs.size();
-      // Heights come by growing slab counts: more slabs must predict kMoreSlabsGain fewer cycles.
-      if (!best || double(cycles) < (1.0 - kMoreSlabsGain) * double(best->predicted_cycles))
-        best = YSlabChoice{std::move(plan), std::move(m), cycles, ""};
-    } catch (const MapError& e) {
-      if (out_rows) throw MapError(fmt::format("--y-block {}: {}", out_rows, e.what()));
-      last_error = e.what();
-    }
-  }
-  if (!best) throw MapError("--y-block auto: no slab height maps (" + last_error + ")");
-  best->reason = out_rows ? fmt::format("{} rows per slab (--y-block)", out_rows)
-                          : fmt::format("the fewest predicted cycles of {} heights from {} to {} rows, more slabs only "
-                                        "for {:g}% fewer",
-                                        heights.size(), heights.back(), heights.front(), 100 * kMoreSlabsGain);
-  return std::move(*best);
+    MappedStencil m = map_stencil(slab_spec(spec, plan.slabs.front()), arch);
+    const std::uint64_t cycles = m.summary.predicted_cycles * plan.slabs.size();
+    return YSlabChoice{std::move(plan), std::move(m), cycles, ""};
+  });
 }
 
 }  // namespace cgra

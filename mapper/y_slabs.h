@@ -7,7 +7,11 @@
 /// readers re-read through the L2 shrinks with the slab; the price is the halo rows, read by two
 /// slabs. The slab height is the caller's or the one with the fewest predicted cycles.
 
+#include <fmt/format.h>
+
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +42,11 @@ YSlabPlan y_slab_plan(const StencilSpec& spec, std::uint64_t out_rows);
 /// The stencil of one slab: `spec` on a grid of the slab's rows.
 StencilSpec slab_spec(const StencilSpec& spec, const YSlab& slab);
 
+/// Rows [first_row, first_row + rows) of every plane of `grid`, a grid of `shape` (nx, ny, nz; x
+/// contiguous, then y, then z).
+std::vector<double> grid_rows(const std::array<std::uint64_t, 3>& shape, const std::vector<double>& grid,
+                              std::uint64_t first_row, std::uint64_t rows);
+
 /// The slab's input: its rows of every plane of `grid` (x contiguous, then y, then z).
 std::vector<double> slab_grid(const StencilSpec& spec, const std::vector<double>& grid, const YSlab& slab);
 
@@ -57,6 +66,33 @@ std::vector<std::uint64_t> y_slab_heights(std::uint64_t interior, std::uint64_t 
 /// examples/arch/large_3d.yaml: two slabs of 60 rows predict under 2 % fewer cycles than the grid
 /// whole and run more; YSlabsCli.AutoTakesMoreSlabsOnlyForTwoPercentFewerCycles).
 inline constexpr double kMoreSlabsGain = 0.02;
+
+/// The height choice every y-slab kind shares: `attempt(h)` maps height h and returns a choice
+/// with `predicted_cycles` and `reason` (or throws MapError); heights come by growing slab counts,
+/// and a later one is taken only where it predicts kMoreSlabsGain fewer cycles. With a `given`
+/// height (`heights` that one) its MapError is rethrown naming --y-block; auto names the last
+/// error when no height maps. The chosen one's `reason` says how it was chosen.
+template <class Choice, class Attempt>
+Choice choose_slab_height(const std::vector<std::uint64_t>& heights, std::uint64_t given, Attempt attempt) {
+  std::optional<Choice> best;
+  std::string last_error;
+  for (const std::uint64_t h : heights) {
+    try {
+      Choice c = attempt(h);
+      if (!best || double(c.predicted_cycles) < (1.0 - kMoreSlabsGain) * double(best->predicted_cycles))
+        best = std::move(c);
+    } catch (const MapError& e) {
+      if (given) throw MapError(fmt::format("--y-block {}: {}", given, e.what()));
+      last_error = e.what();
+    }
+  }
+  if (!best) throw MapError("--y-block auto: no slab height maps (" + last_error + ")");
+  best->reason = given ? fmt::format("{} rows per slab (--y-block)", given)
+                       : fmt::format("the fewest predicted cycles of {} heights from {} to {} rows, more slabs only "
+                                     "for {:g}% fewer",
+                                     heights.size(), heights.back(), heights.front(), 100 * kMoreSlabsGain);
+  return std::move(*best);
+}
 
 /// A slab height and its mapping: one slab's mapping (spec.workers chosen per slab as
 /// map_stencil chooses) and the slabs' predicted cycles, one run after the other.
