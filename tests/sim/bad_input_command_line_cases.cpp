@@ -399,6 +399,21 @@ std::vector<Case> command_line_and_spec_cases() {
        kExitUsage,
        "--dot: kernel 'box' runs in 1 pass x 2 time steps; --dot draws or records one mapped graph: give it a kernel "
        "of one pass and one time step (see cgrasim --help)"},
+      {"SpecKernelFileYBlockFor2d",  // y slabs cut 3D grids only
+       v({"--spec", "{tmp}/k.yaml", "--y-block", "4"}),
+       {file("k.yaml", "kernel: box\ndims: 2\ngrid: 64x32\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(-1,0) + a(1,0)\"\n")},
+       kExitUsage,
+       "--y-block: y slabs are for 3d stencils; {tmp}/k.yaml is a 2d kernel (see cgrasim --help)"},
+      {"SpecKernelFileYBlockTooTall",  // more rows per slab than the kernel's interior has
+       v({"--spec", "{tmp}/k.yaml", "--y-block", "9", "--predict-only"}),
+       {file("k.yaml", "kernel: s3\ndims: 3\ngrid: 16x10x8\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(0,-1,0) + a(0,1,0) + a(0,0,1)\"\n")},
+       kExitError,
+       "--y-block: 9 rows per slab; kernel 's3' has 8 interior rows, which take 1 to 8"},
+      {"SpecKernelFileYBlockWithDot",  // one graph per slab: no one graph to draw
+       v({"--spec", "{tmp}/k.yaml", "--y-block", "4", "--dot", "{tmp}/k.dot"}),
+       {file("k.yaml", "kernel: s3\ndims: 3\ngrid: 16x10x8\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(0,-1,0) + a(0,1,0) + a(0,0,1)\"\n")},
+       kExitUsage,
+       "--dot: --y-block runs one graph per slab; --dot records one run: leave out --y-block (see cgrasim --help)"},
       {"SpecKernelFileBadTap",  // a kernel file's own error, with its line and column
        v({"--spec", "{tmp}/k.yaml"}),
        {file("k.yaml", "kernel: box\ndims: 2\ngrid: 64x32\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(-1,0) + b(1,0)\"\n")},
