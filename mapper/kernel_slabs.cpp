@@ -81,20 +81,13 @@ std::vector<double> kernel_slab_grid(const Kernel& pass, const std::vector<doubl
 
 void put_kernel_slab(const Kernel& pass, const KernelSlabPlan& plan, const KernelSlab& slab,
                      const std::vector<double>& slab_out, std::vector<double>& out) {
-  const std::uint64_t nx = pass.grid[0], ny = pass.grid[1], nz = pass.grid[2];
-  for (std::uint64_t z = 0; z < nz; ++z)
-    for (std::uint64_t y = plan.below; y < plan.below + plan.out_rows; ++y) {
-      const auto from = slab_out.begin() + static_cast<std::ptrdiff_t>((z * slab.rows + y) * nx);
-      std::copy(from, from + static_cast<std::ptrdiff_t>(nx),
-                out.begin() + static_cast<std::ptrdiff_t>((z * ny + slab.first_row + y) * nx));
-    }
+  put_grid_rows(pass.grid, slab_out, slab.first_row, slab.rows, plan.below, plan.out_rows, out);
 }
 
 KernelSlabChoice choose_kernel_slabs(const Kernel& pass, unsigned workers, const ArchConfig& arch, std::uint64_t out_rows) {
   const Box& in = pass.stages.back().interior;
   const auto interior = static_cast<std::uint64_t>(in.hi[1] - in.lo[1]);
-  const std::vector<std::uint64_t> heights = out_rows ? std::vector<std::uint64_t>{out_rows} : y_slab_heights(interior, 2);
-  return choose_slab_height<KernelSlabChoice>(heights, out_rows, [&](std::uint64_t h) {
+  return choose_slab_height<KernelSlabChoice>(interior, 2, out_rows, [&](std::uint64_t h) {
     KernelSlabPlan plan = kernel_slab_plan(pass, h);
     std::vector<MappedStencil> mapped;
     for (const Kernel& k : plan.kernels) mapped.push_back(map_kernel(k, workers, arch));

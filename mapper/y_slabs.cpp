@@ -51,15 +51,22 @@ std::vector<double> slab_grid(const StencilSpec& spec, const std::vector<double>
   return grid_rows({spec.grid[0], spec.grid[1], spec.grid[2]}, grid, slab.first_row, slab.rows);
 }
 
+void put_grid_rows(const std::array<std::uint64_t, 3>& shape, const std::vector<double>& part, std::uint64_t first_row,
+                   std::uint64_t rows, std::uint64_t keep_from, std::uint64_t keep, std::vector<double>& grid) {
+  const std::uint64_t nx = shape[0], ny = shape[1], nz = shape[2];
+  for (std::uint64_t z = 0; z < nz; ++z)
+    for (std::uint64_t y = keep_from; y < keep_from + keep; ++y) {
+      const auto from = part.begin() + static_cast<std::ptrdiff_t>((z * rows + y) * nx);
+      std::copy(from, from + static_cast<std::ptrdiff_t>(nx),
+                grid.begin() + static_cast<std::ptrdiff_t>((z * ny + first_row + y) * nx));
+    }
+}
+
 void put_slab_rows(const StencilSpec& spec, const YSlab& slab, const std::vector<double>& slab_out,
                    std::vector<double>& out) {
-  const std::uint64_t nx = spec.grid[0], ny = spec.grid[1], nz = spec.grid[2], ry = spec.radius[1];
-  for (std::uint64_t z = 0; z < nz; ++z)
-    for (std::uint64_t y = ry; y + ry < slab.rows; ++y) {
-      const auto from = slab_out.begin() + static_cast<std::ptrdiff_t>((z * slab.rows + y) * nx);
-      std::copy(from, from + static_cast<std::ptrdiff_t>(nx),
-                out.begin() + static_cast<std::ptrdiff_t>((z * ny + slab.first_row + y) * nx));
-    }
+  const std::uint64_t ry = spec.radius[1];
+  put_grid_rows({spec.grid[0], spec.grid[1], spec.grid[2]}, slab_out, slab.first_row, slab.rows, ry, slab.rows - 2 * ry,
+                out);
 }
 
 std::vector<std::uint64_t> y_slab_heights(std::uint64_t interior, std::uint64_t least) {
@@ -75,8 +82,7 @@ std::vector<std::uint64_t> y_slab_heights(std::uint64_t interior, std::uint64_t 
 
 YSlabChoice choose_y_slabs(const StencilSpec& spec, const ArchConfig& arch, std::uint64_t out_rows) {
   const std::uint64_t interior = spec.grid[1] - 2 * std::uint64_t{spec.radius[1]};
-  const std::vector<std::uint64_t> heights = out_rows ? std::vector<std::uint64_t>{out_rows} : y_slab_heights(interior, 8);
-  return choose_slab_height<YSlabChoice>(heights, out_rows, [&](std::uint64_t h) {
+  return choose_slab_height<YSlabChoice>(interior, 8, out_rows, [&](std::uint64_t h) {
     YSlabPlan plan = y_slab_plan(spec, h);
     MappedStencil m = map_stencil(slab_spec(spec, plan.slabs.front()), arch);
     const std::uint64_t cycles = m.summary.predicted_cycles * plan.slabs.size();

@@ -47,6 +47,11 @@ StencilSpec slab_spec(const StencilSpec& spec, const YSlab& slab);
 std::vector<double> grid_rows(const std::array<std::uint64_t, 3>& shape, const std::vector<double>& grid,
                               std::uint64_t first_row, std::uint64_t rows);
 
+/// The inverse of grid_rows: rows [keep_from, keep_from + keep) of `part` (rows [first_row, first_row +
+/// rows) of every plane of a grid of `shape`) written into `grid` where they belong.
+void put_grid_rows(const std::array<std::uint64_t, 3>& shape, const std::vector<double>& part, std::uint64_t first_row,
+                   std::uint64_t rows, std::uint64_t keep_from, std::uint64_t keep, std::vector<double>& grid);
+
 /// The slab's input: its rows of every plane of `grid` (x contiguous, then y, then z).
 std::vector<double> slab_grid(const StencilSpec& spec, const std::vector<double>& grid, const YSlab& slab);
 
@@ -67,13 +72,14 @@ std::vector<std::uint64_t> y_slab_heights(std::uint64_t interior, std::uint64_t 
 /// whole and run more; YSlabsCli.AutoTakesMoreSlabsOnlyForTwoPercentFewerCycles).
 inline constexpr double kMoreSlabsGain = 0.02;
 
-/// The height choice every y-slab kind shares: `attempt(h)` maps height h and returns a choice
-/// with `predicted_cycles` and `reason` (or throws MapError); heights come by growing slab counts,
-/// and a later one is taken only where it predicts kMoreSlabsGain fewer cycles. With a `given`
-/// height (`heights` that one) its MapError is rethrown naming --y-block; auto names the last
-/// error when no height maps. The chosen one's `reason` says how it was chosen.
+/// The height choice every y-slab kind shares: the `given` height, or (0) y_slab_heights(interior,
+/// least) by growing slab counts. `attempt(h)` maps height h and returns a choice with
+/// `predicted_cycles` and `reason` (or throws MapError); a later height is taken only where it
+/// predicts kMoreSlabsGain fewer cycles. A given height's MapError is rethrown naming --y-block;
+/// auto names the last error when no height maps. The chosen one's `reason` says how it was chosen.
 template <class Choice, class Attempt>
-Choice choose_slab_height(const std::vector<std::uint64_t>& heights, std::uint64_t given, Attempt attempt) {
+Choice choose_slab_height(std::uint64_t interior, std::uint64_t least, std::uint64_t given, Attempt attempt) {
+  const std::vector<std::uint64_t> heights = given ? std::vector<std::uint64_t>{given} : y_slab_heights(interior, least);
   std::optional<Choice> best;
   std::string last_error;
   for (const std::uint64_t h : heights) {

@@ -219,7 +219,7 @@ int run_kernel_passes(const Options& o, const Kernel& k, const std::vector<Kerne
     try {
       if (slab_rows) {
         r.slabs = choose_kernel_slabs(p.kernel, workers, arch, *slab_rows);
-        r.mapped = map_kernel(r.slabs->plan.kernels.front(), r.slabs->mapped.front().spec.workers, arch);
+        r.mapped = r.slabs->mapped.front();
         r.predicted = r.slabs->predicted_cycles;
       } else {
         r.mapped = map_kernel(p.kernel, workers, arch);
