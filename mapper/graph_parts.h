@@ -20,6 +20,11 @@
 #include "dfg/builder.h"
 #include "mapper/stencil_dfg.h"
 
+namespace cgra {
+struct KernelChain;
+struct ArchConfig;
+}  // namespace cgra
+
 namespace cgra::detail {
 
 using dfg::Builder;
@@ -111,5 +116,9 @@ StencilDfg build_stream_dfg(const StencilPlan& plan, const HostLayout& layout, c
                             const StreamCompute* compute);
 StencilDfg build_banked_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe);
 StencilDfg build_temporal_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe);
+/// chain_graph.cpp: a kernel's time steps chained on the fabric (mapper/kernel_chain.h); `plan`
+/// gives the delay lines' form (deep lines) and the graph's name.
+StencilDfg build_chain_dfg(const KernelChain& chain, const StencilPlan& plan, const HostLayout& layout,
+                           const ArchConfig& arch);
 
 }  // namespace cgra::detail

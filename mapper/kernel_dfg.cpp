@@ -57,21 +57,31 @@ class Lowering {
     return rate_;
   }
 
-  PortRef build(dfg::Builder& b, StencilDfg& sd, unsigned j, const std::vector<PortRef>& streams, unsigned interleave) {
+  /// Worker j's ops on `streams` (one per row group), named `prefix` + op (default "w<j>."), their
+  /// slots from row `row0`; `ready` (if given): about when the result of a point leaves, in cycles
+  /// after the readers' word.
+  PortRef build(dfg::Builder& b, StencilDfg& sd, unsigned j, const std::vector<PortRef>& streams, unsigned interleave,
+                const std::string& prefix = {}, unsigned row0 = 0, std::uint64_t* ready = nullptr) {
     b_ = &b;
     sd_ = &sd;
     j_ = j;
     streams_ = &streams;
     d_ = interleave;
     n_ = 0;
+    row_ = row0;
+    prefix_ = prefix.empty() ? "w" + std::to_string(j) + "." : prefix;
     stage_values_.clear();
     const Value v = value(ks_.stage().expr);
+    if (ready) *ready = v.ready;
     if (v.tokens == 0) return v.port;
     // A lone tap: its lag on the channel into a COPY.
-    auto copy = b.add(OpKind::Copy, "w" + std::to_string(j) + ".out").role(dfg::Role::Compute, static_cast<int>(j));
+    auto copy = b.add(OpKind::Copy, prefix_ + "out").role(dfg::Role::Compute, static_cast<int>(j));
     wire(v, copy.port("in"), v.ready);
     return copy.port("out");
   }
+
+  /// Slot rows the last build took.
+  unsigned rows_used() const { return row_; }
 
  private:
   using Shift = std::array<int, 3>;
@@ -219,7 +229,7 @@ class Lowering {
   /// The ops needs_fp_pe puts on an F PE: all compute ops but the sign-bit ones.
   static bool fp_pe(OpKind k) { return k != OpKind::Fabs && k != OpKind::Fneg; }
 
-  std::string name(OpKind k) { return "w" + std::to_string(j_) + "." + lower(dfg::to_string(k)) + std::to_string(n_++); }
+  std::string name(OpKind k) { return prefix_ + lower(dfg::to_string(k)) + std::to_string(n_++); }
 
   // `v` through an FNEG (fma(-y, z, x)): its sign flipped, exactly.
   Value negated(const Value& v, unsigned link) {
@@ -281,6 +291,7 @@ class Lowering {
   const KernelStreams& ks_;
   const ArchConfig& arch_;
   std::string where_;
+  std::string prefix_;
   dfg::Builder* b_ = nullptr;
   StencilDfg* sd_ = nullptr;
   const std::vector<PortRef>* streams_ = nullptr;
@@ -344,6 +355,15 @@ NodeOp choose_op(const Expr& e, const std::vector<std::optional<double>>& consta
 unsigned kernel_fp_ops(const KernelStreams& ks, const ArchConfig& arch) { return Lowering(ks, arch).count(); }
 
 double kernel_op_rate(const KernelStreams& ks, const ArchConfig& arch) { return Lowering(ks, arch).rate(); }
+
+KernelStep kernel_step(const KernelStreams& ks, const ArchConfig& arch, dfg::Builder& b, StencilDfg& sd, unsigned j,
+                       const std::vector<PortRef>& streams, const std::string& prefix, unsigned row0) {
+  Lowering l(ks, arch);
+  KernelStep s;
+  s.out = l.build(b, sd, j, streams, 1, prefix, row0, &s.ready);
+  s.rows = l.rows_used();
+  return s;
+}
 
 StreamCompute kernel_compute(const KernelStreams& ks, const std::vector<std::uint64_t>& bases, const StencilPlan& plan,
                              const ArchConfig& arch) {

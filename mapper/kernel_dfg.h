@@ -60,6 +60,17 @@ double kernel_op_rate(const KernelStreams& ks, const ArchConfig& arch);
 /// right): `bases` the byte address of each streamed input (ks.inputs' order). Channels whose
 /// initial tokens and skew (the cycles by which an operand comes before the op's other one)
 /// exceed a PE's queues get a capacity; initial tokens beyond an input queue pass COPY stages.
+/// One step of the compute of `ks` for worker `j` (a chained time step, mapper/kernel_chain.h):
+/// the ops on `streams` (one per row group, ks.rows' order; a tap dx takes ks.lag(dx) initial
+/// tokens on its channel), named `prefix` + op, their slots from row `row0`.
+struct KernelStep {
+  dfg::PortRef out;         ///< one result per word of the streams
+  std::uint64_t ready = 0;  ///< about when a point's result leaves, in cycles after its newest word
+  unsigned rows = 0;        ///< the slot row after the step's last
+};
+KernelStep kernel_step(const KernelStreams& ks, const ArchConfig& arch, dfg::Builder& b, StencilDfg& sd, unsigned j,
+                       const std::vector<dfg::PortRef>& streams, const std::string& prefix, unsigned row0);
+
 StreamCompute kernel_compute(const KernelStreams& ks, const std::vector<std::uint64_t>& bases, const StencilPlan& plan,
                              const ArchConfig& arch);
 

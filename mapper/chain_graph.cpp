@@ -1,0 +1,178 @@
+// The chain builder (graph_parts.h): a kernel's time steps chained on the fabric
+// (mapper/kernel_chain.h). Per worker: one reader of its band's words, then per step the row
+// groups through delay lines, the step's compute (kernel_step), the boundary put back level by
+// level and a window keeping the units the next step reads; the writer of the band; the sync tree.
+#include <algorithm>
+#include <map>
+
+#include "config/arch_config.h"
+#include "mapper/graph_parts.h"
+#include "mapper/kernel_chain.h"
+#include "mapper/kernel_dfg.h"
+
+namespace cgra::detail {
+namespace {
+
+// Words of a "for ever" tail of a window pattern: more than any stream carries.
+constexpr std::uint64_t kForever = std::uint64_t{1} << 40;
+
+class ChainGraph : GraphParts {
+ public:
+  ChainGraph(const KernelChain& c, const StencilPlan& plan, const HostLayout& layout, const ArchConfig& arch)
+      : GraphParts(plan, layout, arch.fabric.pe), c_(c), arch_(arch) {}
+
+  StencilDfg run() {
+    std::string name = "kernel_" + c_.ks.kernel.name + "_t" + num(c_.steps);
+    for (char& ch : name)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    begin(&name);
+    out_.slot_rows = 0;
+    out_.snake = true;
+    out_.banded_rows = 0;
+    std::vector<std::int64_t> expected;
+    std::vector<PortRef> done;
+    for (unsigned j = 0; j < c_.workers; ++j) {
+      PortRef s = add_reader(j);
+      unsigned row = 0;
+      for (unsigned t = 1; t <= c_.steps; ++t) s = add_step(j, t, s, row);
+      out_.slot_rows = std::max(out_.slot_rows, row);
+      done.push_back(add_writer(j, s));
+      expected.push_back(static_cast<std::int64_t>(c_.write_words(j)));
+    }
+    add_sync(done, expected);
+    return take();
+  }
+
+ private:
+  // Worker j's reader: its band's words of input 0, then the words its first stream carries past
+  // the grid's end (pad), CONST zeros appended by a MUX: they only feed results past the grid.
+  PortRef add_reader(unsigned j) {
+    const ChainBand& b = c_.bands[j];
+    const int wj = static_cast<int>(j);
+    const std::uint64_t start = b.lo[0] * c_.unit, total = c_.read_words(j);
+    const std::uint64_t grid = c_.units * c_.unit, loads = std::min(total, grid - start);
+    auto addr = b_.add(OpKind::AddrGen, name("r", j, ".addr")).role(Role::Control, wj);
+    addr.imm("base", static_cast<std::int64_t>(layout_.input_base + 8 * start))
+        .imm("stride", std::int64_t{8})
+        .imm("count", static_cast<std::int64_t>(loads));
+    auto load = b_.add(OpKind::Load, name("r", j, ".load")).role(Role::Reader, wj);
+    b_.connect(addr.port("addr"), load.port("addr"));
+    if (loads == total) return load.port("data");
+    auto pad = b_.add(OpKind::Const, name("r", j, ".pad")).imm("value", 0.0).imm("count", std::int64_t{0}).role(Role::Control, wj);
+    auto mux = b_.add(OpKind::Mux, name("r", j, ".padmux")).imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(window_bits(name("r", j, ".padmux.sel"), {loads, total - loads, kForever, 1, 0}, wj), mux.port("sel"));
+    b_.connect(load.port("data"), mux.port("a"));
+    b_.connect(pad.port("out"), mux.port("b"));
+    return mux.port("out");
+  }
+
+  PortRef add_writer(unsigned j, const PortRef& data) {
+    const ChainBand& b = c_.bands[j];
+    auto addr = b_.add(OpKind::AddrGen, name("wr", j, ".addr")).role(Role::Control, static_cast<int>(j));
+    addr.imm("base", static_cast<std::int64_t>(layout_.output_base + 8 * b.lo[c_.steps] * c_.unit))
+        .imm("stride", std::int64_t{8})
+        .imm("count", static_cast<std::int64_t>(c_.write_words(j)));
+    auto store = b_.add(OpKind::Store, name("wr", j, ".store")).role(Role::Writer, static_cast<int>(j));
+    b_.connect(addr.port("addr"), store.port("addr"));
+    b_.connect(data, store.port("data"));
+    return store.port("done");
+  }
+
+  // Step t of worker j on stream `s` (stream t-1): its results, the boundary put back, windowed to
+  // stream t.
+  PortRef add_step(unsigned j, unsigned t, const PortRef& s, unsigned& row) {
+    const int wj = static_cast<int>(j);
+    const std::string p = name("w", j, ".t") + num(t) + ".";
+    const Kernel& k = c_.ks.kernel;
+    const std::uint64_t nx = k.grid[0], ny = k.grid[1], plane = nx * ny;
+    const Box& in = c_.ks.stage().interior;
+    const std::int64_t ry_hi = std::int64_t(ny) - in.hi[1];
+    const std::int64_t rz_hi = k.dims == 3 ? std::int64_t(k.grid[2]) - in.hi[2] : 0;
+    // The row groups: the stream through delay lines in series, shortest delay first; (0, 0)
+    // too, the boundary's source.
+    const auto delay = [&](int dy, int dz) {
+      return static_cast<std::uint64_t>((ry_hi - dy) * std::int64_t(nx) + (rz_hi - dz) * std::int64_t(plane));
+    };
+    std::map<std::uint64_t, PortRef> at;  // delay -> the stream delayed so
+    for (const TapRow& r : c_.ks.rows) at[delay(r.dy, r.dz)];
+    at[delay(0, 0)];
+    PortRef src = s;
+    std::uint64_t prev = 0;
+    unsigned line = 0;
+    for (auto& [d, port] : at) {
+      if (d == prev && line > 0) {
+        port = src;
+        continue;
+      }
+      auto copy = b_.add(OpKind::Copy, p + "line" + num(line)).role(Role::Compute, wj);
+      connect_delay_line(src, copy.port("in"), d - prev, p + "line" + num(line) + ".d", wj);
+      src = copy.port("out");
+      port = src;
+      prev = d;
+      ++line;
+    }
+    std::vector<PortRef> streams;
+    for (const TapRow& r : c_.ks.rows) streams.push_back(at.at(delay(r.dy, r.dz)));
+    const KernelStep step = kernel_step(c_.ks, arch_, b_, out_, j, streams, p, row);
+    row = step.rows;
+    // The stream's own word at each result's point: the (0, 0) row `right` words later.
+    auto centre = b_.add(OpKind::Copy, p + "centre").role(Role::Compute, wj);
+    connect_delay_line(at.at(delay(0, 0)), centre.port("in"), c_.ks.right, p + "centre.d", wj);
+    PortRef res = step.out;
+    std::uint64_t backlog = step.ready + 16;
+    const unsigned span = c_.ks.span();
+    // Columns: the result of word v is at column (v - right) mod nx, computed iff v mod nx >= span.
+    if (span > 0) res = put_back(j, p + "bx", {span, nx - span, 0}, centre.port("out"), res, backlog += 8);
+    // 3D, the rows of a plane: row (v - right) div nx - ry_hi (mod ny) computed from row lo_y on;
+    // the pattern stops at the plane's end, `right` words early: those are boundary columns.
+    if (k.dims == 3) {
+      const std::uint64_t m = (std::uint64_t(in.lo[1]) + std::uint64_t(ry_hi)) * nx + c_.ks.right;
+      if (m > 0 && m < plane) res = put_back(j, p + "by", {m, plane - m, 0}, centre.port("out"), res, backlog += 8);
+    }
+    // The band's units outside the interior (the grid's first and last rows or planes).
+    const ChainBand& b = c_.bands[j];
+    if (b.lo[t] < c_.lo_u || b.hi[t] > c_.hi_u) {
+      const std::uint64_t first = std::max(c_.lo_u, b.lo[t - 1]), last = std::min(c_.hi_u, b.hi[t - 1]);
+      res = put_back(j, p + "bu", {(first - b.lo[t - 1]) * c_.unit + c_.lag, (last - first) * c_.unit, kForever},
+                     centre.port("out"), res, backlog += 8);
+    }
+    // Stream t: the units [lo[t], hi[t]) and pad[t] words after them.
+    const FilterPattern keep{(b.lo[t] - b.lo[t - 1]) * c_.unit + c_.lag, (b.hi[t] - b.lo[t]) * c_.unit + b.pad[t],
+                             kForever};
+    auto f = b_.add(OpKind::Filter, p + "keep").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(res, f.port("in"));
+    b_.connect(window_bits(p + "keep.bits", {keep.m, keep.n, keep.p, 1, 0}, wj), f.port("bits"));
+    return f.port("out");
+  }
+
+  // `computed` where `pat` marks (0^m 1^n 0^p over the words), `centre`'s words elsewhere: FILTERs
+  // keep each side's words, a MUX mode=bits puts them in order; the centre's kept words wait up
+  // to `backlog` for the computed ones before them.
+  PortRef put_back(unsigned j, const std::string& p, const WindowBits& pat, const PortRef& centre,
+                   const PortRef& computed, std::uint64_t backlog) {
+    const int wj = static_cast<int>(j);
+    auto cf = b_.add(OpKind::Filter, p + ".c").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(computed, cf.port("in"));
+    b_.connect(window_bits(p + ".c.bits", pat, wj), cf.port("bits"));
+    auto kf = b_.add(OpKind::Filter, p + ".k").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(centre, kf.port("in"));
+    b_.connect(window_bits(p + ".k.bits", pat, wj, true), kf.port("bits"));
+    auto mux = b_.add(OpKind::Mux, p + ".mux").imm("mode", "bits").role(Role::Filter, wj);
+    b_.connect(window_bits(p + ".sel", pat, wj), mux.port("sel"));
+    b_.connect(cf.port("out"), mux.port("b"));
+    connect_buffered(kf.port("out"), mux.port("a"), backlog, p + ".kd", wj);
+    return mux.port("out");
+  }
+
+  const KernelChain& c_;
+  const ArchConfig& arch_;
+};
+
+}  // namespace
+
+StencilDfg build_chain_dfg(const KernelChain& chain, const StencilPlan& plan, const HostLayout& layout,
+                           const ArchConfig& arch) {
+  return ChainGraph(chain, plan, layout, arch).run();
+}
+
+}  // namespace cgra::detail

@@ -1,0 +1,192 @@
+#include "mapper/kernel_chain.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "mapper/blocking.h"
+#include "mapper/graph_parts.h"
+#include "mapper/kernel_dfg.h"
+#include "mapper/kernel_map.h"
+#include "mapper/kernel_passes.h"
+#include "mapper/map_parts.h"
+#include "mapper/placement.h"
+#include "mapper/predict.h"
+#include "mapper/stencil_dfg.h"
+
+namespace cgra {
+
+std::uint64_t KernelChain::line_words() const {
+  std::uint64_t most = lag;
+  const std::uint64_t nx = ks.kernel.grid[0], ny = ks.kernel.grid[1];
+  const std::int64_t ry_hi = ks.kernel.dims >= 2 ? std::int64_t(ny) - ks.stage().interior.hi[1] : 0;
+  const std::int64_t rz_hi = ks.kernel.dims == 3 ? std::int64_t(ks.kernel.grid[2]) - ks.stage().interior.hi[2] : 0;
+  for (const TapRow& r : ks.rows)
+    most = std::max<std::uint64_t>(most, std::uint64_t((ry_hi - r.dy) * std::int64_t(nx) + (rz_hi - r.dz) * std::int64_t(nx * ny)));
+  return most;
+}
+
+KernelChain kernel_chain(const Kernel& k, unsigned steps, unsigned workers) {
+  const std::string who = "kernel '" + k.name + "'";
+  if (steps < 1) throw MapError(who + ": a chain of 0 time steps");
+  if (workers < 1) throw MapError(who + ": a chain on 0 workers");
+  if (k.dims < 2)
+    throw MapError(who + ": time steps on the fabric take 2D and 3D kernels (a 1D kernel's steps run as passes)");
+  Kernel one = k;
+  one.time_steps = 1;
+  if (kernel_passes(one).size() != 1)
+    throw MapError(who + " runs in passes (a stage's ring, docs/kernels.md \"Passes\"): its time steps cannot chain on "
+                         "the fabric");
+  KernelChain c;
+  c.ks = kernel_streams(one);
+  for (const TapRow& r : c.ks.rows)
+    if (r.source != 0)
+      throw MapError(who + " reads input '" + k.inputs.at(r.source) +
+                     "' beside the one its steps replace: time steps on the fabric take kernels of one input");
+  c.steps = steps;
+  c.workers = workers;
+  const Box& in = c.ks.stage().interior;
+  const std::uint64_t nx = k.grid[0], ny = k.grid[1];
+  const unsigned d = k.dims - 1;  // the unit's dimension: y in 2D, z in 3D
+  c.unit = d == 1 ? nx : nx * ny;
+  c.units = k.grid[d];
+  c.lo_u = static_cast<std::uint64_t>(in.lo[d]);
+  c.hi_u = static_cast<std::uint64_t>(in.hi[d]);
+  const std::uint64_t ry_hi = ny - static_cast<std::uint64_t>(in.hi[1]);
+  const std::uint64_t rz_hi = k.dims == 3 ? k.grid[2] - static_cast<std::uint64_t>(in.hi[2]) : 0;
+  c.lag = c.ks.right + ry_hi * nx + rz_hi * nx * ny;
+  const std::uint64_t interior = c.hi_u - c.lo_u, below = c.lo_u, above = c.units - c.hi_u;
+  if (interior < workers)
+    throw MapError(who + ": " + std::to_string(interior) + " interior " + (d == 1 ? "rows" : "planes") + " for " +
+                   std::to_string(workers) + " workers: each chained worker takes a band of at least one");
+  for (unsigned j = 0; j < workers; ++j) {
+    ChainBand b;
+    b.lo.assign(steps + 1, 0);
+    b.hi.assign(steps + 1, 0);
+    b.pad.assign(steps + 1, 0);
+    b.lo[steps] = c.lo_u + interior * j / workers;
+    b.hi[steps] = c.lo_u + interior * (j + 1) / workers;
+    for (unsigned t = steps; t >= 1; --t) {
+      b.lo[t - 1] = b.lo[t] >= below ? b.lo[t] - below : 0;
+      b.hi[t - 1] = std::min(c.units, b.hi[t] + above);
+      // Step t's results for its last points need `lag` words past them, and stream t carries
+      // pad[t] words more; what stream t-1 holds beyond its units covers the rest.
+      const std::int64_t need = std::int64_t((b.hi[t] - b.hi[t - 1]) * c.unit) + std::int64_t(c.lag + b.pad[t]);
+      b.pad[t - 1] = static_cast<std::uint64_t>(std::max<std::int64_t>(0, need));
+    }
+    c.bands.push_back(std::move(b));
+  }
+  return c;
+}
+
+namespace {
+
+// Cycles of a chained mapping: every worker streams its words at the slowest op's rate (at most
+// one a cycle), the DRAM carries every worker's reads and writes; a worker's first result waits
+// for its delay lines (T lags).
+CyclePrediction predict_chain(const KernelChain& c, const ArchConfig& arch) {
+  const double rate = std::min({load_rate_bound(arch), pipeline_rate_bound(arch), kernel_op_rate(c.ks, arch)});
+  double longest = 0, bytes = 0;
+  for (unsigned j = 0; j < c.workers; ++j) {
+    longest = std::max(longest, double(c.read_words(j)));
+    bytes += 8.0 * double(c.read_words(j) + c.write_words(j));
+  }
+  CyclePrediction p;
+  const double compute = longest / rate, memory = bytes / arch.dram_bytes_per_cycle();
+  const double fill = double(c.steps) * 64.0;
+  p.cycles = static_cast<std::uint64_t>(std::max(compute, memory) + fill);
+  p.bound = compute >= memory ? "worker pace (slowest op / queues)" : "DRAM bandwidth";
+  return p;
+}
+
+MappedStencil map_chain(const KernelChain& c, const ArchConfig& arch);
+
+}  // namespace
+
+MappedStencil map_kernel_chain(const Kernel& k, unsigned steps, unsigned workers, const ArchConfig& arch) {
+  if (workers == 0) {
+    Kernel one = k;
+    one.time_steps = 1;
+    const KernelStreams ks = kernel_streams(one);
+    const unsigned nm = arch.fabric.count(PeKind::Memory);
+    std::string last;
+    for (unsigned w = std::max(1u, nm / 2); w >= 1; --w) {
+      try {
+        MappedStencil m = map_kernel_chain(k, steps, w, arch);
+        m.summary.workers_reason = "auto: the most workers whose chain of " + std::to_string(steps) + " steps fits";
+        return m;
+      } catch (const MapError& e) {
+        last = e.what();
+      }
+    }
+    throw MapError(last);
+  }
+  const KernelChain c = kernel_chain(k, steps, workers);
+  try {
+    return map_chain(c, arch);
+  } catch (const MapError& e) {
+    // A slow op on one unit per step needs fewer PEs and routes than on several (as map_kernel).
+    if (kernel_fp_ops(c.ks, arch) == kernel_fp_ops(c.ks.single(), arch)) throw;
+    KernelChain one = c;
+    one.ks = c.ks.single();
+    try {
+      MappedStencil m = map_chain(one, arch);
+      m.summary.workers_reason += "; its slow ops on one unit each (on several: " + std::string(e.what()) + ")";
+      return m;
+    } catch (const MapError&) {
+      throw e;
+    }
+  }
+}
+
+namespace {
+
+MappedStencil map_chain(const KernelChain& c, const ArchConfig& arch) {
+  const Kernel& k = c.ks.kernel;
+  const unsigned steps = c.steps, workers = c.workers;
+  MappedStencil m;
+  m.spec = c.ks.carrier(workers);
+  m.layout = default_host_layout(m.spec);
+  MappedKernel mk;
+  mk.streams = c.ks;
+  mk.streams.kernel.time_steps = steps;  // the run's reference: T steps
+  mk.work = kernel_work(c.ks, arch);
+  mk.work.time_steps = steps;
+  mk.work.mem_pes = 2;
+  mk.input_bases = kernel_input_bases(c.ks, m.layout);
+  m.kernel = mk;
+  const unsigned nm = arch.fabric.count(PeKind::Memory);
+  if (2 * workers > nm)
+    throw MapError(c.ks.describe() + " with w=" + std::to_string(workers) + " chained: " + std::to_string(2 * workers) +
+                   " memory PEs (a reader and a writer each); the fabric has " + std::to_string(nm));
+  StencilSpec line = c.ks.carrier(workers);
+  line.dims = 1;
+  line.grid = {k.grid[0], 1, 1};
+  line.radius = {1, 0, 0};
+  StencilPlan plan = StencilPlan::streams(line, workers, 1, c.ks.left, c.ks.right);
+  plan.set_deep_lines(true);
+  StencilDfg sd = detail::build_chain_dfg(c, plan, m.layout, arch);
+  const std::string who = c.ks.describe() + " with w=" + std::to_string(workers) + ", " + std::to_string(steps) +
+                          " steps chained";
+  try {
+    place_stencil(sd, arch);
+    m.summary.placement = route_dfg(sd.dfg, arch, true);
+  } catch (const MapError& e) {
+    throw MapError(who + ": " + e.what());
+  }
+  BufferEstimate& b = m.summary.buffering;
+  b.deep_lines = true;
+  count_stages(sd.dfg, arch.fabric.pe, b);
+  if (b.scratchpad_bytes > arch.memory.scratchpad.size_bytes)
+    throw MapError(who + ": its delay lines take " + std::to_string(b.scratchpad_bytes) +
+                   " bytes of scratchpad; it has " + std::to_string(arch.memory.scratchpad.size_bytes));
+  m.summary.time_steps = steps;
+  const CyclePrediction pred = predict_chain(c, arch);
+  m.summary.predicted_cycles = pred.cycles;
+  m.summary.predicted_bound = pred.bound;
+  detail::finish_mapping(m, sd, workers, arch);
+  return m;
+}
+
+}  // namespace
+}  // namespace cgra

@@ -1,0 +1,69 @@
+#pragma once
+/// \file kernel_chain.h
+/// A kernel's time steps chained on the fabric (docs/kernels.md, "Time steps on the fabric"): T
+/// steps of a one-pass, one-input kernel in one mapping, step t+1 reading step t's results on chip.
+///
+/// Each worker takes a band of the interior's rows (2D) or planes (3D) — a unit — and streams the
+/// grid's words of its band, whole rows, and the units the T steps' taps reach beyond it, row-major.
+/// A step reads one stream and yields one result per word: its row groups (dy, dz) are that
+/// stream through delay lines of (ry_hi - dy) rows and (rz_hi - dz) planes, its taps dx the
+/// lags of the one-step mapping (mapper/kernel_dfg.h), so the result of word v is the value at
+/// point v - lag(). Where a point is outside the kernel's interior (the grid's boundary rows and
+/// columns) its value is the stream's own word there (the language's boundary: input 0's value,
+/// which every step keeps), put back by FILTERs and a MUX per level (columns; rows of a plane;
+/// rows or planes of the band). A FILTER then keeps the units step t passes on: the band widened
+/// by the reach of the steps after it, clipped to the grid. Step T's units are the band, written
+/// back whole rows at a time.
+///
+///     MappedStencil m = map_kernel_chain(load_kernel_file("examples/kernels/jacobi2d.yaml"), 3, 0, arch);
+///     // m.kernel->streams.kernel.time_steps == 3: the run's reference is three steps
+
+#include <cstdint>
+#include <vector>
+
+#include "config/arch_config.h"
+#include "mapper/kernel_streams.h"
+#include "mapper/map_stencil.h"
+
+namespace cgra {
+
+/// The units (rows in 2D, planes in 3D) of one worker's streams, step by step.
+struct ChainBand {
+  /// Index t = 0..T: the units [lo[t], hi[t]) step t's results cover (t = 0: what the reader loads).
+  std::vector<std::uint64_t> lo, hi;
+  /// Index t: words after the last unit that stream t carries (read past it or results past it):
+  /// the next step's results for its last points come `lag` words after them.
+  std::vector<std::uint64_t> pad;
+};
+
+/// The plan of a chained kernel.
+struct KernelChain {
+  KernelStreams ks;          ///< one step (time_steps 1)
+  unsigned steps = 1;
+  unsigned workers = 1;
+  std::uint64_t unit = 0;    ///< words of a unit: a row (2D) or a plane (3D)
+  std::uint64_t units = 0;   ///< units of the grid
+  std::uint64_t lo_u = 0, hi_u = 0;  ///< the interior's units
+  std::uint64_t lag = 0;     ///< words from a point to the newest word its result needs
+  std::vector<ChainBand> bands;  ///< one per worker
+
+  /// Words worker j's reader loads.
+  std::uint64_t read_words(unsigned j) const { return (bands[j].hi[0] - bands[j].lo[0]) * unit + bands[j].pad[0]; }
+  /// Words worker j writes (its band, whole units).
+  std::uint64_t write_words(unsigned j) const { return (bands[j].hi[steps] - bands[j].lo[steps]) * unit; }
+  /// Words of the delay lines one step of one worker holds (the widest (dy, dz) reach and the lag).
+  std::uint64_t line_words() const;
+};
+
+/// The chain of `steps` steps of `k` on `workers` workers (>= 1). Throws MapError, one line naming
+/// the kernel: not one pass (a ring, mapper/kernel_passes.h), a stage reading a second input,
+/// one dimension, fewer interior units than workers.
+KernelChain kernel_chain(const Kernel& k, unsigned steps, unsigned workers);
+
+/// Maps `steps` time steps of `k` chained on the fabric with `workers` workers (0: the most the
+/// one-step mapping's roofline takes, lowered until it fits). The mapping's kernel has time_steps
+/// `steps` (its reference). Throws MapError as kernel_chain, or where the graph does not place,
+/// route or fit the scratchpad.
+MappedStencil map_kernel_chain(const Kernel& k, unsigned steps, unsigned workers, const ArchConfig& arch);
+
+}  // namespace cgra
