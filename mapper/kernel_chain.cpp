@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "mapper/blocking.h"
@@ -105,21 +106,30 @@ MappedStencil map_chain(const KernelChain& c, const ArchConfig& arch);
 
 MappedStencil map_kernel_chain(const Kernel& k, unsigned steps, unsigned workers, const ArchConfig& arch) {
   if (workers == 0) {
-    Kernel one = k;
-    one.time_steps = 1;
-    const KernelStreams ks = kernel_streams(one);
-    const unsigned nm = arch.fabric.count(PeKind::Memory);
-    std::string last;
-    for (unsigned w = std::max(1u, nm / 2); w >= 1; --w) {
+    // Each count from 1 up, mapped and predicted (a chained step's ops, replicated or not, decide
+    // what fits): more workers only where they predict kMoreStepsGain fewer cycles than the best.
+    std::optional<MappedStencil> best;
+    std::string tried, last;
+    unsigned failed = 0;
+    const unsigned most = arch.fabric.count(PeKind::Memory) / 2;
+    for (unsigned w = 1; w <= most; ++w) {
       try {
         MappedStencil m = map_kernel_chain(k, steps, w, arch);
-        m.summary.workers_reason = "auto: the most workers whose chain of " + std::to_string(steps) + " steps fits";
-        return m;
+        tried += (tried.empty() ? "" : ", ") + ("w=" + std::to_string(w)) + " " + std::to_string(m.summary.predicted_cycles);
+        if (!best || double(m.summary.predicted_cycles) <= (1.0 - kMoreStepsGain) * double(best->summary.predicted_cycles))
+          best = std::move(m);
       } catch (const MapError& e) {
         last = e.what();
+        failed = w;
+        break;  // more workers need more PEs still
       }
     }
-    throw MapError(last);
+    if (!best) throw MapError(last);
+    best->summary.workers_reason = "auto: the fewest workers within " + std::to_string(int(kMoreStepsGain * 100)) +
+                                   "% of the fewest predicted cycles (" + tried + ")" +
+                                   (last.empty() ? "" : "; w=" + std::to_string(failed) + ": " + last) +
+                                   best->summary.workers_reason;
+    return *best;
   }
   const KernelChain c = kernel_chain(k, steps, workers);
   try {
@@ -189,4 +199,39 @@ MappedStencil map_chain(const KernelChain& c, const ArchConfig& arch) {
 }
 
 }  // namespace
+KernelChainChoice choose_kernel_chain(const Kernel& k, unsigned workers, const ArchConfig& arch) {
+  KernelChainChoice c;
+  Kernel one = k;
+  one.time_steps = 1;
+  try {
+    (void)kernel_chain(k, 2, std::max(1u, workers));
+  } catch (const MapError& e) {
+    c.reason = std::string("auto: T=1: ") + e.what();
+    return c;
+  }
+  const MappedStencil m1 = map_kernel(one, workers, arch);
+  double best = 1.0 / double(std::max<std::uint64_t>(1, m1.summary.predicted_cycles));
+  std::string tried = "T=1 " + std::to_string(m1.summary.predicted_cycles);
+  std::string stop;
+  for (unsigned t = 2; t <= StencilSpec::kMaxTimeSteps; ++t) {
+    std::uint64_t cycles = 0;
+    try {
+      cycles = map_kernel_chain(k, t, workers, arch).summary.predicted_cycles;
+    } catch (const MapError& e) {
+      stop = "; T=" + std::to_string(t) + " does not map (" + e.what() + ")";
+      break;
+    }
+    tried += ", T=" + std::to_string(t) + " " + std::to_string(cycles);
+    const double rate = double(t) / double(std::max<std::uint64_t>(1, cycles));
+    if (rate >= (1.0 + kMoreStepsGain) * best) {
+      best = rate;
+      c.steps = t;
+    } else if (rate < 0.9 * best) {
+      break;
+    }
+  }
+  c.reason = "auto: T=" + std::to_string(c.steps) + ", the most steps a predicted cycle (predicted cycles: " + tried + ")" + stop;
+  return c;
+}
+
 }  // namespace cgra

@@ -19,6 +19,7 @@
 ///     // m.kernel->streams.kernel.time_steps == 3: the run's reference is three steps
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "config/arch_config.h"
@@ -65,5 +66,20 @@ KernelChain kernel_chain(const Kernel& k, unsigned steps, unsigned workers);
 /// `steps` (its reference). Throws MapError as kernel_chain, or where the graph does not place,
 /// route or fit the scratchpad.
 MappedStencil map_kernel_chain(const Kernel& k, unsigned steps, unsigned workers, const ArchConfig& arch);
+
+/// `--time-steps auto` for a kernel file: how many steps one chained mapping takes.
+struct KernelChainChoice {
+  unsigned steps = 1;
+  std::string reason;  ///< every count's predicted cycles, or why none chains
+};
+
+/// T = 1 (the one-pass mapping, map_kernel) and T = 2, 3, ... chained (map_kernel_chain) with
+/// `workers` (0: auto) until one does not map or predicts 10 % fewer steps a cycle than the best;
+/// a larger T is taken only where it predicts kMoreStepsGain more steps a cycle than the best
+/// so far. A kernel that does not chain (kernel_chain's refusals) takes 1, the reason naming why.
+KernelChainChoice choose_kernel_chain(const Kernel& k, unsigned workers, const ArchConfig& arch);
+
+/// A larger T must predict this share more steps per cycle to be taken.
+inline constexpr double kMoreStepsGain = 0.02;
 
 }  // namespace cgra

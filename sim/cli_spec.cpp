@@ -32,11 +32,11 @@ std::optional<Kernel> kernel_of(const Options& o) {
   const std::pair<bool, const char*> star[] = {{!o.stencil.empty(), "--stencil"},     {o.radius.has_value(), "--radius"},
                                                {o.radius_x.has_value(), "--radius-x"}, {o.radius_y.has_value(), "--radius-y"},
                                                {o.radius_z.has_value(), "--radius-z"}, {!o.grid.empty(), "--grid"},
-                                               {!o.time_steps.empty(), "--time-steps"}, {!o.z_readers.empty(), "--z-readers"}};
+                                               {!o.z_readers.empty(), "--z-readers"}};
   for (const auto& [given, flag] : star)
     if (given)
       throw UsageError(std::string(flag) + " does not apply to the kernel file " + o.spec_file +
-                       " (its grid, taps and time steps are the file's)");
+                       " (its grid and taps are the file's)");
   return load_kernel_file(o.spec_file);
 }
 

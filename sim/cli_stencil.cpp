@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "dfg/dot.h"
 #include "io/npy.h"
 #include "io/output_file.h"
+#include "mapper/kernel_chain.h"
 #include "mapper/kernel_dfg.h"
 #include "mapper/kernel_map.h"
 #include "mapper/kernel_passes.h"
@@ -94,7 +96,8 @@ class ProgressLine {
 /// Maps, simulates and checks the stencil; prints the report; writes the requested files.
 /// With `kernel`, `spec_in` is its carrier (KernelStreams::carrier) and the kernel is mapped.
 int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& arch, const std::string& arch_name,
-                std::ostream& out, std::ostream& err, bool progress, const Kernel* kernel = nullptr) {
+                std::ostream& out, std::ostream& err, bool progress, const Kernel* kernel = nullptr,
+                unsigned chain = 0) {
   StencilSpec spec = spec_in;
   const RooflineMachine machine = roofline_machine(arch);
   if (kernel) spec.workers = kernel_workers_of(o);
@@ -104,7 +107,9 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
                      " is outside the grid of " + std::to_string(spec.grid_points()) + " values");
   std::vector<double> input = input_of(o, spec);
   const auto t0 = std::chrono::steady_clock::now();
-  MappedStencil mapped = kernel ? map_kernel(*kernel, spec.workers, arch) : map_stencil(spec, arch);
+  MappedStencil mapped = !kernel ? map_stencil(spec, arch)
+                         : chain  ? map_kernel_chain(*kernel, chain, spec.workers, arch)
+                                  : map_kernel(*kernel, spec.workers, arch);
   const std::string what = mapped.kernel ? mapped.kernel->streams.describe() : "stencil " + mapped.spec.describe();
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.dot_file.empty()) {
@@ -118,7 +123,11 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   // T > 1: the same stencil in single passes, mapped as the user asked for T steps (the same w, or
   // auto), simulated unless only predictions are asked for.
   std::optional<MappedStencil> one;
-  if (mapped.spec.time_steps > 1) {
+  if (kernel && chain > 1) {
+    Kernel k1 = *kernel;
+    k1.time_steps = 1;
+    one = map_kernel(k1, spec.workers, arch);
+  } else if (!kernel && mapped.spec.time_steps > 1) {
     StencilSpec s1 = spec;
     s1.time_steps = 1;
     one = map_stencil(s1, arch);
@@ -170,6 +179,17 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   return kExitOk;
 }
 
+// --time-steps for a kernel file: T (1..StencilSpec::kMaxTimeSteps) or auto (choose_kernel_chain).
+unsigned kernel_time_steps_of(const Options& o, const Kernel& k, const ArchConfig& arch) {
+  if (o.time_steps == "auto") return choose_kernel_chain(k, kernel_workers_of(o), arch).steps;
+  unsigned t = 0;
+  auto [p, ec] = std::from_chars(o.time_steps.data(), o.time_steps.data() + o.time_steps.size(), t);
+  if (ec != std::errc() || p != o.time_steps.data() + o.time_steps.size() || t < 1 || t > StencilSpec::kMaxTimeSteps)
+    throw SpecError("--time-steps: expected a positive integer up to " + std::to_string(StencilSpec::kMaxTimeSteps) +
+                    " or 'auto', got '" + o.time_steps + "'");
+  return t;
+}
+
 }  // namespace
 
 int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& err, bool progress) {
@@ -194,6 +214,30 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
       }
     } catch (const MapError& e) {
       throw MapError(flags.spec_file + ": " + e.what());
+    }
+    // --time-steps T: T steps chained on the fabric (mapper/kernel_chain.h), in place of the file's.
+    if (!flags.time_steps.empty()) {
+      if (!flags.y_block.empty())
+        throw UsageError("--time-steps: a kernel's chained steps run on whole rows; leave out --y-block");
+      const unsigned steps = kernel_time_steps_of(flags, *kernel, arch);
+      Kernel chained = *kernel;
+      chained.time_steps = steps;
+      if (steps > 1) {
+        try {
+          if (!flags.roofline_only)
+            return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &chained, steps);
+          const MappedStencil m = map_kernel_chain(chained, steps, kernel_workers_of(flags), arch);
+          const Roofline r = mapping_roofline(m, roofline_machine(arch));
+          fmt::print(out, "{} x {} steps chained: roofline {:.1f} GFLOP/s ({}-bound), {} workers\n",
+                     m.kernel->streams.describe(), steps, r.roofline_gflops, r.bound == Bound::Memory ? "memory" : "compute",
+                     r.workers);
+          return kExitOk;
+        } catch (const MapError& e) {
+          throw MapError(flags.spec_file + ": " + e.what());
+        }
+      }
+      if (passes.size() == 1 && flags.y_block.empty() && !flags.roofline_only)
+        return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &chained);
     }
     // A ring, several time steps or y slabs: pass after pass (mapper/kernel_passes.h), each pass in
     // its y slabs (mapper/kernel_slabs.h).

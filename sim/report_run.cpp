@@ -329,6 +329,9 @@ double gflops_of(const Roofline& rl, std::uint64_t cycles, double ghz) {
   return seconds > 0 ? rl.useful_flops / seconds / 1e9 : 0.0;
 }
 
+// Time steps of a mapping: a kernel's (chained on the fabric, mapper/kernel_chain.h) or the spec's.
+unsigned steps_of(const MappedStencil& m) { return m.kernel ? m.kernel->streams.kernel.time_steps : m.spec.time_steps; }
+
 // T time steps against T single passes: {time_steps, single_pass_workers, single_pass_cycles,
 // single_pass_source, speedup}.
 json temporal_json(unsigned steps, const SinglePass& one, std::uint64_t cycles) {
@@ -348,7 +351,7 @@ json prediction_json(const MappedStencil& m, const ArchConfig& arch, const std::
   j["status"] = "predicted";
   j["predicted_seconds"] = static_cast<double>(m.summary.predicted_cycles) / (arch.clock.freq_ghz * 1e9);
   rate_json(j, "predicted_gflops", gflops_of(rl, m.summary.predicted_cycles, arch.clock.freq_ghz), rl, "predicted_");
-  if (single_pass) j["temporal"] = temporal_json(m.spec.time_steps, *single_pass, m.summary.predicted_cycles);
+  if (single_pass) j["temporal"] = temporal_json(steps_of(m), *single_pass, m.summary.predicted_cycles);
   stats::put(j, "cost", cost_json(arch, predicted_events(m, rl, arch), rl.useful_flops, outputs_of(m.spec, rl), true));
   return j;
 }
@@ -375,7 +378,7 @@ json report_json(const StencilRun& run, const ArchConfig& arch, const std::strin
              res.cycles > 0
                  ? 100.0 * (double(run.mapped.summary.predicted_cycles) - double(res.cycles)) / double(res.cycles)
                  : 0.0);
-  if (run.single_pass) j["temporal"] = temporal_json(run.mapped.spec.time_steps, *run.single_pass, res.cycles);
+  if (run.single_pass) j["temporal"] = temporal_json(steps_of(run.mapped), *run.single_pass, res.cycles);
   // The run ends when the last store reached the caches; lines still dirty there are not in DRAM
   // yet. The same figures counted up to the cycle their write-back would end (a kernel whose
   // results must reach memory), so a small grid whose output fits in the L2 cannot look faster
