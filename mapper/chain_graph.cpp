@@ -105,7 +105,7 @@ class ChainGraph : GraphParts {
         continue;
       }
       auto copy = b_.add(OpKind::Copy, p + "line" + num(line)).role(Role::Compute, wj);
-      connect_delay_line(src, copy.port("in"), d - prev, p + "line" + num(line) + ".d", wj);
+      delay_line(src, copy.port("in"), d - prev, p + "line" + num(line) + ".d", wj);
       src = copy.port("out");
       port = src;
       prev = d;
@@ -117,7 +117,7 @@ class ChainGraph : GraphParts {
     row = step.rows;
     // The stream's own word at each result's point: the (0, 0) row `right` words later.
     auto centre = b_.add(OpKind::Copy, p + "centre").role(Role::Compute, wj);
-    connect_delay_line(at.at(delay(0, 0)), centre.port("in"), c_.ks.right, p + "centre.d", wj);
+    delay_line(at.at(delay(0, 0)), centre.port("in"), c_.ks.right, p + "centre.d", wj);
     PortRef res = step.out;
     std::uint64_t backlog = step.ready + 16;
     const unsigned span = c_.ks.span();
@@ -144,6 +144,35 @@ class ChainGraph : GraphParts {
     b_.connect(window_bits(p + "keep.bits", {keep.m, keep.n, keep.p, 1, 0}, wj), f.port("bits"));
     return f.port("out");
   }
+
+  // `tokens` initial tokens from `from` to `to`: up to kQueueLines input queues' worth over COPY
+  // stages (each channel an input queue's worth), else one deep channel (a scratchpad FIFO).
+  void delay_line(const PortRef& from, const PortRef& to, std::uint64_t tokens, const std::string& n, int wj) {
+    if (tokens > kQueueLines * queue_) {
+      const dfg::Edge e = b_.connect(from, to);
+      out_.dfg.channel(e).initial.assign(tokens, dfg::Literal{0.0});
+      out_.dfg.channel(e).capacity = tokens + kRateSlack;
+      return;
+    }
+    const std::uint64_t channels = std::max<std::uint64_t>(1, (tokens + queue_ - 1) / queue_);
+    PortRef src = from;
+    std::uint64_t left = tokens;
+    for (std::uint64_t i = 0; i < channels; ++i) {
+      const std::uint64_t here = left / (channels - i);
+      left -= here;
+      dfg::Edge e;
+      if (i + 1 < channels) {
+        auto copy = b_.add(OpKind::Copy, n + "_c" + num(i)).role(Role::Compute, wj);
+        e = b_.connect(src, copy.port("in"));
+        src = copy.port("out");
+      } else {
+        e = b_.connect(src, to);
+      }
+      out_.dfg.channel(e).initial.assign(here, dfg::Literal{0.0});
+    }
+  }
+
+  static constexpr std::uint64_t kQueueLines = 4;
 
   // `computed` where `pat` marks (0^m 1^n 0^p over the words), `centre`'s words elsewhere: FILTERs
   // keep each side's words, a MUX mode=bits puts them in order; the centre's kept words wait up

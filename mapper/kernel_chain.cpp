@@ -82,11 +82,36 @@ KernelChain kernel_chain(const Kernel& k, unsigned steps, unsigned workers) {
 
 namespace {
 
+// The scratchpad's share of a chained mapping: its deep channels (the delay lines longer than a
+// few queues) take whole rows of it, and each carries every word of its worker's stream, written
+// and read a row of row_bytes / 8 words an access.
+struct ChainScratchpad {
+  std::uint64_t bytes = 0;
+  unsigned lines = 0;  ///< deep delay lines, every worker's
+  double rate = 1;     ///< stream words a cycle the scratchpad lets each worker move (all moving together)
+};
+
+ChainScratchpad chain_scratchpad(const dfg::Dfg& g, const ArchConfig& arch) {
+  ChainScratchpad s;
+  const ScratchpadParams& spm = arch.memory.scratchpad;
+  const std::uint64_t row = std::max<std::uint64_t>(1, spm.row_bytes / 8);
+  for (auto [e, end] = boost::edges(g.graph()); e != end; ++e) {
+    const dfg::Channel& ch = g.channel(*e);
+    if (ch.capacity == 0) continue;
+    s.bytes += (ch.capacity + row - 1) / row * row * 8;  // a FIFO takes whole rows
+    if (!ch.initial.empty()) ++s.lines;  // a delay line: every word of the stream
+  }
+  const double words = double(std::min(spm.ports, spm.banks)) * double(row);  // a cycle, all banks
+  if (s.lines > 0) s.rate = std::min(1.0, words / (2.0 * double(s.lines)));
+  return s;
+}
+
 // Cycles of a chained mapping: every worker streams its words at the slowest op's rate (at most
-// one a cycle), the DRAM carries every worker's reads and writes; a worker's first result waits
-// for its delay lines (T lags).
-CyclePrediction predict_chain(const KernelChain& c, const ArchConfig& arch) {
-  const double rate = std::min({load_rate_bound(arch), pipeline_rate_bound(arch), kernel_op_rate(c.ks, arch)});
+// one a cycle) and what the scratchpad's deep lines let through, the DRAM carries every worker's
+// reads and writes; a worker's first result waits for its delay lines (T lags).
+CyclePrediction predict_chain(const KernelChain& c, const ChainScratchpad& spm, const ArchConfig& arch) {
+  const double pace = std::min({load_rate_bound(arch), pipeline_rate_bound(arch), kernel_op_rate(c.ks, arch)});
+  const double rate = std::min(pace, spm.rate);
   double longest = 0, bytes = 0;
   for (unsigned j = 0; j < c.workers; ++j) {
     longest = std::max(longest, double(c.read_words(j)));
@@ -96,7 +121,9 @@ CyclePrediction predict_chain(const KernelChain& c, const ArchConfig& arch) {
   const double compute = longest / rate, memory = bytes / arch.dram_bytes_per_cycle();
   const double fill = double(c.steps) * 64.0;
   p.cycles = static_cast<std::uint64_t>(std::max(compute, memory) + fill);
-  p.bound = compute >= memory ? "worker pace (slowest op / queues)" : "DRAM bandwidth";
+  p.bound = compute < memory ? "DRAM bandwidth"
+            : spm.rate < pace ? "scratchpad (" + std::to_string(spm.lines) + " deep delay lines)"
+                              : "worker pace (slowest op / queues)";
   return p;
 }
 
@@ -187,11 +214,13 @@ MappedStencil map_chain(const KernelChain& c, const ArchConfig& arch) {
   BufferEstimate& b = m.summary.buffering;
   b.deep_lines = true;
   count_stages(sd.dfg, arch.fabric.pe, b);
-  if (b.scratchpad_bytes > arch.memory.scratchpad.size_bytes)
-    throw MapError(who + ": its delay lines take " + std::to_string(b.scratchpad_bytes) +
-                   " bytes of scratchpad; it has " + std::to_string(arch.memory.scratchpad.size_bytes));
+  const ChainScratchpad spm = chain_scratchpad(sd.dfg, arch);
+  b.scratchpad_bytes = spm.bytes;
+  if (spm.bytes > arch.memory.scratchpad.size_bytes)
+    throw MapError(who + ": its deep delay lines take " + std::to_string(spm.bytes) + " bytes of scratchpad; it has " +
+                   std::to_string(arch.memory.scratchpad.size_bytes));
   m.summary.time_steps = steps;
-  const CyclePrediction pred = predict_chain(c, arch);
+  const CyclePrediction pred = predict_chain(c, spm, arch);
   m.summary.predicted_cycles = pred.cycles;
   m.summary.predicted_bound = pred.bound;
   detail::finish_mapping(m, sd, workers, arch);
