@@ -145,7 +145,7 @@ MappedStencil map_kernel_chain(const Kernel& k, unsigned steps, unsigned workers
         tried += (tried.empty() ? "" : ", ") + ("w=" + std::to_string(w)) + " " + std::to_string(m.summary.predicted_cycles);
         if (!best || double(m.summary.predicted_cycles) <= (1.0 - kMoreStepsGain) * double(best->summary.predicted_cycles))
           best = std::move(m);
-      } catch (const MapError& e) {
+      } catch (const Error& e) {  // MapError, SpecError: this count does not fit
         last = e.what();
         failed = w;
         break;  // more workers need more PEs still
@@ -200,7 +200,9 @@ MappedStencil map_chain(const KernelChain& c, const ArchConfig& arch) {
   line.dims = 1;
   line.grid = {k.grid[0], 1, 1};
   line.radius = {1, 0, 0};
-  StencilPlan plan = StencilPlan::streams(line, workers, 1, c.ks.left, c.ks.right);
+  // The plan only gives the graph's delay lines their form (the workers' bands are the chain's).
+  line.workers = 1;
+  StencilPlan plan = StencilPlan::streams(line, 1, 1, c.ks.left, c.ks.right);
   plan.set_deep_lines(true);
   StencilDfg sd = detail::build_chain_dfg(c, plan, m.layout, arch);
   const std::string who = c.ks.describe() + " with w=" + std::to_string(workers) + ", " + std::to_string(steps) +

@@ -97,7 +97,7 @@ class ProgressLine {
 /// With `kernel`, `spec_in` is its carrier (KernelStreams::carrier) and the kernel is mapped.
 int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& arch, const std::string& arch_name,
                 std::ostream& out, std::ostream& err, bool progress, const Kernel* kernel = nullptr,
-                unsigned chain = 0) {
+                unsigned chain = 0, const std::string& steps_reason = {}) {
   StencilSpec spec = spec_in;
   const RooflineMachine machine = roofline_machine(arch);
   if (kernel) spec.workers = kernel_workers_of(o);
@@ -110,6 +110,7 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   MappedStencil mapped = !kernel ? map_stencil(spec, arch)
                          : chain  ? map_kernel_chain(*kernel, chain, spec.workers, arch)
                                   : map_kernel(*kernel, spec.workers, arch);
+  if (!steps_reason.empty()) mapped.summary.time_steps_reason = steps_reason;
   const std::string what = mapped.kernel ? mapped.kernel->streams.describe() : "stencil " + mapped.spec.describe();
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!o.dot_file.empty()) {
@@ -180,14 +181,14 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
 }
 
 // --time-steps for a kernel file: T (1..StencilSpec::kMaxTimeSteps) or auto (choose_kernel_chain).
-unsigned kernel_time_steps_of(const Options& o, const Kernel& k, const ArchConfig& arch) {
-  if (o.time_steps == "auto") return choose_kernel_chain(k, kernel_workers_of(o), arch).steps;
+KernelChainChoice kernel_time_steps_of(const Options& o, const Kernel& k, const ArchConfig& arch) {
+  if (o.time_steps == "auto") return choose_kernel_chain(k, kernel_workers_of(o), arch);
   unsigned t = 0;
   auto [p, ec] = std::from_chars(o.time_steps.data(), o.time_steps.data() + o.time_steps.size(), t);
   if (ec != std::errc() || p != o.time_steps.data() + o.time_steps.size() || t < 1 || t > StencilSpec::kMaxTimeSteps)
     throw SpecError("--time-steps: expected a positive integer up to " + std::to_string(StencilSpec::kMaxTimeSteps) +
                     " or 'auto', got '" + o.time_steps + "'");
-  return t;
+  return {t, {}};
 }
 
 }  // namespace
@@ -219,13 +220,14 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
     if (!flags.time_steps.empty()) {
       if (!flags.y_block.empty())
         throw UsageError("--time-steps: a kernel's chained steps run on whole rows; leave out --y-block");
-      const unsigned steps = kernel_time_steps_of(flags, *kernel, arch);
+      const KernelChainChoice choice = kernel_time_steps_of(flags, *kernel, arch);
+      const unsigned steps = choice.steps;
       Kernel chained = *kernel;
       chained.time_steps = steps;
       if (steps > 1) {
         try {
           if (!flags.roofline_only)
-            return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &chained, steps);
+            return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &chained, steps, choice.reason);
           const MappedStencil m = map_kernel_chain(chained, steps, kernel_workers_of(flags), arch);
           const Roofline r = mapping_roofline(m, roofline_machine(arch));
           fmt::print(out, "{} x {} steps chained: roofline {:.1f} GFLOP/s ({}-bound), {} workers\n",
@@ -236,8 +238,12 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
           throw MapError(flags.spec_file + ": " + e.what());
         }
       }
-      if (passes.size() == 1 && flags.y_block.empty() && !flags.roofline_only)
-        return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &chained);
+      // T = 1 (given, or auto's choice): one step, in one pass or the kernel's passes.
+      if (passes.size() == 1 && !flags.roofline_only)
+        return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &chained, 0, choice.reason);
+      return run_kernel_passes(flags, chained, passes, arch, arch_name,
+                               flags.predict_only || flags.roofline_only ? std::vector<double>{} : input_of(flags, carrier),
+                               out, err);
     }
     // A ring, several time steps or y slabs: pass after pass (mapper/kernel_passes.h), each pass in
     // its y slabs (mapper/kernel_slabs.h).

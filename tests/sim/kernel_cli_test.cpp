@@ -462,7 +462,7 @@ TEST(KernelCli, RefusalsAreOneLineWithTheirExitCode) {
   const TempDir d;
   expect_refused({"--spec", kKernels + "jacobi-1d.yaml", "--grid", "30"}, kExitUsage,
                  "--grid does not apply to the kernel file " + kKernels +
-                     "jacobi-1d.yaml (its grid, taps and time steps are the file's) (see cgrasim --help)");
+                     "jacobi-1d.yaml (its grid and taps are the file's) (see cgrasim --help)");
   expect_refused({"--spec", kKernels + "jacobi2d.yaml", "--y-block", "4"}, kExitUsage,
                  "--y-block: y slabs are for 3d stencils; " + kKernels + "jacobi2d.yaml is a 2d kernel (see cgrasim --help)");
   expect_refused({"--spec", kKernels + "heat3d.yaml", "--y-block", "4", "--jobs", "2"}, kExitUsage,
