@@ -125,9 +125,16 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   // auto), simulated unless only predictions are asked for.
   std::optional<MappedStencil> one;
   if (kernel && chain > 1) {
+    // One pass with the chain's workers, or with its own where they do not fit one pass (its
+    // row groups take a memory PE each; a chained worker takes two).
     Kernel k1 = *kernel;
     k1.time_steps = 1;
-    one = map_kernel(k1, spec.workers, arch);
+    try {
+      one = map_kernel(k1, spec.workers, arch);
+    } catch (const MapError&) {
+      if (spec.workers == 0) throw;
+      one = map_kernel(k1, 0, arch);
+    }
   } else if (!kernel && mapped.spec.time_steps > 1) {
     StencilSpec s1 = spec;
     s1.time_steps = 1;
