@@ -414,6 +414,16 @@ std::vector<Case> command_line_and_spec_cases() {
        {file("k.yaml", "kernel: s3\ndims: 3\ngrid: 16x10x8\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(0,-1,0) + a(0,1,0) + a(0,0,1)\"\n")},
        kExitUsage,
        "--dot: --y-block runs one graph per slab; --dot records one run: leave out --y-block (see cgrasim --help)"},
+      {"SpecKernelFileChainARing",  // --time-steps chains one pass; a ring runs in passes
+       v({"--spec", "{tmp}/k.yaml", "--time-steps", "2", "--json", "{tmp}/r.json", "--output", "{tmp}/o.npy"}),
+       {file("k.yaml", "kernel: ring\ndims: 2\ngrid: 20x12\ninputs: [a]\nstages:\n  - {name: s, expr: \"a(-1,0) + a(1,0)\"}\n  - {name: out, expr: \"s(-1,0) + s(1,0)\"}\n")},
+       kExitError,
+       "{tmp}/k.yaml: kernel 'ring' runs in passes (a stage's ring, docs/kernels.md \"Passes\"): its time steps cannot chain on the fabric"},
+      {"SpecKernelFileChainWithYBlock",  // chained steps stream whole rows: no y slabs
+       v({"--spec", "{tmp}/k.yaml", "--time-steps", "2", "--y-block", "4"}),
+       {file("k.yaml", "kernel: s3\ndims: 3\ngrid: 16x10x8\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(0,-1,0) + a(0,1,0) + a(0,0,1)\"\n")},
+       kExitUsage,
+       "--time-steps: a kernel's chained steps run on whole rows; leave out --y-block (see cgrasim --help)"},
       {"SpecKernelFileBadTap",  // a kernel file's own error, with its line and column
        v({"--spec", "{tmp}/k.yaml"}),
        {file("k.yaml", "kernel: box\ndims: 2\ngrid: 64x32\ninputs: [a]\nstages:\n  - name: out\n    expr: \"a(-1,0) + b(1,0)\"\n")},
