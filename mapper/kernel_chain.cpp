@@ -230,6 +230,7 @@ MappedStencil map_chain(const KernelChain& c, const ArchConfig& arch) {
 }
 
 }  // namespace
+
 KernelChainChoice choose_kernel_chain(const Kernel& k, unsigned workers, const ArchConfig& arch) {
   KernelChainChoice c;
   Kernel one = k;

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <iostream>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -124,8 +123,6 @@ TEST_P(KernelChainMapped, InterpretedGraphMatchesTheSweeps) {
     const Kernel k = kernel_of(c.dims, c.grid, "a", stage("out", c.expr));
     const MappedStencil m = map_kernel_chain(k, steps, workers, arch);
     ASSERT_TRUE(m.kernel);
-    if (getenv("DBG")) for (auto& [kk, v] : m.summary.ops_by_kind) std::cerr << kk << " " << v << "\n";
-    if (getenv("DBG")) for (dfg::Vertex v = 0; v < m.dfg.num_ops(); ++v) std::cerr << m.dfg.op(v).name << "\n";
     EXPECT_EQ(m.kernel->streams.kernel.time_steps, steps);
     const std::array<long, 3> n{long(k.grid[0]), long(k.grid[1]), long(k.grid[2])};
     const Grid in = random_grid(k.grid_points(), 7 + steps);
