@@ -154,22 +154,7 @@ class ChainGraph : GraphParts {
       out_.dfg.channel(e).capacity = tokens + kRateSlack;
       return;
     }
-    const std::uint64_t channels = std::max<std::uint64_t>(1, (tokens + queue_ - 1) / queue_);
-    PortRef src = from;
-    std::uint64_t left = tokens;
-    for (std::uint64_t i = 0; i < channels; ++i) {
-      const std::uint64_t here = left / (channels - i);
-      left -= here;
-      dfg::Edge e;
-      if (i + 1 < channels) {
-        auto copy = b_.add(OpKind::Copy, n + "_c" + num(i)).role(Role::Compute, wj);
-        e = b_.connect(src, copy.port("in"));
-        src = copy.port("out");
-      } else {
-        e = b_.connect(src, to);
-      }
-      out_.dfg.channel(e).initial.assign(here, dfg::Literal{0.0});
-    }
+    delay_over_copies(from, to, tokens, queue_, n, wj);
   }
 
   static constexpr std::uint64_t kQueueLines = 4;

@@ -91,6 +91,11 @@ void GraphParts::connect_delay_line(const PortRef& from, const PortRef& to, std:
     out_.dfg.channel(e).capacity = tokens + kRateSlack;
     return;
   }
+  delay_over_copies(from, to, tokens, per, delay_name, worker);
+}
+
+void GraphParts::delay_over_copies(const PortRef& from, const PortRef& to, std::uint64_t tokens, std::uint64_t per,
+                                   const std::string& delay_name, int worker) {
   const std::uint64_t channels = std::max<std::uint64_t>(1, (tokens + per - 1) / per);
   PortRef src = from;
   std::uint64_t left = tokens;

@@ -91,6 +91,11 @@ class GraphParts {
   void connect_delay_line(const PortRef& from, const PortRef& to, std::uint64_t tokens, const std::string& delay_name,
                           int worker);
 
+  /// `tokens` initial tokens from `from` to `to` over channels of at most `per` tokens each, COPY
+  /// stages `<delay_name>_c<i>` between them.
+  void delay_over_copies(const PortRef& from, const PortRef& to, std::uint64_t tokens, std::uint64_t per,
+                         const std::string& delay_name, int worker);
+
   /// One SYNC per writer, then a tree of JOINs with at most `fan_in_` inputs each (a JOIN's inputs
   /// are input queues of one PE); the root's `done` is left unconnected: the run's done.
   void add_sync(const std::vector<PortRef>& stores, const std::vector<std::int64_t>& expected);
