@@ -159,23 +159,11 @@ class ChainGraph : GraphParts {
 
   static constexpr std::uint64_t kQueueLines = 4;
 
-  // `computed` where `pat` marks (0^m 1^n 0^p over the words), `centre`'s words elsewhere: FILTERs
-  // keep each side's words, a MUX mode=bits puts them in order; the centre's kept words wait up
-  // to `backlog` for the computed ones before them.
+  // `computed` where `pat` marks (0^m 1^n 0^p over the words), `centre`'s words elsewhere
+  // (add_window); the centre's kept words wait up to `backlog` for the computed ones before them.
   PortRef put_back(unsigned j, const std::string& p, const WindowBits& pat, const PortRef& centre,
                    const PortRef& computed, std::uint64_t backlog) {
-    const int wj = static_cast<int>(j);
-    auto cf = b_.add(OpKind::Filter, p + ".c").imm("mode", "bits").role(Role::Filter, wj);
-    b_.connect(computed, cf.port("in"));
-    b_.connect(window_bits(p + ".c.bits", pat, wj), cf.port("bits"));
-    auto kf = b_.add(OpKind::Filter, p + ".k").imm("mode", "bits").role(Role::Filter, wj);
-    b_.connect(centre, kf.port("in"));
-    b_.connect(window_bits(p + ".k.bits", pat, wj, true), kf.port("bits"));
-    auto mux = b_.add(OpKind::Mux, p + ".mux").imm("mode", "bits").role(Role::Filter, wj);
-    b_.connect(window_bits(p + ".sel", pat, wj), mux.port("sel"));
-    b_.connect(cf.port("out"), mux.port("b"));
-    connect_buffered(kf.port("out"), mux.port("a"), backlog, p + ".kd", wj);
-    return mux.port("out");
+    return add_window(j, p, pat, pat, centre, computed, backlog, true);
   }
 
   const KernelChain& c_;

@@ -35,16 +35,17 @@ PortRef GraphParts::window_bits(const std::string& op_name, const WindowBits& wb
 }
 
 PortRef GraphParts::add_window(unsigned j, const std::string& p, const WindowBits& keep, const WindowBits& sel,
-                               const PortRef& kept_from, const PortRef& computed, std::uint64_t backlog) {
+                               const PortRef& kept_from, const PortRef& computed, std::uint64_t backlog,
+                               bool marks_computed) {
   const int wj = static_cast<int>(j);
   auto kf = b_.add(OpKind::Filter, p + ".keep").imm("mode", "bits").role(Role::Filter, wj);
   b_.connect(kept_from, kf.port("in"));
-  b_.connect(window_bits(p + ".keep.bits", keep, wj), kf.port("bits"));
+  b_.connect(window_bits(p + ".keep.bits", keep, wj, marks_computed), kf.port("bits"));
   auto drop = b_.add(OpKind::Filter, p + ".drop").imm("mode", "bits").role(Role::Filter, wj);
   b_.connect(computed, drop.port("in"));
-  b_.connect(window_bits(p + ".drop.bits", sel, wj, true), drop.port("bits"));
+  b_.connect(window_bits(p + ".drop.bits", sel, wj, !marks_computed), drop.port("bits"));
   auto mux = b_.add(OpKind::Mux, p + ".mux").imm("mode", "bits").role(Role::Filter, wj);
-  b_.connect(window_bits(p + ".sel", sel, wj), mux.port("sel"));
+  b_.connect(window_bits(p + ".sel", sel, wj, marks_computed), mux.port("sel"));
   b_.connect(drop.port("out"), mux.port("a"));
   connect_buffered(kf.port("out"), mux.port("b"), backlog, p + ".kd", wj);
   return mux.port("out");

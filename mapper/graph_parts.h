@@ -66,9 +66,11 @@ class GraphParts {
   /// Puts words of `kept_from` in place of some of `computed`'s: a FILTER keeps them (`<p>.keep`, on
   /// `keep`), another drops the computed words there (`<p>.drop`, on `sel` inverted) and a MUX
   /// mode=bits (`<p>.mux`, on `sel`) puts the kept words in their place. The channel into the MUX
-  /// holds the kept words that wait there, `backlog` at most (StencilPlan::buffer_for).
+  /// holds the kept words that wait there, `backlog` at most (StencilPlan::buffer_for). With
+  /// `marks_computed`, `keep` and `sel` mark the other words: those of `computed` that stay.
   PortRef add_window(unsigned j, const std::string& p, const WindowBits& keep, const WindowBits& sel,
-                     const PortRef& kept_from, const PortRef& computed, std::uint64_t backlog);
+                     const PortRef& kept_from, const PortRef& computed, std::uint64_t backlog,
+                     bool marks_computed = false);
 
   /// The bit generator of filter `filter`. 1D: one per distinct pattern, multicast to every filter
   /// using it. 2D: one per filter: filters with the same pattern serve taps of different readers,
