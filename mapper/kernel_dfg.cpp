@@ -61,8 +61,10 @@ class Lowering {
   /// slots from row `row0`; `ready` (if given): about when the result of a point leaves, in cycles
   /// after the readers' word.
   PortRef build(dfg::Builder& b, StencilDfg& sd, unsigned j, const std::vector<PortRef>& streams, unsigned interleave,
-                const std::string& prefix = {}, unsigned row0 = 0, std::uint64_t* ready = nullptr) {
+                const std::string& prefix = {}, unsigned row0 = 0, std::uint64_t* ready = nullptr,
+                std::uint64_t slack = kRateSlack) {
     b_ = &b;
+    slack_ = slack;
     sd_ = &sd;
     j_ = j;
     streams_ = &streams;
@@ -261,7 +263,7 @@ class Lowering {
     // Beyond a PE's queues, up to kDelayStages COPY stages (each adds its queues) hold them; a
     // longer wait takes a deep channel (a scratchpad FIFO, whose banks every worker shares).
     const std::uint64_t native = std::uint64_t{pe.input_queue_depth} + pe.output_queue_depth;
-    const std::uint64_t need = left + (until > v.ready ? until - v.ready : 0) + kRateSlack;
+    const std::uint64_t need = left + (until > v.ready ? until - v.ready : 0) + slack_;
     const std::uint64_t stages = need > native ? (need - 1) / native : 0;
     if (stages > 0 && stages <= kDelayStages) {
       for (std::uint64_t c = 0; c < stages; ++c) {
@@ -296,6 +298,7 @@ class Lowering {
   StencilDfg* sd_ = nullptr;
   const std::vector<PortRef>* streams_ = nullptr;
   unsigned j_ = 0, d_ = 1, n_ = 0, row_ = 0, fp_ops_ = 0;
+  std::uint64_t slack_ = kRateSlack;  // words a channel holds beyond its tokens and skew
   double rate_ = 1;
   std::map<std::pair<unsigned, Shift>, Value> stage_values_;  // an earlier stage's value at a point
 };
@@ -360,7 +363,9 @@ KernelStep kernel_step(const KernelStreams& ks, const ArchConfig& arch, dfg::Bui
                        const std::vector<PortRef>& streams, const std::string& prefix, unsigned row0) {
   Lowering l(ks, arch);
   KernelStep s;
-  s.out = l.build(b, sd, j, streams, 1, prefix, row0, &s.ready);
+  // A chained worker's ops spread over more of the fabric than one pass's, and their skews, taken
+  // for routes of one hop, come later: kChainSlack words more on each channel keep them at pace.
+  s.out = l.build(b, sd, j, streams, 1, prefix, row0, &s.ready, kRateSlack + kChainSlack);
   s.rows = l.rows_used();
   return s;
 }

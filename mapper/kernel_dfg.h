@@ -63,6 +63,9 @@ double kernel_op_rate(const KernelStreams& ks, const ArchConfig& arch);
 /// One step of the compute of `ks` for worker `j` (a chained time step, mapper/kernel_chain.h):
 /// the ops on `streams` (one per row group, ks.rows' order; a tap dx takes ks.lag(dx) initial
 /// tokens on its channel), named `prefix` + op, their slots from row `row0`.
+/// Words a chained step's channels hold beyond one pass's (kernel_step).
+inline constexpr std::uint64_t kChainSlack = 16;
+
 struct KernelStep {
   dfg::PortRef out;         ///< one result per word of the streams
   std::uint64_t ready = 0;  ///< about when a point's result leaves, in cycles after its newest word

@@ -578,22 +578,21 @@ TEST(KernelChainCli, AutoTakesTheMostStepsPerPredictedCycle) {
 }
 
 // A chained worker takes two memory PEs (a reader and a writer), a one-pass worker one per row
-// group and a writer: where the chain's workers do not fit one pass (HEAT3D's five row groups, six
-// workers: 36 memory PEs of 32), the single pass it compares with takes its own.
+// group and a writer: where the chain's workers do not fit one pass (nine row groups, four
+// workers: 40 memory PEs of 32), the single pass it compares with takes its own.
 TEST(KernelChainCli, TheSinglePassTakesItsOwnWorkersWhereTheChainsDoNotFit) {
   const TempDir d;
   const std::string file = d / "k.yaml";
-  {
-    std::ifstream in(kKernels + "heat3d.yaml");
-    std::ofstream o(file);
-    for (std::string line; std::getline(in, line);) o << (line.rfind("grid:", 0) == 0 ? "grid: 32x32x40" : line) << "\n";
-  }
+  std::ofstream(file) << "kernel: nine\ndims: 3\ngrid: 16x12x20\ninputs: [a]\nstages:\n  - {name: out, expr: \""
+                         "a(0,-1,-1) + a(0,1,-1) + a(0,-1,1) + a(0,1,1) + a(0,0,0) + a(0,-1,0) + a(0,1,0) + a(0,0,-1) + a(0,0,1)\"}\n";
   const test::CliResult r = test::run_cgrasim(
-      {"--spec", file, "--time-steps", "2", "--workers", "6", "--predict-only", "--json", d / "p.json"});
+      {"--spec", file, "--time-steps", "2", "--workers", "4", "--predict-only", "--json", d / "p.json"});
   ASSERT_EQ(r.code, kExitOk) << r.err;
   const json j = load_json(d / "p.json");
-  EXPECT_EQ(j["mapping"]["workers"], 6);
+  EXPECT_EQ(j["mapping"]["workers"], 4);
   EXPECT_EQ(j["temporal"]["single_pass_source"], "predicted");
+  const test::CliResult four = test::run_cgrasim({"--spec", file, "--workers", "4", "--predict-only"});
+  EXPECT_EQ(four.code, kExitError) << four.err;  // one pass on four workers does not fit
   const test::CliResult one = test::run_cgrasim({"--spec", file, "--predict-only", "--json", d / "one.json"});
   ASSERT_EQ(one.code, kExitOk) << one.err;
   EXPECT_EQ(j["temporal"]["single_pass_workers"], load_json(d / "one.json")["mapping"]["workers"]);
