@@ -32,7 +32,7 @@ class ChainGraph : GraphParts {
     std::vector<std::int64_t> expected;
     std::vector<PortRef> done;
     for (unsigned j = 0; j < c_.workers; ++j) {
-      PortRef s = add_reader(j);
+      PortRef s = add_reader(j, 0);
       unsigned row = 0;
       for (unsigned t = 1; t <= c_.steps; ++t) s = add_step(j, t, s, row);
       out_.slot_rows = std::max(out_.slot_rows, row);
@@ -44,26 +44,37 @@ class ChainGraph : GraphParts {
   }
 
  private:
-  // Worker j's reader: its band's words of input 0, then the words its first stream carries past
-  // the grid's end (pad), CONST zeros appended by a MUX: they only feed results past the grid.
-  PortRef add_reader(unsigned j) {
+  // Worker j's reader of its band's stream `shift` words late (0: the band's own; > 0: step 1's
+  // row groups that would wait in a deep line, loaded again): word v is the input's word
+  // start + v - shift, CONST zeros (MUXes) where that is before the grid (only results before
+  // the band's units read them) or past its end (only results past the grid).
+  PortRef add_reader(unsigned j, std::uint64_t shift) {
     const ChainBand& b = c_.bands[j];
     const int wj = static_cast<int>(j);
-    const std::uint64_t start = b.lo[0] * c_.unit, total = c_.read_words(j);
-    const std::uint64_t grid = c_.units * c_.unit, loads = std::min(total, grid - start);
-    auto addr = b_.add(OpKind::AddrGen, name("r", j, ".addr")).role(Role::Control, wj);
-    addr.imm("base", static_cast<std::int64_t>(layout_.input_base + 8 * start))
+    const std::string r = shift == 0 ? name("r", j) : name("r", j, "_d") + num(shift);
+    const std::uint64_t start = b.lo[0] * c_.unit, total = c_.read_words(j), grid = c_.units * c_.unit;
+    const std::uint64_t front = std::min(total, shift > start ? shift - start : 0);
+    const std::uint64_t first = start + front - shift;  // the first word loaded
+    const std::uint64_t loads = std::min(total - front, grid - first), tail = total - front - loads;
+    auto addr = b_.add(OpKind::AddrGen, r + ".addr").role(Role::Control, wj);
+    addr.imm("base", static_cast<std::int64_t>(layout_.input_base + 8 * first))
         .imm("stride", std::int64_t{8})
         .imm("count", static_cast<std::int64_t>(loads));
-    auto load = b_.add(OpKind::Load, name("r", j, ".load")).role(Role::Reader, wj);
+    auto load = b_.add(OpKind::Load, r + ".load").role(Role::Reader, wj);
     b_.connect(addr.port("addr"), load.port("addr"));
-    if (loads == total) return load.port("data");
-    auto pad = b_.add(OpKind::Const, name("r", j, ".pad")).imm("value", 0.0).imm("count", std::int64_t{0}).role(Role::Control, wj);
-    auto mux = b_.add(OpKind::Mux, name("r", j, ".padmux")).imm("mode", "bits").role(Role::Filter, wj);
-    b_.connect(window_bits(name("r", j, ".padmux.sel"), {loads, total - loads, kForever, 1, 0}, wj), mux.port("sel"));
-    b_.connect(load.port("data"), mux.port("a"));
-    b_.connect(pad.port("out"), mux.port("b"));
-    return mux.port("out");
+    PortRef out = load.port("data");
+    // `zeros` CONST words put in by a MUX whose select bits are `sel` (1: a zero).
+    const auto zeros = [&](const std::string& n, const WindowBits& sel) {
+      auto pad = b_.add(OpKind::Const, n).imm("value", 0.0).imm("count", std::int64_t{0}).role(Role::Control, wj);
+      auto mux = b_.add(OpKind::Mux, n + "mux").imm("mode", "bits").role(Role::Filter, wj);
+      b_.connect(window_bits(n + "mux.sel", sel, wj), mux.port("sel"));
+      b_.connect(out, mux.port("a"));
+      b_.connect(pad.port("out"), mux.port("b"));
+      out = mux.port("out");
+    };
+    if (tail > 0) zeros(r + ".pad", {loads, tail, kForever, 1, 0});
+    if (front > 0) zeros(r + ".front", {0, front, kForever, 1, 0});
+    return out;
   }
 
   PortRef add_writer(unsigned j, const PortRef& data) {
@@ -102,6 +113,13 @@ class ChainGraph : GraphParts {
     for (auto& [d, port] : at) {
       if (d == prev && line > 0) {
         port = src;
+        continue;
+      }
+      if (t == 1 && c_.reads_beyond > 0 && d - prev > c_.reads_beyond) {
+        src = add_reader(j, d);
+        port = src;
+        prev = d;
+        ++line;
         continue;
       }
       auto copy = b_.add(OpKind::Copy, p + "line" + num(line)).role(Role::Compute, wj);
@@ -145,10 +163,10 @@ class ChainGraph : GraphParts {
     return f.port("out");
   }
 
-  // `tokens` initial tokens from `from` to `to`: up to kQueueLines input queues' worth over COPY
+  // `tokens` initial tokens from `from` to `to`: up to kChainQueueLines input queues' worth over COPY
   // stages (each channel an input queue's worth), else one deep channel (a scratchpad FIFO).
   void delay_line(const PortRef& from, const PortRef& to, std::uint64_t tokens, const std::string& n, int wj) {
-    if (tokens > kQueueLines * queue_) {
+    if (tokens > kChainQueueLines * queue_) {
       const dfg::Edge e = b_.connect(from, to);
       out_.dfg.channel(e).initial.assign(tokens, dfg::Literal{0.0});
       out_.dfg.channel(e).capacity = tokens + kRateSlack;
@@ -156,8 +174,6 @@ class ChainGraph : GraphParts {
     }
     delay_over_copies(from, to, tokens, queue_, n, wj);
   }
-
-  static constexpr std::uint64_t kQueueLines = 4;
 
   // `computed` where `pat` marks (0^m 1^n 0^p over the words), `centre`'s words elsewhere
   // (add_window); the centre's kept words wait up to `backlog` for the computed ones before them.

@@ -17,14 +17,28 @@
 
 namespace cgra {
 
-std::uint64_t KernelChain::line_words() const {
-  std::uint64_t most = lag;
+std::vector<std::uint64_t> KernelChain::delays() const {
   const std::uint64_t nx = ks.kernel.grid[0], ny = ks.kernel.grid[1];
   const std::int64_t ry_hi = ks.kernel.dims >= 2 ? std::int64_t(ny) - ks.stage().interior.hi[1] : 0;
   const std::int64_t rz_hi = ks.kernel.dims == 3 ? std::int64_t(ks.kernel.grid[2]) - ks.stage().interior.hi[2] : 0;
-  for (const TapRow& r : ks.rows)
-    most = std::max<std::uint64_t>(most, std::uint64_t((ry_hi - r.dy) * std::int64_t(nx) + (rz_hi - r.dz) * std::int64_t(nx * ny)));
-  return most;
+  const auto delay = [&](std::int64_t dy, std::int64_t dz) {
+    return std::uint64_t((ry_hi - dy) * std::int64_t(nx) + (rz_hi - dz) * std::int64_t(nx * ny));
+  };
+  std::vector<std::uint64_t> d{delay(0, 0)};
+  for (const TapRow& r : ks.rows) d.push_back(delay(r.dy, r.dz));
+  std::sort(d.begin(), d.end());
+  d.erase(std::unique(d.begin(), d.end()), d.end());
+  return d;
+}
+
+unsigned KernelChain::line_readers(std::uint64_t longest) const {
+  unsigned n = 0;
+  std::uint64_t prev = 0;
+  for (const std::uint64_t d : delays()) {
+    if (d - prev > longest) ++n;
+    prev = d;
+  }
+  return n;
 }
 
 KernelChain kernel_chain(const Kernel& k, unsigned steps, unsigned workers) {
@@ -101,7 +115,9 @@ ChainScratchpad chain_scratchpad(const dfg::Dfg& g, const ArchConfig& arch) {
     s.bytes += (ch.capacity + row - 1) / row * row * 8;  // a FIFO takes whole rows
     if (!ch.initial.empty()) ++s.lines;  // a delay line: every word of the stream
   }
-  const double words = double(std::min(spm.ports, spm.banks)) * double(row);  // a cycle, all banks
+  // A cycle's accesses, all banks, at the share the lines' streams keep: each walks the banks a row
+  // an access at the pace of the others, so two on one bank keep meeting there.
+  const double words = kChainScratchpadShare * double(std::min(spm.ports, spm.banks)) * double(row);
   if (s.lines > 0) s.rate = std::min(1.0, words / (2.0 * double(s.lines)));
   return s;
 }
@@ -158,7 +174,11 @@ MappedStencil map_kernel_chain(const Kernel& k, unsigned steps, unsigned workers
                                    best->summary.workers_reason;
     return *best;
   }
-  const KernelChain c = kernel_chain(k, steps, workers);
+  KernelChain c = kernel_chain(k, steps, workers);
+  // Step 1's deep lines read from memory instead where every worker's readers fit the memory PEs.
+  const std::uint64_t longest = kChainQueueLines * arch.fabric.pe.input_queue_depth;
+  if (c.line_readers(longest) > 0 && (2 + c.line_readers(longest)) * workers <= arch.fabric.count(PeKind::Memory))
+    c.reads_beyond = longest;
   try {
     return map_chain(c, arch);
   } catch (const MapError& e) {
@@ -189,13 +209,14 @@ MappedStencil map_chain(const KernelChain& c, const ArchConfig& arch) {
   mk.streams.kernel.time_steps = steps;  // the run's reference: T steps
   mk.work = kernel_work(c.ks, arch);
   mk.work.time_steps = steps;
-  mk.work.mem_pes = 2;
+  mk.work.mem_pes = c.memory_pes();
   mk.input_bases = kernel_input_bases(c.ks, m.layout);
   m.kernel = mk;
   const unsigned nm = arch.fabric.count(PeKind::Memory);
-  if (2 * workers > nm)
-    throw MapError(c.ks.describe() + " with w=" + std::to_string(workers) + " chained: " + std::to_string(2 * workers) +
-                   " memory PEs (a reader and a writer each); the fabric has " + std::to_string(nm));
+  if (c.memory_pes() * workers > nm)
+    throw MapError(c.ks.describe() + " with w=" + std::to_string(workers) + " chained: " +
+                   std::to_string(c.memory_pes() * workers) + " memory PEs (" + std::to_string(c.memory_pes() - 1) +
+                   " readers and a writer each); the fabric has " + std::to_string(nm));
   StencilSpec line = c.ks.carrier(workers);
   line.dims = 1;
   line.grid = {k.grid[0], 1, 1};

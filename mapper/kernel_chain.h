@@ -47,13 +47,24 @@ struct KernelChain {
   std::uint64_t lo_u = 0, hi_u = 0;  ///< the interior's units
   std::uint64_t lag = 0;     ///< words from a point to the newest word its result needs
   std::vector<ChainBand> bands;  ///< one per worker
+  /// Step 1's delay lines longer than this many words (deep ones, scratchpad FIFOs) are each a
+  /// reader of their own instead: the band's words loaded again, that many words later, from the
+  /// caches that hold them since the first load (0: none; map_kernel_chain sets it where the
+  /// memory PEs allow). Later steps' lines carry results that are in no memory.
+  std::uint64_t reads_beyond = 0;
+
+  /// The delays (words) of one step's row groups, the (0, 0) group's included: distinct, ascending.
+  std::vector<std::uint64_t> delays() const;
+  /// Step 1's readers beside the band's own, were reads_beyond `longest`: the gaps between
+  /// consecutive delays() (the first from 0) longer than `longest`.
+  unsigned line_readers(std::uint64_t longest) const;
+  /// Memory PEs of one worker: its readers and its writer.
+  unsigned memory_pes() const { return 2 + (reads_beyond > 0 ? line_readers(reads_beyond) : 0); }
 
   /// Words worker j's reader loads.
   std::uint64_t read_words(unsigned j) const { return (bands[j].hi[0] - bands[j].lo[0]) * unit + bands[j].pad[0]; }
   /// Words worker j writes (its band, whole units).
   std::uint64_t write_words(unsigned j) const { return (bands[j].hi[steps] - bands[j].lo[steps]) * unit; }
-  /// Words of the delay lines one step of one worker holds (the widest (dy, dz) reach and the lag).
-  std::uint64_t line_words() const;
 };
 
 /// The chain of `steps` steps of `k` on `workers` workers (>= 1). Throws MapError, one line naming
@@ -78,6 +89,17 @@ struct KernelChainChoice {
 /// a larger T is taken only where it predicts kMoreStepsGain more steps a cycle than the best
 /// so far. A kernel that does not chain (kernel_chain's refusals) takes 1, the reason naming why.
 KernelChainChoice choose_kernel_chain(const Kernel& k, unsigned workers, const ArchConfig& arch);
+
+/// A delay line of a chained step holds up to this many input queues' worth of words over COPY
+/// stages; a longer one is a deep channel (a scratchpad FIFO).
+inline constexpr std::uint64_t kChainQueueLines = 4;
+
+/// The share of the scratchpad's accesses a cycle (min(ports, banks)) that a chain's deep delay
+/// lines get, all of them busy: their writes and reads walk the banks in step and meet on them,
+/// and the put-back FIFOs take accesses too. Measured on configs/paper.yaml (16 banks, 8-byte
+/// rows): HEAT3D 32x32x400, T = 2, step 1 from readers, w = 4 and 5 (8 and 10 deep lines) move
+/// 11.5 and 10.5 line accesses a cycle of 16 (docs/kernels.md, "Time steps on the fabric").
+inline constexpr double kChainScratchpadShare = 0.7;
 
 /// A larger T must predict this share more steps per cycle to be taken.
 inline constexpr double kMoreStepsGain = 0.02;

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "config/arch_config.h"
+#include "dfg/graph.h"
 #include "mapper/kernel_chain.h"
 #include "mapper/kernel_dfg.h"
 #include "mapper/kernel_map.h"
@@ -285,6 +286,18 @@ std::vector<ChainCase> chain_cases() {
          const double a = std::fma(0.125, sy, 0.125 * sx);
          return std::fma(g[idx(n, x, y, z - 1)], 0.25, a) + g[idx(n, x, y, z + 1)];
        }},
+      // Rows and planes longer than four input queues: step 1 reads its deep lines from memory.
+      {"wide", 2, "70x9", "a(0,-1) - 0.25 * a(-1,0) + a(1,0) + a(0,1)", {1, 1, 0}, {1, 1, 0},
+       [idx](const Grid& g, long x, long y, long z, const std::array<long, 3>& n) {
+         return (std::fma(-0.25, g[idx(n, x - 1, y, z)], g[idx(n, x, y - 1, z)]) + g[idx(n, x + 1, y, z)]) +
+                g[idx(n, x, y + 1, z)];
+       }},
+      {"planes", 3, "11x7x8", "a(0,0,-1) + a(0,-1,0) * 0.5 + a(0,0,0) + a(1,0,0) + a(0,1,0) + a(0,0,1)", {0, 1, 1},
+       {1, 1, 1},
+       [idx](const Grid& g, long x, long y, long z, const std::array<long, 3>& n) {
+         const double a = std::fma(g[idx(n, x, y - 1, z)], 0.5, g[idx(n, x, y, z - 1)]);
+         return (((a + g[idx(n, x, y, z)]) + g[idx(n, x + 1, y, z)]) + g[idx(n, x, y + 1, z)]) + g[idx(n, x, y, z + 1)];
+       }},
   };
 }
 
@@ -305,6 +318,33 @@ TEST_P(KernelChainMapped, InterpretedGraphMatchesTheSweeps) {
 
 INSTANTIATE_TEST_SUITE_P(StepsAndWorkers, KernelChainMapped,
                          ::testing::Combine(::testing::Values(1u, 2u, 3u), ::testing::Values(1u, 3u)));
+
+// Step 1's delay lines longer than four input queues (kChainQueueLines x 16 words on paper.yaml)
+// are readers of their own; later steps' stay deep channels. 3D r=1 on 11x7x8: the row groups'
+// delays are 11 (dz=+1), 77 (dy=+1), 88, 99 and 165 words (dz=-1): gaps 11, 66, 11, 11, 66.
+TEST(KernelChain, StepOneReadsItsDeepLinesFromMemory) {
+  const ArchConfig arch = load_default_arch();
+  const Kernel k = kernel_of(3, "11x7x8", "a", stage("out", "a(0,0,-1) + a(0,-1,0) + a(0,0,0) + a(0,1,0) + a(0,0,1)"));
+  KernelChain c = kernel_chain(k, 2, 2);
+  EXPECT_EQ(c.delays(), (std::vector<std::uint64_t>{11, 77, 88, 99, 165}));
+  EXPECT_EQ(c.line_readers(64), 2u);
+  EXPECT_EQ(c.line_readers(66), 0u);
+  EXPECT_EQ(c.memory_pes(), 2u);
+  c.reads_beyond = 64;
+  EXPECT_EQ(c.memory_pes(), 4u);
+  const MappedStencil m = map_kernel_chain(k, 2, 2, arch);
+  unsigned loads = 0, step1_deep = 0, step2_deep = 0;
+  for (std::size_t v = 0; v < m.dfg.num_ops(); ++v)
+    if (m.dfg.op(v).kind == dfg::OpKind::Load) ++loads;
+  for (auto [e, end] = boost::edges(m.dfg.graph()); e != end; ++e) {
+    if (m.dfg.channel(*e).initial.size() <= 64) continue;
+    const std::string& to = m.dfg.op(boost::target(*e, m.dfg.graph())).name;
+    (to.find(".t1.") != std::string::npos ? step1_deep : step2_deep) += 1;
+  }
+  EXPECT_EQ(loads, 2u * 3u);      // per worker: the band, and the stream 77 and 165 words later
+  EXPECT_EQ(step1_deep, 0u);
+  EXPECT_EQ(step2_deep, 2u * 2u);  // per worker: step 2's two gaps of 66 words
+}
 
 TEST(KernelChain, Refusals) {
   const auto refused = [](const Kernel& k, unsigned steps, unsigned w, const std::string& part) {
