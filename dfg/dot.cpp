@@ -282,10 +282,12 @@ AgraphPtr build_agraph(const Dfg& dfg, const DotOptions& options, Agdisc_t* disc
 
 std::string_view fill_color(OpKind kind) {
   switch (kind) {
-    case OpKind::Mux: return "lightyellow";
+    case OpKind::Mux:
+    case OpKind::Gather: return "lightyellow";
     case OpKind::Mul: return "orange";
     case OpKind::Mac: return "red";
-    case OpKind::Demux: return "lightblue";
+    case OpKind::Demux:
+    case OpKind::Deal: return "lightblue";
     case OpKind::Add: return "green";
     case OpKind::AddrGen:
     case OpKind::Counter: return "cyan";

@@ -129,7 +129,8 @@ std::string tooltip_of(const Dfg& dfg, const FoldNode& node) {
 }
 
 bool ports_matter(OpKind kind) {
-  return kind == OpKind::Mux || kind == OpKind::Demux || kind == OpKind::Sub || kind == OpKind::Cmp;
+  return kind == OpKind::Mux || kind == OpKind::Demux || kind == OpKind::Gather || kind == OpKind::Sub ||
+         kind == OpKind::Cmp;
 }
 
 std::string joined(const std::set<std::string>& parts) {
@@ -308,7 +309,8 @@ AgraphPtr build_logical(const Dfg& dfg, const DotOptions& options, Agdisc_t* dis
     if (l.initial) set(e, "style", "dashed");
     if (view.nodes[l.to].chains.empty() && ports_matter(dfg.op(view.nodes[l.to].ops.front()).kind))
       set(e, "headlabel", joined(l.dst_ports));
-    if (view.nodes[l.from].chains.empty() && dfg.op(view.nodes[l.from].ops.front()).kind == OpKind::Demux)
+    if (view.nodes[l.from].chains.empty() && (dfg.op(view.nodes[l.from].ops.front()).kind == OpKind::Demux ||
+                                               dfg.op(view.nodes[l.from].ops.front()).kind == OpKind::Deal))
       set(e, "taillabel", joined(l.src_ports));
   }
 

@@ -70,6 +70,8 @@ constexpr std::array kFpABImm{port("a", VT::F64, "left operand; only without imm
 constexpr std::array kFmaIn{port("a", VT::F64, "multiplicand"), port("b", VT::F64, "multiplier"),
                             port("c", VT::F64, "addend")};
 constexpr std::array kFpIn{port("in", VT::F64, "operand")};
+constexpr std::array kDealOut{PortDecl{"out", VT::Any, false, true, "out0..out(n-1): word i to out(i mod n)"}};
+constexpr std::array kGatherIn{PortDecl{"in", VT::Any, false, true, "in0..in(n-1): word i from in(i mod n)"}};
 
 constexpr std::array kConstImm{
     imm("value", IT::Number, true, "", "the constant (i64 or f64)"),
@@ -113,6 +115,7 @@ constexpr std::array kBitsImm{imm("m", IT::I64, true, "", "zeros at the start of
                               imm("invert", IT::I64, false, "0", "1: every tag complemented")};
 constexpr std::array kSyncImm{imm("expected", IT::I64, true, "", "tokens to count")};
 constexpr std::array kJoinImm{imm("n", IT::I64, true, "", "number of inputs, 1..1024")};
+constexpr std::array kRoundRobinImm{imm("n", IT::I64, true, "", "ways, 2..64 (at most the PE's queues and predicates)")};
 constexpr std::array kRawImm{imm("program", IT::String, true, "", "PE program text (pe/ listing)"),
                              imm("ins", IT::NameList, false, "[]", "input port names"),
                              imm("outs", IT::NameList, false, "[]", "output port names")};
@@ -152,6 +155,8 @@ constexpr std::array<OpInfo, kOpKindCount> kOps{{
     {OpKind::Fmax, "FMAX", kFpABImm, kF64Out, kFpConstImm, "out = a > b ? a : b"},
     {OpKind::Fabs, "FABS", kFpIn, kF64Out, kNoImm, "out = |in| (sign bit cleared)"},
     {OpKind::Fneg, "FNEG", kFpIn, kF64Out, kNoImm, "out = -in (sign bit flipped)"},
+    {OpKind::Deal, "DEAL", kAnyIn, kDealOut, kRoundRobinImm, "word i of in to out(i mod n)"},
+    {OpKind::Gather, "GATHER", kGatherIn, kAnyOut, kRoundRobinImm, "word i of out from in(i mod n)"},
 }};
 
 constexpr std::array<std::string_view, 7> kRoleNames{"control", "reader", "compute", "filter",
@@ -473,6 +478,13 @@ std::vector<std::string> check_immediates(const Op& op) {
       if (op.find_imm("lhs") != nullptr && op.find_imm("rhs") != nullptr)
         complain("lhs", "and rhs are both given: one operand must be a stream");
       break;
+    case OpKind::Deal:
+    case OpKind::Gather: {
+      at_least("n", 2);
+      const ImmValue* n = op.find_imm("n");
+      if (n != nullptr && std::get<std::int64_t>(*n) > 64) complain("n", "must be <= 64, is " + std::to_string(std::get<std::int64_t>(*n)));
+      break;
+    }
     case OpKind::Join: {
       at_least("n", 1);
       const ImmValue* n = op.find_imm("n");

@@ -77,10 +77,10 @@ namespace cgra::dfg {
 enum class OpKind : std::uint8_t {
   Const, Mul, Mac, Add, Sub, Mux, Demux, Cmp, And, Or, Xor, Not, Shift, Copy,
   Filter, Counter, AddrGen, Load, Store, Sync, Join, Raw, Bits,
-  Fmul, Fma, Fdiv, Fsqrt, Fmin, Fmax, Fabs, Fneg,
+  Fmul, Fma, Fdiv, Fsqrt, Fmin, Fmax, Fabs, Fneg, Deal, Gather,
 };
 /// Number of op kinds (for iterating over all of them).
-inline constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Fneg) + 1;
+inline constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Gather) + 1;
 
 /// Which pipeline stage (worker type) an op belongs to; together with a worker index it
 /// names the worker, which the DOT output draws as one cluster.
@@ -99,7 +99,7 @@ struct PortDecl {
   std::string_view name;  ///< port name; for an indexed port the prefix (`in` -> in0, in1, ...)
   ValueType type;
   bool typed_by_imm;      ///< type comes from the instance (ADD/SUB `type`, CONST `value`)
-  bool indexed;           ///< JOIN inputs: in0..in(n-1), n from the immediate `n`
+  bool indexed;           ///< JOIN, GATHER inputs, DEAL outputs: in0..in(n-1), n from the immediate `n`
   std::string_view doc;
 };
 

@@ -231,6 +231,22 @@ class PeLowering {
         p = sync_program(in("in"), static_cast<std::uint64_t>(op.i64("expected")), out("done"), 0,
                          base);
         break;
+      case K::Deal: {
+        std::vector<unsigned> outs;
+        for (const auto& port : dfg::output_ports(op)) {
+          auto r = b_.output(v, port.name);
+          if (!r) throw LoweringError(who + ": output '" + port.name + "' is not connected (its turn's words would be lost)");
+          outs.push_back(r->queue);
+        }
+        p = deal_program(in("in"), outs, base);
+        break;
+      }
+      case K::Gather: {
+        std::vector<unsigned> ins;
+        for (const auto& port : dfg::input_ports(op)) ins.push_back(in(port.name));
+        p = gather_program(ins, out("out"), base);
+        break;
+      }
       case K::Join: {
         std::vector<unsigned> ins;
         for (const auto& port : dfg::input_ports(op)) ins.push_back(in(port.name));

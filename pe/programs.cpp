@@ -1,6 +1,7 @@
 #include "pe/programs.h"
 
 #include <bit>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -157,6 +158,36 @@ Program demux_program(unsigned sel, unsigned in, unsigned out0, unsigned out1, P
       Ins(Opcode::Mov).when(0, bit(busy)).src(q(sel)).pred(choice).deq(sel).set(bit(busy)),
       Ins(Opcode::Mov).when(bit(busy) | bit(choice)).src(q(in)).out(out1).tag_mode(TagMode::FromA).deq(in).clr(bit(busy)),
       Ins(Opcode::Mov).when(bit(busy), bit(choice)).src(q(in)).out(out0).tag_mode(TagMode::FromA).deq(in).clr(bit(busy)),
+  });
+}
+
+namespace {
+
+// n instructions, instruction k firing on predicate base.pred + k and handing it to k+1 mod n.
+Program round_robin(const char* who, std::size_t n, ProgramBase base, const std::function<Ins(std::size_t)>& move) {
+  if (n < 2) throw std::invalid_argument(std::string(who) + ": needs at least 2 ways, has " + std::to_string(n));
+  if (base.pred + n > 64)
+    throw std::invalid_argument(std::string(who) + ": " + std::to_string(n) + " ways from predicate " +
+                                std::to_string(base.pred) + " run past the 64 predicate bits");
+  Program prog;
+  prog.name = who;
+  const auto turn = [&](std::size_t k) { return bit(base.pred + static_cast<unsigned>(k % n)); };
+  for (std::size_t k = 0; k < n; ++k) prog.instructions.push_back(move(k).when(turn(k)).clr(turn(k)).set(turn(k + 1)).in);
+  prog.pred_init = turn(0);
+  return prog;
+}
+
+}  // namespace
+
+Program deal_program(unsigned in, const std::vector<unsigned>& outs, ProgramBase base) {
+  return round_robin("deal", outs.size(), base, [&](std::size_t k) {
+    return Ins(Opcode::Mov).src(q(in)).out(outs[k]).tag_mode(TagMode::FromA).deq(in);
+  });
+}
+
+Program gather_program(const std::vector<unsigned>& ins, unsigned out, ProgramBase base) {
+  return round_robin("gather", ins.size(), base, [&](std::size_t k) {
+    return Ins(Opcode::Mov).src(q(ins[k])).out(out).tag_mode(TagMode::FromA).deq(ins[k]);
   });
 }
 

@@ -84,6 +84,11 @@ Program select_program(unsigned sel, unsigned in0, unsigned in1, unsigned out);
 /// DEMUX: reads `sel`, then sends the next word of `in` to `out1` if sel != 0, else to `out0`.
 /// 2 cycles per word; uses 2 predicates.
 Program demux_program(unsigned sel, unsigned in, unsigned out0, unsigned out1, ProgramBase base = {});
+/// DEAL: word i of `in` to `outs[i mod n]`, one word a cycle: n instructions, one per way, each
+/// passing the turn to the next (a one-hot ring of predicates base.pred..+n-1, starting at 0).
+Program deal_program(unsigned in, const std::vector<unsigned>& outs, ProgramBase base = {});
+/// GATHER: word i of `out` from `ins[i mod n]`, one word a cycle, as deal_program's ring.
+Program gather_program(const std::vector<unsigned>& ins, unsigned out, ProgramBase base = {});
 /// COPY / forward: each word of `in` to every queue in `outs` (fan-out), one per cycle.
 Program copy_program(unsigned in, const std::vector<unsigned>& outs);
 

@@ -298,6 +298,21 @@ TEST(DfgOps, ImmediateChecksNameOpAndImmediate) {
   EXPECT_EQ(check_immediates(join), (std::vector<std::string>{"JOIN 'sync.join' immediate 'n' must be <= 1024, is 5000"}));
   EXPECT_EQ(input_ports(join).size(), 1024u);  // clamped, not 5000 strings
 
+  Op deal;
+  deal.name = "w0.fdiv0_deal";
+  deal.kind = OpKind::Deal;
+  deal.set_imm("n", std::int64_t{1});
+  EXPECT_EQ(check_immediates(deal), (std::vector<std::string>{"DEAL 'w0.fdiv0_deal' immediate 'n' must be >= 2, is 1"}));
+  deal.set_imm("n", std::int64_t{3});
+  EXPECT_TRUE(check_immediates(deal).empty());
+  EXPECT_EQ(output_ports(deal).size(), 3u);  // out0..out2
+  EXPECT_EQ(output_ports(deal)[2].name, "out2");
+  Op gather;
+  gather.name = "g";
+  gather.kind = OpKind::Gather;
+  gather.set_imm("n", std::int64_t{65});
+  EXPECT_EQ(check_immediates(gather), (std::vector<std::string>{"GATHER 'g' immediate 'n' must be <= 64, is 65"}));
+
   Op filter;
   filter.name = "w0.f";
   filter.kind = OpKind::Filter;

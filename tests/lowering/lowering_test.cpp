@@ -140,6 +140,21 @@ edge d.out1 -> s.in
   EXPECT_EQ(writing, 1u);
 }
 
+// A DEAL's every output takes its turn: one left unconnected would lose every n-th word, so it is
+// an error, not a dropped write as for the outputs above. On 4 output queues a DEAL of 5 does not fit.
+TEST(Lowering, DealNeedsEveryOutputAndItsQueues) {
+  const std::string two = "op c CONST value=1 count=4 at=(0,2)\nop d DEAL n=2 at=(0,4)\nop s SYNC expected=2 at=(0,5)\n"
+                          "edge c.out -> d.in\nedge d.out0 -> s.in\n";
+  EXPECT_EQ(lowering_error(two), "DEAL 'd' at (0,4): output 'out1' is not connected (its turn's words would be lost)");
+  const FabricProgram p = lower_text(two + "op t SYNC expected=2 at=(0,6)\nedge d.out1 -> t.in\nop j JOIN n=2 at=(0,7)\n"
+                                          "edge s.done -> j.in0\nedge t.done -> j.in1\n");
+  ASSERT_EQ(p.pes[1].ops, std::vector<std::string>{"d"});
+  EXPECT_EQ(p.pes[1].program.instructions.size(), 2u);  // one a way
+  std::string five = "op c CONST value=1 count=5 at=(0,2)\nop d DEAL n=5 at=(0,4)\nop j JOIN n=5 at=(0,6)\nedge c.out -> d.in\n";
+  for (int k = 0; k < 5; ++k) five += "edge d.out" + std::to_string(k) + " -> j.in" + std::to_string(k) + "\n";
+  EXPECT_NE(lowering_error(five), "(no error)");
+}
+
 TEST(Lowering, PeKindRulesNameTheOpAndPosition) {
   EXPECT_EQ(lowering_error(
                 "op m MUL coef=2.0 at=(0,2)\nop c CONST value=1.0 at=(0,4)\nedge c.out -> m.in\n"),

@@ -221,6 +221,20 @@ class DfgInterpreter {
         put(s, "out", take(s, from), r);
         break;
       }
+      case K::Deal: {  // word i to out(i mod n)
+        const std::string to = "out" + std::to_string(s.pos % i64("n"));
+        if (!has(s, "in") || !room(s, to.c_str())) return false;
+        put(s, to.c_str(), take(s, "in"), r);
+        ++s.pos;
+        break;
+      }
+      case K::Gather: {  // word i from in(i mod n)
+        const std::string from = "in" + std::to_string(s.pos % i64("n"));
+        if (!has(s, from.c_str()) || !room(s, "out")) return false;
+        put(s, "out", take(s, from.c_str()), r);
+        ++s.pos;
+        break;
+      }
       case K::Copy: {
         if (!has(s, "in") || !room(s, "out")) return false;
         put(s, "out", take(s, "in"), r);

@@ -150,6 +150,40 @@ TEST(PePrograms, SelectAndDemux) {
   EXPECT_EQ(dm.cycles(2), (Cycles{5}));
 }
 
+TEST(PePrograms, DealAndGatherTakeTurnsOneWordACycle) {
+  Solo d(deal_program(1, {0, 2, 3}, {2, 0}));
+  std::deque<Word> in;
+  for (std::int64_t i = 0; i < 7; ++i) in.push_back(Word::from_int(i, static_cast<std::uint8_t>(i % 2)));
+  d.feed(1, in);
+  d.h.run(12);
+  EXPECT_EQ(d.out(0), (Ints{0, 3, 6}));
+  EXPECT_EQ(d.out(2), (Ints{1, 4}));
+  EXPECT_EQ(d.out(3), (Ints{2, 5}));
+  EXPECT_EQ(d.h.sinks[2].words[0].tag, 1) << "the tag travels with the word";
+  // one word a cycle from cycle 1 (visible one later), in turn
+  EXPECT_EQ(d.cycles(0), (Cycles{2, 5, 8}));
+  EXPECT_EQ(d.cycles(2), (Cycles{3, 6}));
+  EXPECT_EQ(d.cycles(3), (Cycles{4, 7}));
+
+  Solo g(gather_program({0, 2, 3}, 1, {2, 0}));
+  g.feed(0, ints({0, 3}));
+  g.feed(2, ints({1, 4}));
+  g.feed(3, ints({2, 5}));
+  g.h.run(10);
+  EXPECT_EQ(g.out(1), (Ints{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(g.cycles(1), (Cycles{2, 3, 4, 5, 6, 7}));
+
+  // A turn waits for its own input, whatever the others hold.
+  Solo w(gather_program({0, 2}, 1));
+  w.feed(2, ints({7, 8}));
+  w.h.run(6);
+  EXPECT_TRUE(w.out(1).empty());
+  EXPECT_EQ(w.pe.input(2).size(), 2u);
+
+  EXPECT_THROW(deal_program(0, {1}), std::invalid_argument);
+  EXPECT_THROW(gather_program({0, 1}, 0, {63, 0}), std::invalid_argument);
+}
+
 TEST(PePrograms, CopyFansOutWithTags) {
   Solo s(copy_program(1, {0, 2, 3}));
   s.feed(1, {Word::from_int(1, 4), Word::from_int(2, 5)});
