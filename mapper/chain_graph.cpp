@@ -98,15 +98,11 @@ class ChainGraph : GraphParts {
     const std::uint64_t nx = k.grid[0], ny = k.grid[1], plane = nx * ny;
     const Box& in = c_.ks.stage().interior;
     const std::int64_t ry_hi = std::int64_t(ny) - in.hi[1];
-    const std::int64_t rz_hi = k.dims == 3 ? std::int64_t(k.grid[2]) - in.hi[2] : 0;
     // The row groups: the stream through delay lines in series, shortest delay first; (0, 0)
     // too, the boundary's source.
-    const auto delay = [&](int dy, int dz) {
-      return static_cast<std::uint64_t>((ry_hi - dy) * std::int64_t(nx) + (rz_hi - dz) * std::int64_t(plane));
-    };
+    const auto delay = [this](int dy, int dz) { return c_.delay(dy, dz); };
     std::map<std::uint64_t, PortRef> at;  // delay -> the stream delayed so
-    for (const TapRow& r : c_.ks.rows) at[delay(r.dy, r.dz)];
-    at[delay(0, 0)];
+    for (const std::uint64_t d : c_.delays()) at[d];
     PortRef src = s;
     std::uint64_t prev = 0;
     unsigned line = 0;

@@ -17,13 +17,14 @@
 
 namespace cgra {
 
-std::vector<std::uint64_t> KernelChain::delays() const {
+std::uint64_t KernelChain::delay(int dy, int dz) const {
   const std::uint64_t nx = ks.kernel.grid[0], ny = ks.kernel.grid[1];
   const std::int64_t ry_hi = ks.kernel.dims >= 2 ? std::int64_t(ny) - ks.stage().interior.hi[1] : 0;
   const std::int64_t rz_hi = ks.kernel.dims == 3 ? std::int64_t(ks.kernel.grid[2]) - ks.stage().interior.hi[2] : 0;
-  const auto delay = [&](std::int64_t dy, std::int64_t dz) {
-    return std::uint64_t((ry_hi - dy) * std::int64_t(nx) + (rz_hi - dz) * std::int64_t(nx * ny));
-  };
+  return std::uint64_t((ry_hi - dy) * std::int64_t(nx) + (rz_hi - dz) * std::int64_t(nx * ny));
+}
+
+std::vector<std::uint64_t> KernelChain::delays() const {
   std::vector<std::uint64_t> d{delay(0, 0)};
   for (const TapRow& r : ks.rows) d.push_back(delay(r.dy, r.dz));
   std::sort(d.begin(), d.end());

@@ -53,7 +53,10 @@ struct KernelChain {
   /// memory PEs allow). Later steps' lines carry results that are in no memory.
   std::uint64_t reads_beyond = 0;
 
-  /// The delays (words) of one step's row groups, the (0, 0) group's included: distinct, ascending.
+  /// The delay (words) of row group (dy, dz) in one step: (ry_hi - dy) rows and (rz_hi - dz)
+  /// planes, ry_hi and rz_hi the rows and planes above the interior.
+  std::uint64_t delay(int dy, int dz) const;
+  /// The delays of one step's row groups, the (0, 0) group's included: distinct, ascending.
   std::vector<std::uint64_t> delays() const;
   /// Step 1's readers beside the band's own, were reads_beyond `longest`: the gaps between
   /// consecutive delays() (the first from 0) longer than `longest`.
@@ -96,9 +99,8 @@ inline constexpr std::uint64_t kChainQueueLines = 4;
 
 /// The share of the scratchpad's accesses a cycle (min(ports, banks)) that a chain's deep delay
 /// lines get, all of them busy: their writes and reads walk the banks in step and meet on them,
-/// and the put-back FIFOs take accesses too. Measured on configs/paper.yaml (16 banks, 8-byte
-/// rows): HEAT3D 32x32x400, T = 2, step 1 from readers, w = 4 and 5 (8 and 10 deep lines) move
-/// 11.5 and 10.5 line accesses a cycle of 16 (docs/kernels.md, "Time steps on the fabric").
+/// and the put-back FIFOs take accesses too. Measured on configs/paper.yaml: docs/kernels.md,
+/// "Time steps on the fabric".
 inline constexpr double kChainScratchpadShare = 0.7;
 
 /// A larger T must predict this share more steps per cycle to be taken.
