@@ -127,7 +127,7 @@ ChainScratchpad chain_scratchpad(const dfg::Dfg& g, const ArchConfig& arch) {
 // one a cycle) and what the scratchpad's deep lines let through, the DRAM carries every worker's
 // reads and writes; a worker's first result waits for its delay lines (T lags).
 CyclePrediction predict_chain(const KernelChain& c, const ChainScratchpad& spm, const ArchConfig& arch) {
-  const double pace = std::min({load_rate_bound(arch), pipeline_rate_bound(arch), kernel_op_rate(c.ks, arch)});
+  const double pace = std::min(load_rate_bound(arch), kernel_op_rate(c.ks, arch));  // its own ops (StreamChain::own_ops)
   const double rate = std::min(pace, spm.rate);
   double longest = 0, bytes = 0;
   for (unsigned j = 0; j < c.workers; ++j) {

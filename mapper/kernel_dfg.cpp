@@ -120,15 +120,19 @@ class Lowering {
     }
     const NodeOp op = choose_op(e, constant, where_);
     // An op slower than the worker's other FUs (an iterative divider) takes its operands round
-    // robin over `copies` units, so that together they keep up (replicated()).
+    // robin over `copies` units, so that together they keep up (replicated(), round_robin_ways).
     const double one = op_rate(op.kind, arch_.fabric.pe), pace = pipeline_rate_bound(arch_);
-    const unsigned copies = ks_.replicate && one < pace ? static_cast<unsigned>(std::ceil(pace / one - 1e-9)) : 1;
+    const std::vector<unsigned> ways =
+        ks_.replicate && one < pace ? round_robin_ways(static_cast<unsigned>(std::ceil(pace / one - 1e-9)), arch_.fabric.pe)
+                                    : std::vector<unsigned>{};
+    unsigned copies = 1;
+    for (const unsigned w : ways) copies *= w;
     fp_ops_ += fp_pe(op.kind) ? copies : 0;
     rate_ = std::min(rate_, std::min(1.0, copies * one));
     if (!b_) return {};
     const int wj = static_cast<int>(j_);
     const std::string p = name(op.kind);
-    if (copies > 1) return replicated(op, args, copies, p);
+    if (copies > 1) return replicated(op, args, ways, p);
     auto h = b_->add(op.kind, p).role(dfg::Role::Compute, wj);
     if (op.imm != nullptr) h.imm(op.imm, op.value);
     const unsigned link = route_latency(arch_.network, 1);
@@ -160,11 +164,12 @@ class Lowering {
     return out;
   }
 
-  // Op `op` on `copies` units: copy c takes word c of every `copies` of each operand (a FILTER
-  // mode=bits on BITS 0^c 1 0^(copies-1-c)) and a tree of MUXes mode=bits puts the results back in
-  // order (the MUX of copies [lo, hi) takes mid-lo words of its `a`, then hi-mid of its `b`). Its
-  // operands are streams: the ops replicated (FDIV, FSQRT) take a constant as an immediate.
-  Value replicated(const NodeOp& op, std::vector<Value>& args, unsigned copies, const std::string& p) {
+  // Op `op` on the units of `ways` (round_robin_ways): each operand through a tree of DEALs
+  // (level l of ways[l] outputs each), a unit per leaf, and a mirrored tree of GATHERs puts the
+  // results back in order: word i goes to leaf (i mod w0, (i div w0) mod w1, ...) and the GATHERs
+  // take their inputs in that order. Its operands are streams: the ops replicated (FDIV, FSQRT)
+  // take a constant as an immediate.
+  Value replicated(const NodeOp& op, std::vector<Value>& args, const std::vector<unsigned>& ways, const std::string& p) {
     const int wj = static_cast<int>(j_);
     const unsigned link = route_latency(arch_.network, 1);
     std::uint64_t arrive = 0;
@@ -173,58 +178,50 @@ class Lowering {
       if (args[o.arg].constant) throw MapError(where_ + ": a replicated " + std::string(dfg::to_string(op.kind)) + " has a constant operand");
       arrive = std::max(arrive, args[o.arg].ready + link);
     }
-    // Each operand once onto a COPY with its tokens, then to every copy's filter.
-    std::vector<PortRef> from;
-    for (const NodeOp::Operand& o : op.operands) {
-      const Value& a = args[o.arg];
-      if (a.tokens == 0) {
-        from.push_back(a.port);
-        continue;
-      }
-      auto c = b_->add(OpKind::Copy, p + "." + o.port + "_in").role(dfg::Role::Compute, wj);
-      wire(a, c.port("in"), arrive - link);
-      from.push_back(c.port("out"));
-    }
-    const auto bits = [&](const std::string& n, std::uint64_t m, std::uint64_t ones, std::uint64_t rest) {
-      return b_->add(OpKind::Bits, n)
-          .imm("m", static_cast<std::int64_t>(m))
-          .imm("n", static_cast<std::int64_t>(ones))
-          .imm("p", static_cast<std::int64_t>(rest))
-          .role(dfg::Role::Filter, wj)
-          .port("out");
+    const auto round_robin = [&](OpKind kind, const std::string& n, unsigned w) {
+      return b_->add(kind, n).imm("n", static_cast<std::int64_t>(w)).role(dfg::Role::Filter, wj);
     };
-    std::vector<PortRef> results;
-    for (unsigned c = 0; c < copies; ++c) {
-      const std::string q = p + ".r" + std::to_string(c);
-      auto h = b_->add(op.kind, q).role(dfg::Role::Compute, wj);
-      if (op.imm != nullptr) h.imm(op.imm, op.value);
-      const PortRef sel = bits(q + ".bits", c, 1, copies - 1 - c);
-      for (std::size_t i = 0; i < op.operands.size(); ++i) {
-        auto f = b_->add(OpKind::Filter, q + "." + op.operands[i].port + "_f").imm("mode", "bits").role(dfg::Role::Filter, wj);
-        b_->connect(from[i], f.port("in"));
-        b_->connect(sel, f.port("bits"));
-        b_->connect(f.port("out"), h.port(op.operands[i].port));
+    // A DEAL tree from `level` on, its leaves (in word order) appended to `leaves`: its root's input.
+    std::function<PortRef(unsigned, const std::string&, std::vector<PortRef>&)> deal =
+        [&](unsigned level, const std::string& n, std::vector<PortRef>& leaves) -> PortRef {
+      auto d = round_robin(OpKind::Deal, n, ways[level]);
+      for (unsigned k = 0; k < ways[level]; ++k) {
+        const PortRef o = d.port("out" + std::to_string(k));
+        if (level + 1 == ways.size())
+          leaves.push_back(o);
+        else
+          b_->connect(o, deal(level + 1, n + std::to_string(k), leaves));
       }
+      return d.port("in");
+    };
+    unsigned units = 1;
+    for (const unsigned w : ways) units *= w;
+    std::vector<std::vector<PortRef>> leaves(op.operands.size());
+    for (std::size_t i = 0; i < op.operands.size(); ++i)
+      wire(args[op.operands[i].arg], deal(0, p + "." + op.operands[i].port + "_deal", leaves[i]), arrive - link);
+    std::vector<PortRef> results;
+    for (unsigned c = 0; c < units; ++c) {
+      auto h = b_->add(op.kind, p + ".r" + std::to_string(c)).role(dfg::Role::Compute, wj);
+      if (op.imm != nullptr) h.imm(op.imm, op.value);
+      for (std::size_t i = 0; i < op.operands.size(); ++i) b_->connect(leaves[i][c], h.port(op.operands[i].port));
       sd_->slots.push_back({h.vertex(), row_, j_});
       sd_->slot_rows = std::max(sd_->slot_rows, ++row_);
       results.push_back(h.port("out"));
     }
-    unsigned muxes = 0, depth = 0;
-    std::function<PortRef(unsigned, unsigned, unsigned)> merge = [&](unsigned lo, unsigned hi, unsigned level) {
-      if (hi - lo == 1) return results[lo];
-      depth = std::max(depth, level + 1);
-      const unsigned mid = (lo + hi) / 2;
-      const PortRef a = merge(lo, mid, level + 1), b = merge(mid, hi, level + 1);
-      const std::string q = p + ".mux" + std::to_string(muxes++);
-      auto m = b_->add(OpKind::Mux, q).imm("mode", "bits").role(dfg::Role::Filter, wj);
-      b_->connect(bits(q + ".bits", mid - lo, hi - mid, 0), m.port("sel"));
-      b_->connect(a, m.port("a"));
-      b_->connect(b, m.port("b"));
-      return m.port("out");
+    // The mirror: results [lo, lo + span) of the subtree at `level`.
+    std::function<PortRef(unsigned, unsigned, unsigned, const std::string&)> gather =
+        [&](unsigned level, unsigned lo, unsigned span, const std::string& n) -> PortRef {
+      if (level == ways.size()) return results[lo];
+      auto g = round_robin(OpKind::Gather, n, ways[level]);
+      const unsigned sub = span / ways[level];
+      for (unsigned k = 0; k < ways[level]; ++k)
+        b_->connect(gather(level + 1, lo + k * sub, sub, n + std::to_string(k)), g.port("in" + std::to_string(k)));
+      return g.port("out");
     };
     Value out;
-    out.port = merge(0, copies, 0);
-    out.ready = arrive + 2 * link + std::uint64_t(fu_latency(op.kind, arch_.fabric.pe.latency)) + depth * (link + 1);
+    out.port = gather(0, 0, units, p + ".gather");
+    const std::uint64_t levels = ways.size();
+    out.ready = arrive + 2 * link + 2 * levels * (link + 1) + std::uint64_t(fu_latency(op.kind, arch_.fabric.pe.latency));
     return out;
   }
 
@@ -353,6 +350,29 @@ NodeOp choose_op(const Expr& e, const std::vector<std::optional<double>>& consta
     case ExprOp::Tap: break;
   }
   throw MapError(where + ": expr column " + std::to_string(e.column) + ": a leaf has no op");
+}
+
+std::vector<unsigned> round_robin_ways(unsigned copies, const PeParams& pe) {
+  const unsigned q = std::min({pe.input_queues, pe.output_queues, pe.predicates, pe.instruction_slots});
+  if (copies < 2) return {};
+  if (q < 2)
+    throw MapError("a PE of " + std::to_string(q) + " queues, predicates or instruction slots cannot deal words round robin");
+  // The smallest count >= copies whose factors are all <= q, in the fewest factors.
+  for (unsigned m = copies;; ++m) {
+    std::vector<unsigned> ways;
+    unsigned left = m;
+    while (left > 1) {
+      unsigned f = std::min(q, left);
+      while (left % f != 0) --f;
+      if (f < 2) break;
+      ways.push_back(f);
+      left /= f;
+    }
+    if (left == 1) {
+      std::sort(ways.begin(), ways.end());  // the fewest DEALs: the smallest fan-out at the root
+      return ways;
+    }
+  }
 }
 
 unsigned kernel_fp_ops(const KernelStreams& ks, const ArchConfig& arch) { return Lowering(ks, arch).count(); }

@@ -51,6 +51,13 @@ NodeOp choose_op(const Expr& e, const std::vector<std::optional<double>>& consta
 /// replicated op's copies each (KernelStreams::replicate).
 unsigned kernel_fp_ops(const KernelStreams& ks, const ArchConfig& arch = ArchConfig{});
 
+/// An op replicated over `copies` units (an iterative divider, kernel_op_rate) takes its operands
+/// through a tree of DEALs and gives its results through a mirrored tree of GATHERs: the fan-out
+/// of each level, root first, none above what one PE's queues, predicates and instruction slots
+/// take, their product the smallest such count >= copies (11 -> {3, 4} on 4 queues: 4 DEALs and
+/// 4 GATHERs for 12 units). Empty for copies < 2.
+std::vector<unsigned> round_robin_ways(unsigned copies, const PeParams& pe);
+
 /// Results per cycle one worker's compute sustains, its slowest op's (op_rate, mapper/predict.h:
 /// an iterative FDIV or FSQRT takes one operand every latency cycles; replicated, its copies
 /// together); 1 for a lone tap.

@@ -125,7 +125,10 @@ MappedStencil map_streams(const StencilSpec& spec_in, unsigned w, const ArchConf
       b.memory_cycles = bytes / arch.dram_bytes_per_cycle();
       m.summary.load_latency_cycles = words;
       StreamChain chain = stream_chain(sd.dfg, sd.done_op, arch);
-      if (k) chain.rate = kernel_op_rate(k->streams, arch);  // a replicated op's units together
+      if (k) {
+        chain.rate = kernel_op_rate(k->streams, arch);  // a replicated op's units together
+        chain.own_ops = true;
+      }
       const CyclePrediction pred = predict_streams(plan, arch, chain);
       m.summary.predicted_cycles = pred.cycles;
       m.summary.predicted_bound = pred.bound;

@@ -96,8 +96,10 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
   const double w = plan.workers();
   const double words = double(plan.reader_total(0));  // per worker, halos included
   const double outputs = double(plan.writer_total(0));
-  // The FUs: the MACs' output queues, or a slower op of the chain (an iterative divider).
-  const double load_rate = stream_reader_rate(plan, arch), fu_rate = std::min(pipeline_rate_bound(arch), chain.rate);
+  // The FUs: the MACs' output queues, or a slower op of the chain (an iterative divider); a
+  // kernel's, its own ops' (StreamChain::own_ops).
+  const double mac_rate = chain.own_ops ? 1.0 : pipeline_rate_bound(arch);
+  const double load_rate = stream_reader_rate(plan, arch), fu_rate = std::min(mac_rate, chain.rate);
   p.worker_rate = std::min(load_rate, fu_rate);
   // DRAM bytes per word a worker takes: 8 read, and 8 x outputs/words written once the caches
   // write back.
@@ -136,7 +138,8 @@ CyclePrediction predict_streams(const StencilPlan& plan, const ArchConfig& arch,
     p.bound = "DRAM bandwidth";
   else
     p.bound = fu_rate > load_rate                    ? "readers (loads in flight)"
-              : chain.rate < pipeline_rate_bound(arch) ? chain.rate_op + " unit (initiation interval / output queue)"
+              : (chain.own_ops ? chain.rate != pipeline_rate_bound(arch) : chain.rate < pipeline_rate_bound(arch))
+                  ? chain.rate_op + " unit (initiation interval / output queue)"
                                                        : "MAC pipeline (output queue / FP latency)";
   return p;
 }

@@ -41,6 +41,9 @@ struct StreamChain {
   std::uint64_t buffer = 1;  ///< words a worker holds between its reader's reply queue and its writer's port
   double rate = 1;           ///< results per cycle its slowest op sustains (op_rate), 1 at most
   std::string rate_op;       ///< that op's kind when it binds below 1 ("FDIV"), else empty
+  /// `rate` is every op's own bound (a kernel's, kernel_op_rate): the MAC pipeline's bound
+  /// (pipeline_rate_bound) does not apply beside it. Else the worker is the star's MAC chain.
+  bool own_ops = false;
 };
 
 /// Cycles from an op's issue to its result (docs/pe.md, "Timing") for the compute ops: MUL and

@@ -123,6 +123,63 @@ TEST(KernelMap, OpsFollowTheExpression) {
   EXPECT_EQ(imm_of("1 / a(1)"), "lhs=1.000000");
 }
 
+// A replicated op's units: the fewest factors no larger than a PE's queues (4 on paper.yaml), their
+// product the smallest such count >= the copies asked, the smallest fan-out at the root.
+TEST(KernelMap, RoundRobinWaysFactorTheCopies) {
+  PeParams pe = load_default_arch().fabric.pe;
+  using W = std::vector<unsigned>;
+  EXPECT_EQ(round_robin_ways(1, pe), W{});
+  EXPECT_EQ(round_robin_ways(2, pe), W{2});
+  EXPECT_EQ(round_robin_ways(4, pe), W{4});
+  EXPECT_EQ(round_robin_ways(5, pe), (W{2, 3}));   // 5 is prime: 6 units
+  EXPECT_EQ(round_robin_ways(9, pe), (W{3, 3}));
+  EXPECT_EQ(round_robin_ways(11, pe), (W{3, 4}));  // 12 units
+  EXPECT_EQ(round_robin_ways(13, pe), (W{4, 4}));  // 14 = 2 x 7 and 15 = 3 x 5 do not factor
+  EXPECT_EQ(round_robin_ways(17, pe), (W{2, 3, 3}));
+  pe.output_queues = 2;
+  EXPECT_EQ(round_robin_ways(11, pe), (W{2, 2, 2, 2}));
+  pe.predicates = 1;
+  EXPECT_THROW(round_robin_ways(3, pe), MapError);
+}
+
+// The iterative FDIV of a(0) / 3 on its 9 units (3 x 3): one DEAL of 3 and three of 3 before them,
+// the mirror of GATHERs after; each unit takes its operand from a DEAL and gives it to a GATHER.
+TEST(KernelMap, ReplicatedOpDealsAndGathers) {
+  const ArchConfig arch = load_default_arch();
+  const MappedStencil m = map_kernel(kernel_1d("a", "a(0) / 3", 64), 1, arch);
+  std::map<std::string, unsigned> count;
+  for (dfg::Vertex v = 0; v < m.dfg.num_ops(); ++v) {
+    const dfg::Op& op = m.dfg.op(v);
+    ++count[std::string(dfg::to_string(op.kind))];
+    if (op.kind == dfg::OpKind::Deal || op.kind == dfg::OpKind::Gather) {
+      EXPECT_EQ(op.i64("n"), 3) << op.name;
+    }
+  }
+  EXPECT_EQ(count["DEAL"], 4u);
+  EXPECT_EQ(count["GATHER"], 4u);
+  EXPECT_EQ(count["FDIV"], 9u);
+  EXPECT_EQ(count["MUX"], 0u);
+  EXPECT_EQ(count["BITS"], 0u);
+}
+
+// A fabric of 8 F PEs (2 rows of MFIFIFIFIM): a(0) / 3's nine FDIVs do not fit it, so the mapper
+// takes one unit, says so in the workers' reason, and the graph still computes the kernel.
+TEST(KernelMap, ReplicasThatDoNotFitFallBackToOneUnit) {
+  ArchConfig arch = load_default_arch();
+  arch.fabric.rows = 2;
+  arch.fabric.cols = 10;
+  arch.fabric.layout = {"MFIFIFIFIM"};
+  const Kernel k = kernel_1d("a", "a(0) / 3", 64);
+  const MappedStencil m = map_kernel(k, 1, arch);
+  EXPECT_NE(m.summary.workers_reason.find("its slow ops on one unit each"), std::string::npos) << m.summary.workers_reason;
+  unsigned fdivs = 0;
+  for (dfg::Vertex v = 0; v < m.dfg.num_ops(); ++v) fdivs += m.dfg.op(v).kind == dfg::OpKind::Fdiv;
+  EXPECT_EQ(fdivs, 1u);
+  const std::vector<Grid> in{random_grid(64, 5)};
+  const Grid want = expected(in, 0, 0, [&](long i) { return in[0][std::size_t(i)] / 3; });
+  EXPECT_EQ(differing_words(want, interpret_kernel(m, in, arch)), 0u);
+}
+
 // The worker's rate the choice and the prediction take (kernel_op_rate). On one unit
 // (KernelStreams::single): an iterative FDIV takes one operand every fp_div = 11 cycles on
 // paper.yaml; pipelined, its output queue (4 words) holds the results of 11 + 1 cycles: 4/12.
