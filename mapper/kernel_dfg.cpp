@@ -356,7 +356,8 @@ std::vector<unsigned> round_robin_ways(unsigned copies, const PeParams& pe) {
   const unsigned q = std::min({pe.input_queues, pe.output_queues, pe.predicates, pe.instruction_slots});
   if (copies < 2) return {};
   if (q < 2)
-    throw MapError("a PE of " + std::to_string(q) + " queues, predicates or instruction slots cannot deal words round robin");
+    throw MapError("an op on " + std::to_string(copies) + " units needs PEs of at least 2 input queues, output queues, "
+                   "predicates and instruction slots (fabric.pe) to deal its operands round robin");
   // The smallest count >= copies whose factors are all <= q, in the fewest factors.
   for (unsigned m = copies;; ++m) {
     std::vector<unsigned> ways;
