@@ -75,10 +75,11 @@ MappedStencil map_kernel_with(const KernelStreams& ks, unsigned workers, const A
     m.summary.workers_reason = "given";
     return m;
   }
-  // As the star's choice (map_stencil): the roofline's w at the rate a worker sustains (its
-  // slowest op's too: an iterative divider), at most one per output and per the memory PEs,
-  // lowered until the mapping fits.
-  const double rate = std::min({load_rate_bound(arch), pipeline_rate_bound(arch), kernel_op_rate(mk.streams, arch)});
+  // As the star's choice (map_stencil): the roofline's w at the rate a worker sustains (its own
+  // ops' rate, the slowest of them: an iterative divider, or a MUL's output queue; a kernel without
+  // one takes no MAC pipeline bound), at most one per output and per the memory PEs, lowered until
+  // the mapping fits.
+  const double rate = std::min(load_rate_bound(arch), kernel_op_rate(mk.streams, arch));  // its own ops (StreamChain::own_ops)
   RooflineMachine effective = roofline_machine(arch);
   effective.freq_ghz *= rate;
   effective.worker_rate = 1;
