@@ -75,11 +75,12 @@ MappedStencil map_kernel_with(const KernelStreams& ks, unsigned workers, const A
     m.summary.workers_reason = "given";
     return m;
   }
-  // As the star's choice (map_stencil): the roofline's w at the rate a worker sustains (its own
-  // ops' rate, the slowest of them: an iterative divider, or a MUL's output queue; a kernel without
-  // one takes no MAC pipeline bound), at most one per output and per the memory PEs, lowered until
-  // the mapping fits.
-  const double rate = std::min(load_rate_bound(arch), kernel_op_rate(mk.streams, arch));  // its own ops (StreamChain::own_ops)
+  // As the star's choice (map_stencil): the roofline's w at the rate a worker sustains (its
+  // slowest op's too: an iterative divider), at most one per output and per the memory PEs,
+  // lowered until the mapping fits. The MAC pipeline's bound stays beside the kernel's own ops'
+  // (which the prediction takes alone): the roofline's fewest workers at a word a cycle run short
+  // of it (JACOBI2D 64x2048 with a pipelined divider: w=6 runs 25305 cycles, w=7 23876).
+  const double rate = std::min({load_rate_bound(arch), pipeline_rate_bound(arch), kernel_op_rate(mk.streams, arch)});
   RooflineMachine effective = roofline_machine(arch);
   effective.freq_ghz *= rate;
   effective.worker_rate = 1;
