@@ -78,8 +78,8 @@ MappedStencil map_kernel_with(const KernelStreams& ks, unsigned workers, const A
   // As the star's choice (map_stencil): the roofline's w at the rate a worker sustains (its
   // slowest op's too: an iterative divider), at most one per output and per the memory PEs,
   // lowered until the mapping fits. The MAC pipeline's bound stays beside the kernel's own ops'
-  // (which the prediction takes alone): the roofline's fewest workers at a word a cycle run short
-  // of it (JACOBI2D 64x2048 with a pipelined divider: w=6 runs 25305 cycles, w=7 23876).
+  // (which the prediction takes alone) as a margin: the roofline's fewest workers at a word a
+  // cycle run short of the memory bound (docs/kernels.md).
   const double rate = std::min({load_rate_bound(arch), pipeline_rate_bound(arch), kernel_op_rate(mk.streams, arch)});
   RooflineMachine effective = roofline_machine(arch);
   effective.freq_ghz *= rate;
