@@ -309,8 +309,8 @@ AgraphPtr build_logical(const Dfg& dfg, const DotOptions& options, Agdisc_t* dis
     if (l.initial) set(e, "style", "dashed");
     if (view.nodes[l.to].chains.empty() && ports_matter(dfg.op(view.nodes[l.to].ops.front()).kind))
       set(e, "headlabel", joined(l.dst_ports));
-    if (view.nodes[l.from].chains.empty() && (dfg.op(view.nodes[l.from].ops.front()).kind == OpKind::Demux ||
-                                               dfg.op(view.nodes[l.from].ops.front()).kind == OpKind::Deal))
+    const OpKind from = dfg.op(view.nodes[l.from].ops.front()).kind;
+    if (view.nodes[l.from].chains.empty() && (from == OpKind::Demux || from == OpKind::Deal))
       set(e, "taillabel", joined(l.src_ports));
   }
 

@@ -411,6 +411,11 @@ std::vector<std::string> check_immediates(const Op& op) {
     if (v != nullptr && std::get<std::int64_t>(*v) < lo)
       complain(imm, "must be >= " + std::to_string(lo) + ", is " + std::to_string(std::get<std::int64_t>(*v)));
   };
+  auto at_most = [&](std::string_view imm, std::int64_t hi) {
+    const ImmValue* v = op.find_imm(imm);
+    if (v != nullptr && std::get<std::int64_t>(*v) > hi)
+      complain(imm, "must be <= " + std::to_string(hi) + ", is " + std::to_string(std::get<std::int64_t>(*v)));
+  };
   switch (op.kind) {
     case OpKind::Const: at_least("count", 0); break;
     case OpKind::Shift: {
@@ -479,19 +484,14 @@ std::vector<std::string> check_immediates(const Op& op) {
         complain("lhs", "and rhs are both given: one operand must be a stream");
       break;
     case OpKind::Deal:
-    case OpKind::Gather: {
+    case OpKind::Gather:
       at_least("n", 2);
-      const ImmValue* n = op.find_imm("n");
-      if (n != nullptr && std::get<std::int64_t>(*n) > 64) complain("n", "must be <= 64, is " + std::to_string(std::get<std::int64_t>(*n)));
+      at_most("n", 64);
       break;
-    }
-    case OpKind::Join: {
+    case OpKind::Join:
       at_least("n", 1);
-      const ImmValue* n = op.find_imm("n");
-      if (n != nullptr && std::get<std::int64_t>(*n) > kMaxJoinInputs)
-        complain("n", "must be <= " + std::to_string(kMaxJoinInputs) + ", is " + std::to_string(std::get<std::int64_t>(*n)));
+      at_most("n", kMaxJoinInputs);
       break;
-    }
     case OpKind::Raw: {
       const auto& ins = op.names("ins");
       const auto& outs = op.names("outs");

@@ -100,7 +100,6 @@ class ChainGraph : GraphParts {
     const std::int64_t ry_hi = std::int64_t(ny) - in.hi[1];
     // The row groups: the stream through delay lines in series, shortest delay first; (0, 0)
     // too, the boundary's source.
-    const auto delay = [this](int dy, int dz) { return c_.delay(dy, dz); };
     std::map<std::uint64_t, PortRef> at;  // delay -> the stream delayed so
     for (const std::uint64_t d : c_.delays()) at[d];
     PortRef src = s;
@@ -126,12 +125,12 @@ class ChainGraph : GraphParts {
       ++line;
     }
     std::vector<PortRef> streams;
-    for (const TapRow& r : c_.ks.rows) streams.push_back(at.at(delay(r.dy, r.dz)));
+    for (const TapRow& r : c_.ks.rows) streams.push_back(at.at(c_.delay(r.dy, r.dz)));
     const KernelStep step = kernel_step(c_.ks, arch_, b_, out_, j, streams, p, row);
     row = step.rows;
     // The stream's own word at each result's point: the (0, 0) row `right` words later.
     auto centre = b_.add(OpKind::Copy, p + "centre").role(Role::Compute, wj);
-    delay_line(at.at(delay(0, 0)), centre.port("in"), c_.ks.right, p + "centre.d", wj);
+    delay_line(at.at(c_.delay(0, 0)), centre.port("in"), c_.ks.right, p + "centre.d", wj);
     PortRef res = step.out;
     std::uint64_t backlog = step.ready + 16;
     const unsigned span = c_.ks.span();

@@ -132,7 +132,7 @@ class Lowering {
     if (!b_) return {};
     const int wj = static_cast<int>(j_);
     const std::string p = name(op.kind);
-    if (copies > 1) return replicated(op, args, ways, p);
+    if (copies > 1) return replicated(op, args, ways, copies, p);
     auto h = b_->add(op.kind, p).role(dfg::Role::Compute, wj);
     if (op.imm != nullptr) h.imm(op.imm, op.value);
     const unsigned link = route_latency(arch_.network, 1);
@@ -164,12 +164,13 @@ class Lowering {
     return out;
   }
 
-  // Op `op` on the units of `ways` (round_robin_ways): each operand through a tree of DEALs
+  // Op `op` on the `units` (the product of `ways`, round_robin_ways): each operand through a tree of DEALs
   // (level l of ways[l] outputs each), a unit per leaf, and a mirrored tree of GATHERs puts the
   // results back in order: word i goes to leaf (i mod w0, (i div w0) mod w1, ...) and the GATHERs
   // take their inputs in that order. Its operands are streams: the ops replicated (FDIV, FSQRT)
   // take a constant as an immediate.
-  Value replicated(const NodeOp& op, std::vector<Value>& args, const std::vector<unsigned>& ways, const std::string& p) {
+  Value replicated(const NodeOp& op, std::vector<Value>& args, const std::vector<unsigned>& ways, unsigned units,
+                   const std::string& p) {
     const int wj = static_cast<int>(j_);
     const unsigned link = route_latency(arch_.network, 1);
     std::uint64_t arrive = 0;
@@ -194,8 +195,6 @@ class Lowering {
       }
       return d.port("in");
     };
-    unsigned units = 1;
-    for (const unsigned w : ways) units *= w;
     std::vector<std::vector<PortRef>> leaves(op.operands.size());
     for (std::size_t i = 0; i < op.operands.size(); ++i)
       wire(args[op.operands[i].arg], deal(0, p + "." + op.operands[i].port + "_deal", leaves[i]), arrive - link);
