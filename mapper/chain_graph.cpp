@@ -18,8 +18,9 @@ constexpr std::uint64_t kForever = std::uint64_t{1} << 40;
 
 class ChainGraph : GraphParts {
  public:
-  ChainGraph(const KernelChain& c, const StencilPlan& plan, const HostLayout& layout, const ArchConfig& arch)
-      : GraphParts(plan, layout, arch.fabric.pe), c_(c), arch_(arch) {}
+  ChainGraph(const KernelChain& c, const StencilPlan& plan, const HostLayout& layout,
+             const std::vector<std::uint64_t>& bases, const ArchConfig& arch)
+      : GraphParts(plan, layout, arch.fabric.pe), c_(c), bases_(bases), arch_(arch) {}
 
   StencilDfg run() {
     std::string name = "kernel_" + c_.ks.kernel.name + "_t" + num(c_.steps);
@@ -32,7 +33,7 @@ class ChainGraph : GraphParts {
     std::vector<std::int64_t> expected;
     std::vector<PortRef> done;
     for (unsigned j = 0; j < c_.workers; ++j) {
-      PortRef s = add_reader(j, 0);
+      PortRef s = add_reader(j, 0, 0, 0);
       unsigned row = 0;
       for (unsigned t = 1; t <= c_.steps; ++t) s = add_step(j, t, s, row);
       out_.slot_rows = std::max(out_.slot_rows, row);
@@ -44,20 +45,23 @@ class ChainGraph : GraphParts {
   }
 
  private:
-  // Worker j's reader of its band's stream `shift` words late (0: the band's own; > 0: step 1's
-  // row groups that would wait in a deep line, loaded again): word v is the input's word
-  // start + v - shift, CONST zeros (MUXes) where that is before the grid (only results before
-  // the band's units read them) or past its end (only results past the grid).
-  PortRef add_reader(unsigned j, std::uint64_t shift) {
+  // Worker j's reader of input g's words of its stream t `shift` words late (input 0, t = 0 and
+  // shift 0: the band's own; shift > 0: step 1's row groups that would wait in a deep line, loaded
+  // again; g > 0: a row group of an input that stays, for step t + 1): word v is the input's word
+  // start + v - shift, CONST zeros (MUXes) where that is before the grid (only results before the
+  // band's units read them) or past its end (only results past the grid).
+  PortRef add_reader(unsigned j, unsigned g, unsigned t, std::uint64_t shift) {
     const ChainBand& b = c_.bands[j];
     const int wj = static_cast<int>(j);
-    const std::string r = shift == 0 ? name("r", j) : name("r", j, "_d") + num(shift);
-    const std::uint64_t start = b.lo[0] * c_.unit, total = c_.read_words(j), grid = c_.units * c_.unit;
+    const std::string r = g == 0 && shift == 0 ? name("r", j)
+                          : g == 0             ? name("r", j, "_d") + num(shift)
+                                               : name("r", j, "_in") + num(g) + "_t" + num(t + 1) + "_d" + num(shift);
+    const std::uint64_t start = b.lo[t] * c_.unit, total = c_.stream_words(j, t), grid = c_.units * c_.unit;
     const std::uint64_t front = std::min(total, shift > start ? shift - start : 0);
     const std::uint64_t first = start + front - shift;  // the first word loaded
     const std::uint64_t loads = std::min(total - front, grid - first), tail = total - front - loads;
     auto addr = b_.add(OpKind::AddrGen, r + ".addr").role(Role::Control, wj);
-    addr.imm("base", static_cast<std::int64_t>(layout_.input_base + 8 * first))
+    addr.imm("base", static_cast<std::int64_t>(bases_.at(g) + 8 * first))
         .imm("stride", std::int64_t{8})
         .imm("count", static_cast<std::int64_t>(loads));
     auto load = b_.add(OpKind::Load, r + ".load").role(Role::Reader, wj);
@@ -111,7 +115,7 @@ class ChainGraph : GraphParts {
         continue;
       }
       if (t == 1 && c_.reads_beyond > 0 && d - prev > c_.reads_beyond) {
-        src = add_reader(j, d);
+        src = add_reader(j, 0, 0, d);
         port = src;
         prev = d;
         ++line;
@@ -124,8 +128,10 @@ class ChainGraph : GraphParts {
       prev = d;
       ++line;
     }
+    // The other inputs' row groups: a reader each, its words aligned to stream t-1's.
     std::vector<PortRef> streams;
-    for (const TapRow& r : c_.ks.rows) streams.push_back(at.at(c_.delay(r.dy, r.dz)));
+    for (const TapRow& r : c_.ks.rows)
+      streams.push_back(r.source == 0 ? at.at(c_.delay(r.dy, r.dz)) : add_reader(j, r.source, t - 1, c_.delay(r.dy, r.dz)));
     const KernelStep step = kernel_step(c_.ks, arch_, b_, out_, j, streams, p, row);
     row = step.rows;
     // The stream's own word at each result's point: the (0, 0) row `right` words later.
@@ -134,8 +140,10 @@ class ChainGraph : GraphParts {
     PortRef res = step.out;
     std::uint64_t backlog = step.ready + 16;
     const unsigned span = c_.ks.span();
-    // Columns: the result of word v is at column (v - right) mod nx, computed iff v mod nx >= span.
-    if (span > 0) res = put_back(j, p + "bx", {span, nx - span, 0}, centre.port("out"), res, backlog += 8);
+    // Columns: the result of word v is at column (v - right) mod nx, computed iff v mod nx >= span;
+    // elsewhere the ring stage's value where there is one (its interior the whole rows).
+    if (span > 0)
+      res = put_back(j, p + "bx", {span, nx - span, 0}, c_.ks.ring ? step.ring : centre.port("out"), res, backlog += 8);
     // 3D, the rows of a plane: row (v - right) div nx - ry_hi (mod ny) computed from row lo_y on;
     // the pattern stops at the plane's end, `right` words early: those are boundary columns.
     if (k.dims == 3) {
@@ -178,14 +186,15 @@ class ChainGraph : GraphParts {
   }
 
   const KernelChain& c_;
+  const std::vector<std::uint64_t>& bases_;
   const ArchConfig& arch_;
 };
 
 }  // namespace
 
 StencilDfg build_chain_dfg(const KernelChain& chain, const StencilPlan& plan, const HostLayout& layout,
-                           const ArchConfig& arch) {
-  return ChainGraph(chain, plan, layout, arch).run();
+                           const std::vector<std::uint64_t>& bases, const ArchConfig& arch) {
+  return ChainGraph(chain, plan, layout, bases, arch).run();
 }
 
 }  // namespace cgra::detail

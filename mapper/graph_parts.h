@@ -124,8 +124,9 @@ StencilDfg build_stream_dfg(const StencilPlan& plan, const HostLayout& layout, c
 StencilDfg build_banked_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe);
 StencilDfg build_temporal_dfg(const StencilPlan& plan, const HostLayout& layout, const PeParams& pe);
 /// chain_graph.cpp: a kernel's time steps chained on the fabric (mapper/kernel_chain.h); `plan`
-/// gives the delay lines' form (deep lines) and the graph's name.
+/// gives the delay lines' form (deep lines) and the graph's name; `bases` each input's byte address
+/// (kernel_input_bases).
 StencilDfg build_chain_dfg(const KernelChain& chain, const StencilPlan& plan, const HostLayout& layout,
-                           const ArchConfig& arch);
+                           const std::vector<std::uint64_t>& bases, const ArchConfig& arch);
 
 }  // namespace cgra::detail

@@ -26,10 +26,15 @@ std::uint64_t KernelChain::delay(int dy, int dz) const {
 
 std::vector<std::uint64_t> KernelChain::delays() const {
   std::vector<std::uint64_t> d{delay(0, 0)};
-  for (const TapRow& r : ks.rows) d.push_back(delay(r.dy, r.dz));
+  for (const TapRow& r : ks.rows)
+    if (r.source == 0) d.push_back(delay(r.dy, r.dz));
   std::sort(d.begin(), d.end());
   d.erase(std::unique(d.begin(), d.end()), d.end());
   return d;
+}
+
+unsigned KernelChain::other_rows() const {
+  return static_cast<unsigned>(std::count_if(ks.rows.begin(), ks.rows.end(), [](const TapRow& r) { return r.source != 0; }));
 }
 
 unsigned KernelChain::line_readers(std::uint64_t longest) const {
@@ -50,15 +55,15 @@ KernelChain kernel_chain(const Kernel& k, unsigned steps, unsigned workers) {
     throw MapError(who + ": time steps on the fabric take 2D and 3D kernels (a 1D kernel's steps run as passes)");
   Kernel one = k;
   one.time_steps = 1;
-  if (kernel_passes(one).size() != 1)
-    throw MapError(who + " runs in passes (a stage's ring, docs/kernels.md \"Passes\"): its time steps cannot chain on "
-                         "the fabric");
   KernelChain c;
-  c.ks = kernel_streams(one);
-  for (const TapRow& r : c.ks.rows)
-    if (r.source != 0)
-      throw MapError(who + " reads input '" + k.inputs.at(r.source) +
-                     "' beside the one its steps replace: time steps on the fabric take kernels of one input");
+  try {
+    c.ks = kernel_streams(one, BoundaryRing::Columns);
+  } catch (const MapError&) {
+    if (kernel_passes(one).size() == 1) throw;
+    throw MapError(who + " runs in passes (a stage's ring, docs/kernels.md \"Passes\"): its time steps cannot chain on "
+                         "the fabric (a ring chains where it is one stage's values on the boundary columns of the "
+                         "interior rows, as HOTSPOT's)");
+  }
   c.steps = steps;
   c.workers = workers;
   const Box& in = c.ks.stage().interior;
@@ -125,14 +130,18 @@ ChainScratchpad chain_scratchpad(const dfg::Dfg& g, const ArchConfig& arch) {
 
 // Cycles of a chained mapping: every worker streams its words at the slowest op's rate (at most
 // one a cycle) and what the scratchpad's deep lines let through, the DRAM carries every worker's
-// reads and writes; a worker's first result waits for its delay lines (T lags).
+// reads (each input's band once) and writes; a worker's first result waits for its delay lines
+// (T lags).
 CyclePrediction predict_chain(const KernelChain& c, const ChainScratchpad& spm, const ArchConfig& arch) {
   const double pace = std::min(load_rate_bound(arch), kernel_op_rate(c.ks, arch));  // its own ops (StreamChain::own_ops)
   const double rate = std::min(pace, spm.rate);
   double longest = 0, bytes = 0;
   for (unsigned j = 0; j < c.workers; ++j) {
     longest = std::max(longest, double(c.read_words(j)));
-    bytes += 8.0 * double(c.read_words(j) + c.write_words(j));
+    // The other inputs' readers of later steps load what step 1's loaded a few rows before, which
+    // the caches still hold: the DRAM reads each input's words of the band once.
+    const double inputs = double(std::max<std::size_t>(1, c.ks.inputs.size()));
+    bytes += 8.0 * (inputs * double(c.read_words(j)) + double(c.write_words(j)));
   }
   CyclePrediction p;
   const double compute = longest / rate, memory = bytes / arch.dram_bytes_per_cycle();
@@ -178,7 +187,7 @@ MappedStencil map_kernel_chain(const Kernel& k, unsigned steps, unsigned workers
   KernelChain c = kernel_chain(k, steps, workers);
   // Step 1's deep lines read from memory instead where every worker's readers fit the memory PEs.
   const std::uint64_t longest = kChainQueueLines * arch.fabric.pe.input_queue_depth;
-  if (c.line_readers(longest) > 0 && (2 + c.line_readers(longest)) * workers <= arch.fabric.count(PeKind::Memory))
+  if (c.line_readers(longest) > 0 && (c.memory_pes() + c.line_readers(longest)) * workers <= arch.fabric.count(PeKind::Memory))
     c.reads_beyond = longest;
   try {
     return map_chain(c, arch);
@@ -226,7 +235,7 @@ MappedStencil map_chain(const KernelChain& c, const ArchConfig& arch) {
   line.workers = 1;
   StencilPlan plan = StencilPlan::streams(line, 1, 1, c.ks.left, c.ks.right);
   plan.set_deep_lines(true);
-  StencilDfg sd = detail::build_chain_dfg(c, plan, m.layout, arch);
+  StencilDfg sd = detail::build_chain_dfg(c, plan, m.layout, mk.input_bases, arch);
   const std::string who = c.ks.describe() + " with w=" + std::to_string(workers) + ", " + std::to_string(steps) +
                           " steps chained";
   try {
@@ -263,9 +272,13 @@ KernelChainChoice choose_kernel_chain(const Kernel& k, unsigned workers, const A
     c.reason = std::string("auto: T=1: ") + e.what();
     return c;
   }
-  const MappedStencil m1 = map_kernel(one, workers, arch);
-  double best = 1.0 / double(std::max<std::uint64_t>(1, m1.summary.predicted_cycles));
-  std::string tried = "T=1 " + std::to_string(m1.summary.predicted_cycles);
+  // T = 1: one pass, or the passes a ring or the memory PEs make (as the command runs one step).
+  const std::vector<KernelPass> passes = kernel_passes(one, arch.fabric.count(PeKind::Memory));
+  std::uint64_t one_step = 0;
+  for (const KernelPass& p : passes) one_step += map_kernel(p.kernel, workers, arch).summary.predicted_cycles;
+  double best = 1.0 / double(std::max<std::uint64_t>(1, one_step));
+  std::string tried = "T=1 " + std::to_string(one_step) +
+                      (passes.size() > 1 ? " (" + std::to_string(passes.size()) + " passes)" : std::string());
   std::string stop;
   for (unsigned t = 2; t <= StencilSpec::kMaxTimeSteps; ++t) {
     std::uint64_t cycles = 0;

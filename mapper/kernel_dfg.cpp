@@ -46,6 +46,7 @@ class Lowering {
     fp_ops_ = 0;
     stage_values_.clear();
     (void)value(ks_.stage().expr);
+    (void)ring_value();
     return fp_ops_;
   }
 
@@ -54,6 +55,7 @@ class Lowering {
     rate_ = 1;
     stage_values_.clear();
     (void)value(ks_.stage().expr);
+    (void)ring_value();
     return rate_;
   }
 
@@ -75,18 +77,37 @@ class Lowering {
     stage_values_.clear();
     const Value v = value(ks_.stage().expr);
     if (ready) *ready = v.ready;
-    if (v.tokens == 0) return v.port;
-    // A lone tap: its lag on the channel into a COPY.
-    auto copy = b.add(OpKind::Copy, prefix_ + "out").role(dfg::Role::Compute, static_cast<int>(j));
-    wire(v, copy.port("in"), v.ready);
-    return copy.port("out");
+    ring_ = {};
+    if (const std::optional<Value> r = ring_value()) ring_ = port_of(*r, "ring");
+    return port_of(v, "out");
   }
+
+  /// The last build's ring stage's values (KernelStreams::ring), one per word as the output's;
+  /// empty without a ring.
+  const PortRef& ring() const { return ring_; }
 
   /// Slot rows the last build took.
   unsigned rows_used() const { return row_; }
 
  private:
   using Shift = std::array<int, 3>;
+
+  // The ring stage's value at the output point (built once: the output's tree may read it there).
+  std::optional<Value> ring_value() {
+    if (!ks_.ring) return std::nullopt;
+    const auto key = std::make_pair(static_cast<unsigned>(ks_.kernel.inputs.size()) + *ks_.ring, Shift{});
+    if (auto it = stage_values_.find(key); it != stage_values_.end()) return it->second;
+    const Value v = value(ks_.kernel.stages.at(*ks_.ring).expr);
+    return stage_values_.emplace(key, v).first->second;
+  }
+
+  // `v` as a stream of one word a point: a lone tap's lag on the channel into a COPY named `what`.
+  PortRef port_of(const Value& v, const std::string& what) {
+    if (v.tokens == 0) return v.port;
+    auto copy = b_->add(OpKind::Copy, prefix_ + what).role(dfg::Role::Compute, static_cast<int>(j_));
+    wire(v, copy.port("in"), v.ready);
+    return copy.port("out");
+  }
 
   // The value of `e` at the output point moved by `shift` (an earlier stage's tap: its
   // expression there, built once per stage and point and multicast to every reader of it).
@@ -297,6 +318,7 @@ class Lowering {
   std::uint64_t slack_ = kRateSlack;  // words a channel holds beyond its tokens and skew
   double rate_ = 1;
   std::map<std::pair<unsigned, Shift>, Value> stage_values_;  // an earlier stage's value at a point
+  PortRef ring_;
 };
 
 }  // namespace
@@ -387,6 +409,7 @@ KernelStep kernel_step(const KernelStreams& ks, const ArchConfig& arch, dfg::Bui
   // for routes of one hop, come later: kChainSlack words more on each channel keep them at pace.
   s.out = l.build(b, sd, j, streams, 1, prefix, row0, &s.ready, kRateSlack + kChainSlack);
   s.rows = l.rows_used();
+  s.ring = l.ring();
   return s;
 }
 

@@ -77,6 +77,7 @@ struct KernelStep {
   dfg::PortRef out;         ///< one result per word of the streams
   std::uint64_t ready = 0;  ///< about when a point's result leaves, in cycles after its newest word
   unsigned rows = 0;        ///< the slot row after the step's last
+  dfg::PortRef ring;        ///< KernelStreams::ring's stage, one value per word as `out` (empty: no ring)
 };
 KernelStep kernel_step(const KernelStreams& ks, const ArchConfig& arch, dfg::Builder& b, StencilDfg& sd, unsigned j,
                        const std::vector<dfg::PortRef>& streams, const std::string& prefix, unsigned row0);

@@ -64,7 +64,7 @@ void collect_taps(const Kernel& k, const Expr& e, const Shift& shift, std::map<s
 
 }  // namespace
 
-KernelStreams kernel_streams(const Kernel& k) {
+KernelStreams kernel_streams(const Kernel& k, BoundaryRing ring) {
   const std::string who = "kernel '" + k.name + "': ";
   const std::string what = "; cgrasim maps kernels of one time step so far (docs/kernels.md)";
   if (k.time_steps != 1)
@@ -77,19 +77,30 @@ KernelStreams kernel_streams(const Kernel& k) {
   // Several stages: the fabric computes the last one's interior, each tap of an earlier stage
   // by that stage's expression at the tap's point (mapper/kernel_dfg.h); outside it the output must
   // be the first input, which the host puts there. So the stages whose values the last one shows
-  // outside its interior (its boundary source, and theirs) must have no point outside it either.
+  // outside its interior (its boundary source, and theirs) must have no point outside it either,
+  // but for the one ring `ring` takes.
   const std::size_t n_in = k.inputs.size();
+  const Box* inner = &st.interior;  // the interior the stages down the chain must have
   for (unsigned src = st.boundary_source; src >= n_in;) {
     const KernelStage& b = k.stages.at(src - n_in);
-    if (b.interior.lo != st.interior.lo || b.interior.hi != st.interior.hi)
-      throw MapError(who + "stage '" + st.name + "' shows stage '" + b.name +
-                     "' outside its interior, and that stage's interior is larger: the ring between them is "
-                     "not mapped yet (docs/kernels.md, \"What maps now\")");
+    if (b.interior.lo != inner->lo || b.interior.hi != inner->hi) {
+      const bool columns = !ks.ring && ring == BoundaryRing::Columns && b.interior.lo[0] == 0 &&
+                           b.interior.hi[0] == std::int64_t(k.grid[0]) && b.interior.lo[1] == st.interior.lo[1] &&
+                           b.interior.hi[1] == st.interior.hi[1] && b.interior.lo[2] == st.interior.lo[2] &&
+                           b.interior.hi[2] == st.interior.hi[2];
+      if (!columns)
+        throw MapError(who + "stage '" + st.name + "' shows stage '" + b.name +
+                       "' outside its interior, and that stage's interior is larger: the ring between them is "
+                       "not mapped yet (docs/kernels.md, \"What maps now\")");
+      ks.ring = src - static_cast<unsigned>(n_in);
+      inner = &b.interior;
+    }
     src = b.boundary_source;
   }
   std::map<std::array<int, 3>, std::set<int>> rows;  // (input, dz, dy) -> dx
   std::set<std::pair<unsigned, Shift>> seen;
   collect_taps(k, st.expr, Shift{}, rows, seen);
+  if (ks.ring) collect_taps(k, k.stages[*ks.ring].expr, Shift{}, rows, seen);
   for (const auto& [key, dx] : rows) {
     ks.rows.push_back(TapRow{unsigned(key[0]), key[2], key[1], std::vector<int>(dx.begin(), dx.end())});
     if (std::find(ks.inputs.begin(), ks.inputs.end(), unsigned(key[0])) == ks.inputs.end())

@@ -17,6 +17,7 @@
 /// dropped.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,11 @@ struct KernelStreams {
   unsigned low_y = 0, low_z = 0;
   /// Interior rows per plane and interior planes (1 and 1 in 1D).
   std::uint64_t out_rows = 1, out_planes = 1;
+  /// A chained kernel's ring (kernel_streams with BoundaryRing::Columns): the stage (index into
+  /// kernel.stages) whose value the output shows on its boundary columns of interior rows, that
+  /// stage's interior being the output's but for whole rows; its value at the point is computed
+  /// beside the output's (its taps are among `rows`). Empty: the output shows input 0 there.
+  std::optional<unsigned> ring;
   /// An op slower than a worker's MAC pipeline (an iterative divider) on as many units as keep up
   /// with it (mapper/kernel_dfg.h); false: one unit, the worker at its pace.
   bool replicate = true;
@@ -68,9 +74,18 @@ struct KernelStreams {
   std::string describe() const;
 };
 
+/// Which rings kernel_streams takes.
+enum class BoundaryRing {
+  None,     ///< none (one pass writes the output's interior; the host's copy of input 0 is the rest)
+  Columns,  ///< a stage's values on the boundary columns of interior rows (a chained step puts them back)
+};
+
 /// The streams of `k`. Throws MapError, one line naming the kernel and what is not mapped yet:
 /// more than one time step, or a last stage that shows an earlier stage with a larger interior
-/// outside its own (a ring of that stage's values around the output).
-KernelStreams kernel_streams(const Kernel& k);
+/// outside its own (a ring of that stage's values around the output), but for the ring `ring`
+/// takes: with BoundaryRing::Columns, a stage R whose interior is the output's in y and z and the whole
+/// rows in x, every stage between the output and R with the output's interior and every stage
+/// after R in its boundary chain with R's, down to input 0 (HOTSPOT's power_center1).
+KernelStreams kernel_streams(const Kernel& k, BoundaryRing ring = BoundaryRing::None);
 
 }  // namespace cgra

@@ -61,6 +61,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       out << (o.markdown ? stats::list_markdown() + "\n" : stats::list_text());
       return kExitOk;
     }
+    split_inputs(o);
     check_conflicts(app, o);
     if (o.asm_run.empty() && o.stencil.empty() && o.spec_file.empty() && !o.dump_arch)
       throw UsageError("nothing to do: give --stencil 1d|2d|3d, --list-params or --dump-arch");

@@ -199,9 +199,43 @@ std::string passes_report_text(const json& j) {
   return s;
 }
 
+StepInPasses run_step_in_passes(const Kernel& k, const std::vector<KernelPass>& passes, unsigned workers,
+                                const ArchConfig& arch, const std::vector<std::vector<double>>* inputs,
+                                const SimOptions& so) {
+  StepInPasses s;
+  std::vector<MappedStencil> mapped;
+  for (const KernelPass& p : passes) {
+    try {
+      mapped.push_back(map_kernel(p.kernel, workers, arch));
+    } catch (const MapError& e) {
+      throw MapError(fmt::format("pass {} of {} (stage '{}'): {}", mapped.size() + 1, passes.size(), pass_name(p), e.what()));
+    }
+    s.workers = std::max(s.workers, mapped.back().spec.workers);
+    s.predicted += mapped.back().summary.predicted_cycles;
+  }
+  if (!inputs) return s;
+  std::vector<std::vector<double>> grids = *inputs;
+  s.ok = true;
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const KernelPass& p = passes[i];
+    if (grids.size() <= p.writes) grids.resize(p.writes + 1);
+    std::vector<std::vector<double>> in = pass_inputs(p, grids);
+    StencilRun run = run_mapped_stencil(std::move(mapped[i]), arch, in.front(), so, 0, std::nullopt, &in);
+    s.cycles += run.result.cycles;
+    s.ok = s.ok && run.result.status == RunStatus::Done && run.check_pass;
+    if (!s.ok) return s;
+    grids[p.writes] = std::move(run.result.outputs.at(0));
+  }
+  const std::vector<double> reference = evaluate_kernel(k, *inputs);
+  const std::vector<double>& result = grids[passes.back().writes];
+  s.ok = result.size() == reference.size() &&
+         std::memcmp(result.data(), reference.data(), result.size() * sizeof(double)) == 0;
+  return s;
+}
+
 int run_kernel_passes(const Options& o, const Kernel& k, const std::vector<KernelPass>& passes,
-                      const ArchConfig& arch, const std::string& arch_name, std::vector<double> first,
-                      std::ostream& out, std::ostream& err) {
+                      const ArchConfig& arch, const std::string& arch_name,
+                      std::vector<std::vector<double>> grids_in, std::ostream& out, std::ostream& err) {
   for (const auto& [flag, file] : {std::pair{"--dot", o.dot_file}, {"--asm", o.asm_file},
                                    {"--heatmap", o.heatmap_file}, {"--vcd", o.vcd_file}})
     if (!file.empty()) {
@@ -251,7 +285,7 @@ int run_kernel_passes(const Options& o, const Kernel& k, const std::vector<Kerne
     return kExitOk;
   }
   const SimOptions so = sim_options_of(o);
-  const std::vector<std::vector<double>> inputs = kernel_inputs(k, first);
+  const std::vector<std::vector<double>> inputs = std::move(grids_in);
   std::vector<std::vector<double>> grids = inputs;
   for (unsigned step = 0; step < k.time_steps; ++step) {
     for (std::size_t i = 0; i < passes.size(); ++i) {

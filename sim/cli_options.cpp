@@ -11,6 +11,7 @@
 #include <charconv>
 #include <filesystem>
 #include <ostream>
+#include <regex>
 
 #include "config/arch_config.h"
 #include "io/output_file.h"
@@ -173,10 +174,12 @@ void add_options(CLI::App& app, Options& o) {
                  "simulate a placed DFG assembly program; inputs, outputs and the reference check "
                  "come from the sidecar <stem>.yaml (docs/model.md)")
       ->check(kPath);
-  app.add_option("--input", o.input_file,
+  app.add_option("--input", o.input_args,
                  "input grid as .npy (float64 little-endian, C order; shape (N,) in 1d, (Y, X) in "
-                 "2d, (Z, Y, X) in 3d); default: the deterministic pseudo-random grid of docs/cli.md")
-      ->check(kPath);
+                 "2d, (Z, Y, X) in 3d); NAME=FILE for a kernel file's input NAME, once per input; "
+                 "default: the deterministic pseudo-random grids of docs/cli.md")
+      ->check(kPath)
+      ->allow_extra_args(false);
   app.add_option("--output", o.output_file,
                  "write the simulated output grid as .npy (same shape as the input)")
       ->check(kPath);
@@ -265,6 +268,27 @@ std::string list_params_markdown() {
   return md;
 }
 
+void split_inputs(Options& o) {
+  o.input_file.clear();
+  o.named_inputs.clear();
+  static const std::regex named("([A-Za-z_][A-Za-z0-9_]*)=(.*)");
+  for (const std::string& a : o.input_args) {
+    std::smatch m;
+    if (std::regex_match(a, m, named)) {
+      const std::string name = m[1], file = m[2];
+      if (file.empty()) throw UsageError("--input " + a + ": expected NAME=FILE, got no file");
+      for (const auto& [n, f] : o.named_inputs)
+        if (n == name) throw UsageError("--input: input '" + name + "' given twice ('" + f + "' and '" + file + "')");
+      o.named_inputs.emplace_back(name, file);
+    } else if (!o.input_file.empty()) {
+      throw UsageError("--input: two files for the first input ('" + o.input_file + "' and '" + a +
+                       "'); give a kernel's other inputs as --input NAME=FILE");
+    } else {
+      o.input_file = a;
+    }
+  }
+}
+
 void check_conflicts(const CLI::App& app, const Options& o) {
   if (!o.asm_run.empty())
     for (const char* f :
@@ -305,6 +329,9 @@ void check_output_files(const Options& o) {
   for (std::size_t i = kInputs; i < std::size(files); ++i) {
     const auto& [flag, path] = files[i];
     if (path->empty()) continue;
+    for (const auto& [name, in] : o.named_inputs)
+      if (same(in, *path))
+        throw UsageError("--input " + name + "=... and " + std::string(flag) + " name the same file '" + *path + "'");
     for (std::size_t j = 0; j < i; ++j)
       if (!files[j].second->empty() && same(*files[j].second, *path))
         throw UsageError(std::string(files[j].first) + " and " + flag + " name the same file '" +

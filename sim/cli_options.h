@@ -47,6 +47,10 @@ struct Options {
   bool roofline_only = false;
   bool predict_only = false;
   std::string input_file, output_file, dot_file, asm_file;
+  /// --input as given, one value per flag (split_inputs: FILE is input_file, NAME=FILE a named one).
+  std::vector<std::string> input_args;
+  /// --input NAME=FILE: a kernel file's input NAME from FILE, in the order given.
+  std::vector<std::pair<std::string, std::string>> named_inputs;
   std::string dot_view = "logical";  // --dot-view: logical | placed
   std::string heatmap_file;
   /// Test-only fault (hidden option --test-negate-output): flip the sign of this simulated output
@@ -56,6 +60,10 @@ struct Options {
   /// checks made after the merge name the flag or the file line.
   std::map<std::string, std::string> from;
 };
+
+/// Splits input_args into input_file (a value without NAME=, at most one) and named_inputs (NAME an
+/// identifier, each at most once). Throws UsageError naming the flag.
+void split_inputs(Options& o);
 
 /// A bad command line found after parsing (conflicting options, a flag value the stencil cannot
 /// take): exit code 2, like CLI11's own parse errors.

@@ -3,6 +3,7 @@
 
 #include "sim/cli_spec.h"
 
+#include <algorithm>
 #include <charconv>
 #include <initializer_list>
 #include <ostream>
@@ -219,9 +220,10 @@ std::vector<std::uint64_t> npy_shape(const StencilSpec& spec) {
   return {spec.grid.rend() - static_cast<std::ptrdiff_t>(spec.dims), spec.grid.rend()};
 }
 
-std::vector<double> input_of(const Options& o, const StencilSpec& spec) {
-  if (o.input_file.empty()) return default_input_grid(spec.grid_points());
-  NpyArray a = read_npy(o.input_file);
+namespace {
+
+std::vector<double> read_grid(const std::string& file, const std::string& flag, const StencilSpec& spec) {
+  NpyArray a = read_npy(file);
   const std::vector<std::uint64_t> want = npy_shape(spec);
   if (a.shape != want) {
     auto shape = [](const std::vector<std::uint64_t>& v) {
@@ -229,10 +231,45 @@ std::vector<double> input_of(const Options& o, const StencilSpec& spec) {
       for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + std::to_string(v[i]);
       return t + (v.size() == 1 ? ",)" : ")");
     };
-    throw FileError(o.input_file + ": shape " + shape(a.shape) + " does not match the grid " + spec.grid_text() +
-                    " (expected " + shape(want) + ")");
+    throw FileError(file + ": shape " + shape(a.shape) + " does not match the grid " + spec.grid_text() +
+                    " (expected " + shape(want) + ")" + flag);
   }
   return std::move(a.data);
+}
+
+}  // namespace
+
+std::vector<double> input_of(const Options& o, const StencilSpec& spec) {
+  if (o.input_file.empty()) return default_input_grid(spec.grid_points());
+  return read_grid(o.input_file, "", spec);
+}
+
+void refuse_named_inputs(const Options& o) {
+  if (!o.named_inputs.empty())
+    throw UsageError("--input " + o.named_inputs.front().first + "=" + o.named_inputs.front().second +
+                     ": NAME=FILE names an input of a kernel file; this stencil has one input: give --input FILE");
+}
+
+std::vector<std::vector<double>> kernel_grids_of(const Options& o, const Kernel& k, const StencilSpec& spec) {
+  std::vector<std::optional<std::string>> files(k.inputs.size());
+  for (const auto& [name, file] : o.named_inputs) {
+    const auto it = std::find(k.inputs.begin(), k.inputs.end(), name);
+    if (it == k.inputs.end()) {
+      std::string list;
+      for (const std::string& n : k.inputs) list += (list.empty() ? "" : ", ") + n;
+      throw UsageError("--input " + name + "=" + file + ": kernel '" + k.name + "' has no input '" + name +
+                       "' (inputs: " + list + ")");
+    }
+    files[std::size_t(it - k.inputs.begin())] = file;
+  }
+  if (files[0] && !o.input_file.empty())
+    throw UsageError("--input: input '" + k.inputs[0] + "' given twice ('" + o.input_file + "' and " + k.inputs[0] +
+                     "=" + *files[0] + ")");
+  std::vector<std::vector<double>> grids =
+      kernel_inputs(k, files[0] ? read_grid(*files[0], " (--input " + k.inputs[0] + "=)", spec) : input_of(o, spec));
+  for (std::size_t g = 1; g < files.size(); ++g)
+    if (files[g]) grids[g] = read_grid(*files[g], " (--input " + k.inputs[g] + "=)", spec);
+  return grids;
 }
 
 }  // namespace cgra

@@ -46,5 +46,12 @@ std::vector<std::uint64_t> npy_shape(const StencilSpec& spec);
 /// The run's input grid: --input, checked against the grid's shape (npy_shape; FileError naming
 /// the file), or default_input_grid.
 std::vector<double> input_of(const Options& o, const StencilSpec& spec);
+/// Every input grid of kernel `k` (its carrier `spec` gives the shape): input 0 as input_of or from
+/// --input NAME=FILE naming it, each other input from its --input NAME=FILE or kernel_inputs'
+/// default. Throws UsageError for a NAME the kernel does not have or input 0 given both ways,
+/// FileError for a file of the wrong shape.
+std::vector<std::vector<double>> kernel_grids_of(const Options& o, const Kernel& k, const StencilSpec& spec);
+/// UsageError where --input NAME=FILE is given to a run of one input (a star stencil).
+void refuse_named_inputs(const Options& o);
 
 }  // namespace cgra

@@ -105,7 +105,10 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   if (o.negate_output && *o.negate_output >= spec.grid_points())
     throw UsageError("--test-negate-output: index " + std::to_string(*o.negate_output) +
                      " is outside the grid of " + std::to_string(spec.grid_points()) + " values");
-  std::vector<double> input = input_of(o, spec);
+  // A kernel's every input grid (--input NAME=FILE or the defaults), input 0 the run's input.
+  const std::vector<std::vector<double>> grids = kernel ? kernel_grids_of(o, *kernel, spec) : std::vector<std::vector<double>>{};
+  const std::vector<std::vector<double>>* kernel_grids = kernel ? &grids : nullptr;
+  std::vector<double> input = kernel ? grids.at(0) : input_of(o, spec);
   const auto t0 = std::chrono::steady_clock::now();
   MappedStencil mapped = !kernel ? map_stencil(spec, arch)
                          : chain  ? map_kernel_chain(*kernel, chain, spec.workers, arch)
@@ -124,44 +127,62 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   // T > 1: the same stencil in single passes, mapped as the user asked for T steps (the same w, or
   // auto), simulated unless only predictions are asked for.
   std::optional<MappedStencil> one;
+  std::vector<KernelPass> one_passes;  // a kernel whose step runs in passes (a ring the chain puts back)
+  Kernel k1;
   if (kernel && chain > 1) {
     // One pass with the chain's workers, or with its own where they do not fit one pass (its
     // row groups take a memory PE each; a chained worker takes two).
-    Kernel k1 = *kernel;
+    k1 = *kernel;
     k1.time_steps = 1;
-    try {
-      one = map_kernel(k1, spec.workers, arch);
-    } catch (const MapError&) {
-      if (spec.workers == 0) throw;
-      one = map_kernel(k1, 0, arch);
+    one_passes = kernel_passes(k1, arch.fabric.count(PeKind::Memory));
+    if (one_passes.size() == 1) {
+      try {
+        one = map_kernel(k1, spec.workers, arch);
+      } catch (const MapError&) {
+        if (spec.workers == 0) throw;
+        one = map_kernel(k1, 0, arch);
+      }
+      one_passes.clear();
     }
   } else if (!kernel && mapped.spec.time_steps > 1) {
     StencilSpec s1 = spec;
     s1.time_steps = 1;
     one = map_stencil(s1, arch);
   }
+  const SimOptions so = sim_options_of(o);
+  // The single step in passes: predicted, or simulated on the run's grids.
+  const auto step_in_passes = [&](bool simulate) {
+    const StepInPasses s = run_step_in_passes(k1, one_passes, spec.workers, arch, simulate ? &grids : nullptr, so);
+    if (simulate && !s.ok)
+      throw MapError("the single step in passes that --time-steps compares with did not finish with a correct output");
+    return SinglePass{s.workers, simulate ? s.cycles : s.predicted, simulate};
+  };
   if (o.predict_only) {
     std::optional<SinglePass> single;
     if (one) single = SinglePass{one->spec.workers, one->summary.predicted_cycles, false};
+    if (!one_passes.empty()) single = step_in_passes(false);
     const nlohmann::json prediction = prediction_json(mapped, arch, arch_name, single);
     if (!o.json_file.empty()) write_file_atomic(o.json_file, prediction.dump(2) + "\n");
     out << report_text(prediction);
     return kExitOk;
   }
-  const SimOptions so = sim_options_of(o);
   StencilRun run;
   {
     ProgressLine line(progress, mapped.kernel ? mapped.kernel->streams.kernel.name : mapped.spec.describe());
     if (one) {
       const unsigned w1 = one->spec.workers;
-      const StencilRun r1 = run_mapped_stencil(std::move(*one), arch, input, so);
+      const StencilRun r1 = run_mapped_stencil(std::move(*one), arch, input, so, 0, std::nullopt, kernel_grids);
       if (r1.result.status != RunStatus::Done || !r1.check_pass)
         throw MapError("the single pass T=1 that --time-steps compares with did not finish with a correct output (" +
                        std::string(run_status_name(r1.result.status)) + ")");
-      run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds, o.negate_output);
+      run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds, o.negate_output, kernel_grids);
       run.single_pass = SinglePass{w1, r1.result.cycles, true};
+    } else if (!one_passes.empty()) {
+      const SinglePass single = step_in_passes(true);
+      run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds, o.negate_output, kernel_grids);
+      run.single_pass = single;
     } else {
-      run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds, o.negate_output);
+      run = run_mapped_stencil(std::move(mapped), arch, std::move(input), so, map_seconds, o.negate_output, kernel_grids);
     }
   }
   const nlohmann::json report = report_json(run, arch, arch_name);
@@ -249,14 +270,17 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
       if (passes.size() == 1 && !flags.roofline_only)
         return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &chained, 0, choice.reason);
       return run_kernel_passes(flags, chained, passes, arch, arch_name,
-                               flags.predict_only || flags.roofline_only ? std::vector<double>{} : input_of(flags, carrier),
+                               flags.predict_only || flags.roofline_only ? std::vector<std::vector<double>>{}
+                                                                         : kernel_grids_of(flags, *kernel, carrier),
                                out, err);
     }
     // A ring, several time steps or y slabs: pass after pass (mapper/kernel_passes.h), each pass in
     // its y slabs (mapper/kernel_slabs.h).
     if (passes.size() > 1 || kernel->time_steps > 1 || !flags.y_block.empty()) {
       const Options o = flags;
-      return run_kernel_passes(o, *kernel, passes, arch, arch_name, o.predict_only || o.roofline_only ? std::vector<double>{} : input_of(o, carrier),
+      return run_kernel_passes(o, *kernel, passes, arch, arch_name,
+                               o.predict_only || o.roofline_only ? std::vector<std::vector<double>>{}
+                                                                 : kernel_grids_of(o, *kernel, carrier),
                                out, err);
     }
     if (!flags.roofline_only) return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &*kernel);
@@ -267,6 +291,7 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
     return kExitOk;
   }
   const Options o = with_spec_file(flags);
+  refuse_named_inputs(o);
   const std::string arch_name = arch_name_of(o);
   const ArchConfig arch = arch_of(o, out);
   if (o.dump_arch && o.stencil.empty() && o.spec_file.empty()) return kExitOk;

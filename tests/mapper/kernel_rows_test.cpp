@@ -319,6 +319,65 @@ TEST_P(KernelChainMapped, InterpretedGraphMatchesTheSweeps) {
 INSTANTIATE_TEST_SUITE_P(StepsAndWorkers, KernelChainMapped,
                          ::testing::Combine(::testing::Values(1u, 2u, 3u), ::testing::Values(1u, 3u)));
 
+// HOTSPOT's shape (examples/kernels/hotspot.yaml): two inputs, the second (power) staying from step
+// to step, and a ring: on the boundary columns of interior rows the output shows power_center1,
+// whose interior is the whole rows. The steps chain; each step's power row group is a reader of
+// its own. The reference: the stages as loops, written out by hand.
+Grid hotspot_steps(Grid t, const Grid& pw, unsigned steps, long nx, long ny) {
+  for (unsigned s = 0; s < steps; ++s) {
+    Grid next = t;
+    for (long y = 1; y < ny - 1; ++y)
+      for (long x = 0; x < nx; ++x) {
+        const auto at = [&](long dx, long dy) { return t[std::size_t((y + dy) * nx + x + dx)]; };
+        const double tmp = at(0, 0) + at(0, 0);
+        const double tmp0 = (at(0, -1) + at(0, 1)) - tmp;
+        const double pc1 = tmp0 * 0.949219 + pw[std::size_t((y - 1) * nx + x)];  // a product first: no fma
+        if (x == 0 || x == nx - 1) {
+          next[std::size_t(y * nx + x)] = pc1;
+          continue;
+        }
+        const double tmp1 = (at(-1, 0) + at(1, 0)) - tmp;
+        const double pc2 = std::fma(tmp1, 0.010535, pc1);
+        const double pc3 = std::fma(80 - at(0, 0), 0.00000514403, pc2);
+        next[std::size_t(y * nx + x)] = 1.296 * pc3;
+      }
+    t = std::move(next);
+  }
+  return t;
+}
+
+Kernel hotspot_kernel(const std::string& grid) {
+  return kernel_of(2, grid, "temp, power",
+                   stage("tmp", "temp(0,0) + temp(0,0)") + stage("tmp0", "temp(0,-1) + temp(0,1) - tmp(0,0)") +
+                       stage("tmp1", "temp(-1,0) + temp(1,0) - tmp(0,0)") + stage("tmp2", "80 - temp(0,0)") +
+                       stage("power_center1", "tmp0(0,0) * 0.949219 + power(0,-1)") +
+                       stage("power_center2", "power_center1(0,0) + tmp1(0,0) * 0.010535") +
+                       stage("power_center3", "power_center2(0,0) + tmp2(0,0) * 0.00000514403") +
+                       stage("y", "1.296 * power_center3(0,0)"));
+}
+
+TEST(KernelChain, HotspotChainsWithItsPowerGridAndItsRing) {
+  const ArchConfig arch = load_default_arch();
+  const Kernel k = hotspot_kernel("70x13");
+  const KernelChain c = kernel_chain(k, 2, 2);
+  ASSERT_TRUE(c.ks.ring.has_value());
+  EXPECT_EQ(k.stages[*c.ks.ring].name, "power_center1");
+  EXPECT_EQ(c.other_rows(), 1u);               // power(0,-1)
+  EXPECT_EQ(c.delays(), (std::vector<std::uint64_t>{0, 70, 140}));  // temp's rows +1, 0, -1
+  EXPECT_EQ(c.memory_pes(), 2u + 2u * 1u);     // band reader, writer, power reader per step
+  for (const unsigned steps : {1u, 2u, 3u})
+    for (const unsigned workers : {1u, 3u}) {
+      const MappedStencil m = map_kernel_chain(k, steps, workers, arch);
+      std::vector<Grid> in = random_inputs(k, 11 + steps);
+      const Grid want = hotspot_steps(in[0], in[1], steps, 70, 13);
+      EXPECT_EQ(differing(want, interpret_kernel(m, in, arch)), 0u) << "T=" << steps << " w=" << workers;
+      unsigned power_loads = 0;
+      for (std::size_t v = 0; v < m.dfg.num_ops(); ++v)
+        if (m.dfg.op(v).kind == dfg::OpKind::Load && m.dfg.op(v).name.find("_in1_") != std::string::npos) ++power_loads;
+      EXPECT_EQ(power_loads, steps * workers);
+    }
+}
+
 // Step 1's delay lines longer than four input queues (kChainQueueLines x 16 words on paper.yaml)
 // are readers of their own; later steps' stay deep channels. 3D r=1 on 11x7x8: the row groups'
 // delays are 11 (dz=+1), 77 (dy=+1), 88, 99 and 165 words (dz=-1): gaps 11, 66, 11, 11, 66.
@@ -356,7 +415,9 @@ TEST(KernelChain, Refusals) {
     }
   };
   refused(kernel_of(1, "40", "a", stage("out", "a(-1) + a(1)")), 2, 1, "2D and 3D");
-  refused(kernel_of(2, "20x12", "a, b", stage("out", "a(0,-1) + b(0,1)")), 2, 1, "input 'b'");
+  // A ring of a stage whose interior is not the whole rows, or is smaller than the output's in y.
+  refused(kernel_of(2, "20x12", "a", stage("s", "a(0,-1) + a(0,1)") + stage("out", "s(0,-1) + s(0,1)")), 2, 1,
+          "boundary columns");
   refused(kernel_of(2, "20x12", "a", stage("s", "a(-1,0) + a(1,0)") + stage("out", "s(-1,0) + s(1,0)")), 2, 1, "passes");
   refused(kernel_of(2, "20x5", "a", stage("out", "a(0,-1) + a(0,1)")), 2, 4, "3 interior rows for 4 workers");
 }
