@@ -45,6 +45,7 @@ run heat3d 32x32x400
 run heat3d 32x32x400 $rows
 run jacobi3d 32x32x400
 run jacobi3d 32x32x400 $rows
+run hotspot 1024x400
 python3 - "$tmp" "$n" "$out" <<'EOF'
 import json, os, sys
 tmp, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
