@@ -219,10 +219,43 @@ KernelChainChoice kernel_time_steps_of(const Options& o, const Kernel& k, const 
   return {t, {}};
 }
 
+// A kernel file that is a star (star_spec_of): the options a spec file of that star gives, each
+// key's origin the kernel file; --input NAME=FILE naming its one input is its --input FILE.
+Options star_options(const Options& flags, const Kernel& k, const StencilSpec& s) {
+  Options o = flags;
+  o.spec_file.clear();  // read: the star below is its kernel
+  o.stencil = std::to_string(s.dims) + "d";
+  o.radius_x = s.radius[0];
+  if (s.dims >= 2) o.radius_y = s.radius[1];
+  if (s.dims == 3) o.radius_z = s.radius[2];
+  o.grid = k.grid_text();
+  o.coeff_x = s.coeff_x;
+  o.coeff_y = s.coeff_y;
+  o.coeff_z = s.coeff_z;
+  if (o.time_steps.empty() && k.time_steps > 1) o.time_steps = std::to_string(k.time_steps);
+  for (const char* key : {"stencil", "radius_x", "radius_y", "radius_z", "grid", "coefficients.x", "coefficients.y",
+                          "coefficients.z"})
+    o.from[key] = flags.spec_file;
+  if (flags.time_steps.empty()) o.from["time_steps"] = flags.spec_file;
+  for (const auto& [name, file] : flags.named_inputs) {
+    if (name != k.inputs[0])
+      throw UsageError("--input " + name + "=" + file + ": kernel '" + k.name + "' has no input '" + name +
+                       "' (inputs: " + k.inputs[0] + ")");
+    if (!o.input_file.empty())
+      throw UsageError("--input: input '" + name + "' given twice ('" + o.input_file + "' and " + name + "=" + file + ")");
+    o.input_file = file;
+  }
+  o.named_inputs.clear();
+  return o;
+}
+
 }  // namespace
 
 int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& err, bool progress) {
-  if (const std::optional<Kernel> kernel = kernel_of(flags)) {
+  const std::optional<Kernel> kernel = kernel_of(flags);
+  std::optional<StencilSpec> star;
+  if (kernel) star = star_spec_of(*kernel);
+  if (kernel && !star) {
     if (!flags.y_block.empty()) {
       if (kernel->dims != 3)
         throw UsageError(fmt::format("--y-block: y slabs are for 3d stencils; {} is a {}d kernel", flags.spec_file,
@@ -290,8 +323,15 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
                r.roofline_gflops, r.bound == Bound::Memory ? "memory" : "compute", r.workers);
     return kExitOk;
   }
-  const Options o = with_spec_file(flags);
+  // A star: from --stencil, a spec file, or a kernel file that is a star (docs/kernels.md, "Stars").
+  const Options o = star ? star_options(flags, *kernel, *star) : with_spec_file(flags);
   refuse_named_inputs(o);
+  if (star && !o.quiet)
+    fmt::print(out, "cgrasim: kernel '{}' of {} is a {}d star stencil of radius {}: mapped as the star (docs/kernels.md, "
+                    "\"Stars\")\n",
+               kernel->name, flags.spec_file, star->dims,
+               star->dims == 1 ? std::to_string(star->radius[0])
+                               : fmt::format("({})", fmt::join(star->radius.begin(), star->radius.begin() + star->dims, ", ")));
   const std::string arch_name = arch_name_of(o);
   const ArchConfig arch = arch_of(o, out);
   if (o.dump_arch && o.stencil.empty() && o.spec_file.empty()) return kExitOk;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -204,6 +205,100 @@ Kernel star_kernel(const StencilSpec& spec) {
   src.stages = {{"out", expr, "", ""}};
   src.time_steps = spec.time_steps;
   return build_kernel(src);
+}
+
+namespace {
+
+bool same_tree(const Expr& a, const Expr& b) {
+  if (a.op != b.op || a.args.size() != b.args.size()) return false;
+  if (a.op == ExprOp::Const && std::memcmp(&a.value, &b.value, sizeof a.value) != 0) return false;
+  if (a.op == ExprOp::Tap && (a.source != b.source || a.offset != b.offset)) return false;
+  for (std::size_t i = 0; i < a.args.size(); ++i)
+    if (!same_tree(a.args[i], b.args[i])) return false;
+  return true;
+}
+
+// `e` with each fma(-c, y, x) of a constant c (`x - c*y`) written fma(-c, y, x) as an Fma of the
+// constant -c: the same double operation (the product's sign flip is exact), as a star's chain
+// holds it.
+Expr fused_with_signed_constants(Expr e) {
+  for (Expr& a : e.args) a = fused_with_signed_constants(std::move(a));
+  if (e.op == ExprOp::Fms && e.args[0].op == ExprOp::Const) {
+    e.op = ExprOp::Fma;
+    e.args[0].value = -e.args[0].value;
+  }
+  return e;
+}
+
+// The coefficient of each tap of a star's chains: c of `c * tap` and of fma(c, tap, acc).
+void star_coefficients(const Expr& e, std::map<std::array<int, 3>, double>& c, bool& ok) {
+  const auto product = [&](const Expr& k, const Expr& t) {
+    if (k.op != ExprOp::Const || t.op != ExprOp::Tap || !c.emplace(t.offset, k.value).second) ok = false;
+  };
+  switch (e.op) {
+    case ExprOp::Mul: product(e.args[0], e.args[1]); return;
+    case ExprOp::Fma:
+      product(e.args[0], e.args[1]);
+      star_coefficients(e.args[2], c, ok);
+      return;
+    case ExprOp::Add:
+      star_coefficients(e.args[0], c, ok);
+      star_coefficients(e.args[1], c, ok);
+      return;
+    default: ok = false;
+  }
+}
+
+}  // namespace
+
+std::optional<StencilSpec> star_spec_of(const Kernel& k) {
+  if (k.inputs.size() != 1 || k.stages.size() != 1 || k.dims < 1 || k.dims > 3) return std::nullopt;
+  const Expr expr = fused_with_signed_constants(k.stages[0].expr);
+  std::map<std::array<int, 3>, double> c;
+  bool ok = true;
+  star_coefficients(expr, c, ok);
+  if (!ok) return std::nullopt;
+  // Each tap on one axis; the radii the farthest along each.
+  std::array<unsigned, 3> r{};
+  for (const auto& [o, v] : c) {
+    const int axes = (o[0] != 0) + (o[1] != 0) + (o[2] != 0);
+    if (axes > 1) return std::nullopt;
+    for (unsigned d = 0; d < 3; ++d) r[d] = std::max(r[d], static_cast<unsigned>(std::abs(o[d])));
+  }
+  StencilSpec spec;
+  spec.dims = k.dims;
+  spec.grid = k.grid;
+  spec.radius = {r[0], k.dims >= 2 ? r[1] : 0, k.dims == 3 ? r[2] : 0};
+  spec.time_steps = k.time_steps;
+  const auto along = [&](unsigned d, bool centre) {
+    std::vector<double> v;
+    for (int o = -int(spec.radius[d]); o <= int(spec.radius[d]); ++o) {
+      if (o == 0 && !centre) continue;
+      std::array<int, 3> at{};
+      at[d] = o;
+      const auto it = c.find(at);
+      if (it == c.end()) return std::vector<double>{};  // a hole: not a star (the rebuild differs)
+      v.push_back(it->second);
+    }
+    return v;
+  };
+  try {
+    const StencilSpec plain = spec;
+    spec.coeff_x = along(0, true);
+    if (spec.dims >= 2) spec.coeff_y = along(1, false);
+    if (spec.dims == 3) spec.coeff_z = along(2, false);
+    spec.validate();
+    // Defaults stay implicit, as a spec file without coefficients gives them.
+    if (spec.coeff_x == plain.x_coefficients()) spec.coeff_x.clear();
+    if (spec.dims >= 2 && spec.coeff_y == plain.y_coefficients()) spec.coeff_y.clear();
+    if (spec.dims == 3 && spec.coeff_z == plain.z_coefficients()) spec.coeff_z.clear();
+    const Kernel star = star_kernel(spec);
+    if (star.grid != k.grid || star.time_steps != k.time_steps || !same_tree(fused_with_signed_constants(star.stages[0].expr), expr))
+      return std::nullopt;
+  } catch (const SpecError&) {
+    return std::nullopt;
+  }
+  return spec;
 }
 
 }  // namespace cgra

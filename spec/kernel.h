@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -132,5 +133,13 @@ std::string expr_text(const Expr& e, const std::vector<std::string>& names, unsi
 /// + the y part, then + the z part, each part a fused chain from its lowest offset. Throws
 /// SpecError if the spec is invalid or time_steps is 0 (auto).
 Kernel star_kernel(const StencilSpec& spec);
+
+/// The star stencil `k` is, if it is one: the spec whose star_kernel has `k`'s dims, grid, time
+/// steps and expression tree, node for node and constant for constant (names aside; `x - c*y`
+/// is the star's `x + (-c)*y`, the same fused operation); its
+/// coefficients left out where they are the defaults. nullopt for every other kernel (another
+/// shape, order, coefficient or operator, several inputs or stages): a star written as a kernel
+/// maps as the star (docs/kernels.md, "Stars").
+std::optional<StencilSpec> star_spec_of(const Kernel& k);
 
 }  // namespace cgra

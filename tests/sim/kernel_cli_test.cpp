@@ -644,6 +644,55 @@ TEST(KernelChainCli, HotspotChainsWithItsPowerGridFromAFile) {
                    2.0 * j["temporal"]["single_pass_cycles"].get<double>() / j["cycles"].get<double>());
 }
 
+// A kernel file that is a star, written out as a user would write it, maps as the star: the same
+// cycles and output as --stencil, a line saying so, and its one input named by --input NAME=FILE.
+TEST(KernelCli, AStarWrittenAsAKernelMapsAsTheStar) {
+  const TempDir d;
+  const std::string file = d / "k.yaml";
+  std::ofstream(file) << "kernel: mystar\ndims: 2\ngrid: 48x20\ninputs: [u]\nstages:\n  - {name: out, expr: \""
+                         "0.2 * u(-2,0) + 0.1 * u(-1,0) + 0.4 * u(0,0) + 0.1 * u(1,0) + 0.2 * u(2,0) + "
+                         "(0.05 * u(0,-2) - 0.5 * u(0,-1) + 0.5 * u(0,1) + 0.05 * u(0,2))\"}\n";
+  std::ofstream(d / "s.yaml") << "stencil: 2d\nradius: 2\ngrid: 48x20\n"
+                                 "coefficients:\n  x: [0.2, 0.1, 0.4, 0.1, 0.2]\n  y: [0.05, -0.5, 0.5, 0.05]\n";
+  NpyArray in;
+  in.shape = {20, 48};
+  for (int i = 0; i < 48 * 20; ++i) in.data.push_back(double(i % 13) * 0.75 - 4.0);
+  write_npy(d / "in.npy", in);
+  const test::CliResult k = test::run_cgrasim({"--spec", file, "--workers", "2", "--input", "u=" + (d / "in.npy"),
+                                               "--json", d / "k.json", "--output", d / "k.npy"});
+  ASSERT_EQ(k.code, kExitOk) << k.err;
+  EXPECT_NE(k.out.find("cgrasim: kernel 'mystar' of " + file + " is a 2d star stencil of radius (2, 2): mapped as the star"),
+            std::string::npos)
+      << k.out;
+  const test::CliResult s = test::run_cgrasim({"--spec", d / "s.yaml", "--workers", "2", "--input", d / "in.npy",
+                                               "--json", d / "s.json", "--output", d / "s.npy"});
+  ASSERT_EQ(s.code, kExitOk) << s.err;
+  const json jk = load_json(d / "k.json"), js = load_json(d / "s.json");
+  EXPECT_EQ(jk["output_check"], "pass");
+  EXPECT_EQ(jk["cycles"], js["cycles"]);
+  EXPECT_EQ(jk["mapping"], js["mapping"]);
+  EXPECT_EQ(differing(read_npy(d / "k.npy").data, read_npy(d / "s.npy").data), 0u);
+  // The star's loop, written out: the x part fused from -2, then + the y part fused from -2.
+  Grid want = in.data;
+  const double cx[] = {0.2, 0.1, 0.4, 0.1, 0.2}, cy[] = {0.05, -0.5, 0.5, 0.05};
+  for (long y = 2; y < 18; ++y)
+    for (long x = 2; x < 46; ++x) {
+      const auto at = [&](long dx, long dy) { return in.data[std::size_t((y + dy) * 48 + x + dx)]; };
+      double sx = cx[0] * at(-2, 0);
+      for (int o = -1; o <= 2; ++o) sx = std::fma(cx[o + 2], at(o, 0), sx);
+      double sy = cy[0] * at(0, -2);
+      sy = std::fma(cy[1], at(0, -1), sy);
+      sy = std::fma(cy[2], at(0, 1), sy);
+      sy = std::fma(cy[3], at(0, 2), sy);
+      want[std::size_t(y * 48 + x)] = sx + sy;
+    }
+  EXPECT_EQ(differing(want, read_npy(d / "k.npy").data), 0u);
+  // Its input has one name.
+  const test::CliResult bad = test::run_cgrasim({"--spec", file, "--input", "v=" + (d / "in.npy")});
+  EXPECT_EQ(bad.code, kExitUsage);
+  EXPECT_NE(bad.err.find("kernel 'mystar' has no input 'v' (inputs: u)"), std::string::npos) << bad.err;
+}
+
 // --input NAME=FILE gives any input of a kernel file, the first too.
 TEST(KernelCli, NamedInputsComeFromTheirFiles) {
   const TempDir d;
