@@ -262,6 +262,27 @@ MappedStencil map_chain(const KernelChain& c, const ArchConfig& arch) {
 
 }  // namespace
 
+std::optional<MappedStencil> one_step_chain(const Kernel& k, unsigned workers, const ArchConfig& arch,
+                                            std::uint64_t* passes_cycles) {
+  Kernel one = k;
+  one.time_steps = 1;
+  const std::vector<KernelPass> passes = kernel_passes(one, arch.fabric.count(PeKind::Memory));
+  if (passes.size() < 2) return std::nullopt;
+  try {
+    (void)kernel_chain(one, 1, std::max(1u, workers));
+    std::uint64_t summed = 0;
+    for (const KernelPass& p : passes) summed += map_kernel(p.kernel, workers, arch).summary.predicted_cycles;
+    if (passes_cycles) *passes_cycles = summed;
+    MappedStencil m = map_kernel_chain(one, 1, workers, arch);
+    if (m.summary.predicted_cycles >= summed) return std::nullopt;
+    m.summary.workers_reason += "; one step chained on the fabric: its " + std::to_string(passes.size()) +
+                                " passes predict " + std::to_string(summed) + " cycles";
+    return m;
+  } catch (const MapError&) {
+    return std::nullopt;  // it does not chain, or not on this fabric: the passes run (and say why not)
+  }
+}
+
 KernelChainChoice choose_kernel_chain(const Kernel& k, unsigned workers, const ArchConfig& arch) {
   KernelChainChoice c;
   Kernel one = k;
@@ -272,13 +293,23 @@ KernelChainChoice choose_kernel_chain(const Kernel& k, unsigned workers, const A
     c.reason = std::string("auto: T=1: ") + e.what();
     return c;
   }
-  // T = 1: one pass, or the passes a ring or the memory PEs make (as the command runs one step).
+  // T = 1: one pass, the passes a ring or the memory PEs make, or one step chained where that is
+  // faster (as the command runs one step).
   const std::vector<KernelPass> passes = kernel_passes(one, arch.fabric.count(PeKind::Memory));
   std::uint64_t one_step = 0;
-  for (const KernelPass& p : passes) one_step += map_kernel(p.kernel, workers, arch).summary.predicted_cycles;
+  std::string how;
+  if (passes.size() == 1) {
+    one_step = map_kernel(one, workers, arch).summary.predicted_cycles;
+  } else if (const std::optional<MappedStencil> chained = one_step_chain(one, workers, arch, &one_step)) {
+    how = " (chained; its " + std::to_string(passes.size()) + " passes " + std::to_string(one_step) + ")";
+    one_step = chained->summary.predicted_cycles;
+  } else {
+    one_step = 0;  // the passes run: summed here, where their mapping errors are thrown
+    for (const KernelPass& p : passes) one_step += map_kernel(p.kernel, workers, arch).summary.predicted_cycles;
+    how = " (" + std::to_string(passes.size()) + " passes)";
+  }
   double best = 1.0 / double(std::max<std::uint64_t>(1, one_step));
-  std::string tried = "T=1 " + std::to_string(one_step) +
-                      (passes.size() > 1 ? " (" + std::to_string(passes.size()) + " passes)" : std::string());
+  std::string tried = "T=1 " + std::to_string(one_step) + how;
   std::string stop;
   for (unsigned t = 2; t <= StencilSpec::kMaxTimeSteps; ++t) {
     std::uint64_t cycles = 0;

@@ -23,6 +23,7 @@
 ///     // m.kernel->streams.kernel.time_steps == 3: the run's reference is three steps
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,13 @@ KernelChain kernel_chain(const Kernel& k, unsigned steps, unsigned workers);
 /// route or fit the scratchpad.
 MappedStencil map_kernel_chain(const Kernel& k, unsigned steps, unsigned workers, const ArchConfig& arch);
 
+/// One time step of `k` (its time_steps aside) whose passes (kernel_passes with the fabric's memory
+/// PEs) are more than one and which chains (kernel_chain: HOTSPOT's ring): the one-step chain, its
+/// stages on the fabric in one mapping, where it maps and predicts fewer cycles than the passes
+/// summed (`passes_cycles`, set where given); nullopt where the passes run instead.
+std::optional<MappedStencil> one_step_chain(const Kernel& k, unsigned workers, const ArchConfig& arch,
+                                            std::uint64_t* passes_cycles = nullptr);
+
 /// `--time-steps auto` for a kernel file: how many steps one chained mapping takes.
 struct KernelChainChoice {
   unsigned steps = 1;
@@ -102,7 +110,7 @@ struct KernelChainChoice {
 };
 
 /// T = 1 (one step: map_kernel of its one pass, or of each of its passes, kernel_passes with the
-/// fabric's memory PEs) and T = 2, 3, ... chained (map_kernel_chain) with
+/// fabric's memory PEs, or one_step_chain where it is faster) and T = 2, 3, ... chained (map_kernel_chain) with
 /// `workers` (0: auto) until one does not map or predicts 10 % fewer steps a cycle than the best;
 /// a larger T is taken only where it predicts kMoreStepsGain more steps a cycle than the best
 /// so far. A kernel that does not chain (kernel_chain's refusals) takes 1, the reason naming why.

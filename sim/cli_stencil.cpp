@@ -94,7 +94,9 @@ class ProgressLine {
 };
 
 /// Maps, simulates and checks the stencil; prints the report; writes the requested files.
-/// With `kernel`, `spec_in` is its carrier (KernelStreams::carrier) and the kernel is mapped.
+/// With `kernel`, `spec_in` is its carrier (KernelStreams::carrier) and the kernel is mapped: in one
+/// pass (`chain` 0), as one step chained (1: one_step_chain, a ring that beats its passes) or as
+/// `chain` steps chained (map_kernel_chain).
 int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& arch, const std::string& arch_name,
                 std::ostream& out, std::ostream& err, bool progress, const Kernel* kernel = nullptr,
                 unsigned chain = 0, const std::string& steps_reason = {}) {
@@ -110,9 +112,16 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
   const std::vector<std::vector<double>>* kernel_grids = kernel ? &grids : nullptr;
   std::vector<double> input = kernel ? grids.at(0) : input_of(o, spec);
   const auto t0 = std::chrono::steady_clock::now();
-  MappedStencil mapped = !kernel ? map_stencil(spec, arch)
-                         : chain  ? map_kernel_chain(*kernel, chain, spec.workers, arch)
-                                  : map_kernel(*kernel, spec.workers, arch);
+  // chain 1: one step of a kernel whose passes it beats (one_step_chain; the caller checked it).
+  const auto one_step = [&] {
+    std::optional<MappedStencil> m = one_step_chain(*kernel, spec.workers, arch);
+    if (!m) throw MapError(kernel->name + ": one step does not chain faster than its passes");
+    return std::move(*m);
+  };
+  MappedStencil mapped = !kernel     ? map_stencil(spec, arch)
+                         : chain == 1 ? one_step()
+                         : chain      ? map_kernel_chain(*kernel, chain, spec.workers, arch)
+                                      : map_kernel(*kernel, spec.workers, arch);
   if (!steps_reason.empty()) mapped.summary.time_steps_reason = steps_reason;
   const std::string what = mapped.kernel ? mapped.kernel->streams.describe() : "stencil " + mapped.spec.describe();
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -135,7 +144,13 @@ int run_stencil(const Options& o, const StencilSpec& spec_in, const ArchConfig& 
     k1 = *kernel;
     k1.time_steps = 1;
     one_passes = kernel_passes(k1, arch.fabric.count(PeKind::Memory));
-    if (one_passes.size() == 1) {
+    if (one_passes.size() > 1) {
+      // One step chained where that beats its passes (HOTSPOT): the faster single step.
+      if (std::optional<MappedStencil> c = one_step_chain(k1, spec.workers, arch)) {
+        one = std::move(*c);
+        one_passes.clear();
+      }
+    } else {
       try {
         one = map_kernel(k1, spec.workers, arch);
       } catch (const MapError&) {
@@ -299,14 +314,20 @@ int run_stencil_command(const Options& flags, std::ostream& out, std::ostream& e
           throw MapError(flags.spec_file + ": " + e.what());
         }
       }
-      // T = 1 (given, or auto's choice): one step, in one pass or the kernel's passes.
+      // T = 1 (given, or auto's choice): one step, in one pass, chained, or in the kernel's passes.
       if (passes.size() == 1 && !flags.roofline_only)
         return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &chained, 0, choice.reason);
+      if (flags.y_block.empty() && !flags.roofline_only && one_step_chain(chained, kernel_workers_of(flags), arch))
+        return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &chained, 1, choice.reason);
       return run_kernel_passes(flags, chained, passes, arch, arch_name,
                                flags.predict_only || flags.roofline_only ? std::vector<std::vector<double>>{}
                                                                          : kernel_grids_of(flags, *kernel, carrier),
                                out, err);
     }
+    // A ring that chains on the fabric (HOTSPOT's) in one step where that is faster than its passes.
+    if (passes.size() > 1 && kernel->time_steps == 1 && flags.y_block.empty() && !flags.roofline_only &&
+        one_step_chain(*kernel, kernel_workers_of(flags), arch))
+      return run_stencil(flags, carrier, arch, arch_name, out, err, progress, &*kernel, 1);
     // A ring, several time steps or y slabs: pass after pass (mapper/kernel_passes.h), each pass in
     // its y slabs (mapper/kernel_slabs.h).
     if (passes.size() > 1 || kernel->time_steps > 1 || !flags.y_block.empty()) {

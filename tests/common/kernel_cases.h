@@ -1,9 +1,10 @@
 #pragma once
 /// \file kernel_cases.h
-/// 1D kernels with their results written out by hand, as docs/kernels.md evaluates the
+/// Kernels with their results written out by hand (the 1D cases; HOTSPOT), as docs/kernels.md evaluates the
 /// expression (one rounding per operation, fma where the text contracts, min and max as
 /// comparisons), not by spec/kernel_eval. Shared by the mapper's interpreted graphs
-/// (tests/mapper/kernel_map_test.cpp) and the command's runs (tests/sim/kernel_cli_test.cpp).
+/// (tests/mapper/kernel_map_test.cpp, kernel_rows_test.cpp) and the command's runs
+/// (tests/sim/kernel_cli_test.cpp).
 /// A test that includes it compiles with -ffp-contract=off, so each loop rounds as written.
 
 #include <cmath>
@@ -87,6 +88,47 @@ inline KernelCase kernel_case(const std::string& name) {
   for (KernelCase& c : kernel_cases_1d())
     if (name == c.name) return c;
   throw std::invalid_argument("no kernel case '" + name + "'");
+}
+
+/// HOTSPOT as examples/kernels/hotspot.yaml writes it (two inputs, temp and power; eight stages;
+/// its output shows power_center1 on the boundary columns of interior rows), on grid `grid`.
+inline std::string hotspot_yaml(const std::string& grid) {
+  return "kernel: HOTSPOT\ndims: 2\ngrid: " + grid + "\ninputs: [temp, power]\nstages:\n"
+         "  - {name: tmp, expr: \"temp(0,0) + temp(0,0)\"}\n"
+         "  - {name: tmp0, expr: \"temp(0,-1) + temp(0,1) - tmp(0,0)\"}\n"
+         "  - {name: tmp1, expr: \"temp(-1,0) + temp(1,0) - tmp(0,0)\"}\n"
+         "  - {name: tmp2, expr: \"80 - temp(0,0)\"}\n"
+         "  - {name: power_center1, expr: \"tmp0(0,0) * 0.949219 + power(0,-1)\"}\n"
+         "  - {name: power_center2, expr: \"power_center1(0,0) + tmp1(0,0) * 0.010535\"}\n"
+         "  - {name: power_center3, expr: \"power_center2(0,0) + tmp2(0,0) * 0.00000514403\"}\n"
+         "  - {name: y, expr: \"1.296 * power_center3(0,0)\"}\n";
+}
+
+/// `steps` steps of hotspot_yaml's kernel on temp `t` (nx by ny) and `power`, written out: the
+/// output replaces temp each step, power stays; the boundary rows keep temp, the boundary
+/// columns of interior rows show power_center1.
+inline std::vector<double> hotspot_steps(std::vector<double> t, const std::vector<double>& power, unsigned steps,
+                                         long nx, long ny) {
+  for (unsigned s = 0; s < steps; ++s) {
+    std::vector<double> next = t;
+    for (long y = 1; y < ny - 1; ++y)
+      for (long x = 0; x < nx; ++x) {
+        const auto at = [&](long dx, long dy) { return t[std::size_t((y + dy) * nx + x + dx)]; };
+        const double tmp = at(0, 0) + at(0, 0);
+        const double tmp0 = (at(0, -1) + at(0, 1)) - tmp;
+        const double pc1 = tmp0 * 0.949219 + power[std::size_t((y - 1) * nx + x)];  // a product first: no fma
+        if (x == 0 || x == nx - 1) {
+          next[std::size_t(y * nx + x)] = pc1;
+          continue;
+        }
+        const double tmp1 = (at(-1, 0) + at(1, 0)) - tmp;
+        const double pc2 = std::fma(tmp1, 0.010535, pc1);
+        const double pc3 = std::fma(80 - at(0, 0), 0.00000514403, pc2);
+        next[std::size_t(y * nx + x)] = 1.296 * pc3;
+      }
+    t = std::move(next);
+  }
+  return t;
 }
 
 }  // namespace cgra::test

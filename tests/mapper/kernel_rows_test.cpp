@@ -22,6 +22,7 @@
 #include "mapper/kernel_dfg.h"
 #include "mapper/kernel_map.h"
 #include "spec/kernel_yaml.h"
+#include "tests/common/kernel_cases.h"
 #include "tests/mapper/stencil_test_util.h"
 
 namespace cgra::test {
@@ -319,46 +320,12 @@ TEST_P(KernelChainMapped, InterpretedGraphMatchesTheSweeps) {
 INSTANTIATE_TEST_SUITE_P(StepsAndWorkers, KernelChainMapped,
                          ::testing::Combine(::testing::Values(1u, 2u, 3u), ::testing::Values(1u, 3u)));
 
-// HOTSPOT's shape (examples/kernels/hotspot.yaml): two inputs, the second (power) staying from step
-// to step, and a ring: on the boundary columns of interior rows the output shows power_center1,
-// whose interior is the whole rows. The steps chain; each step's power row group is a reader of
-// its own. The reference: the stages as loops, written out by hand.
-Grid hotspot_steps(Grid t, const Grid& pw, unsigned steps, long nx, long ny) {
-  for (unsigned s = 0; s < steps; ++s) {
-    Grid next = t;
-    for (long y = 1; y < ny - 1; ++y)
-      for (long x = 0; x < nx; ++x) {
-        const auto at = [&](long dx, long dy) { return t[std::size_t((y + dy) * nx + x + dx)]; };
-        const double tmp = at(0, 0) + at(0, 0);
-        const double tmp0 = (at(0, -1) + at(0, 1)) - tmp;
-        const double pc1 = tmp0 * 0.949219 + pw[std::size_t((y - 1) * nx + x)];  // a product first: no fma
-        if (x == 0 || x == nx - 1) {
-          next[std::size_t(y * nx + x)] = pc1;
-          continue;
-        }
-        const double tmp1 = (at(-1, 0) + at(1, 0)) - tmp;
-        const double pc2 = std::fma(tmp1, 0.010535, pc1);
-        const double pc3 = std::fma(80 - at(0, 0), 0.00000514403, pc2);
-        next[std::size_t(y * nx + x)] = 1.296 * pc3;
-      }
-    t = std::move(next);
-  }
-  return t;
-}
-
-Kernel hotspot_kernel(const std::string& grid) {
-  return kernel_of(2, grid, "temp, power",
-                   stage("tmp", "temp(0,0) + temp(0,0)") + stage("tmp0", "temp(0,-1) + temp(0,1) - tmp(0,0)") +
-                       stage("tmp1", "temp(-1,0) + temp(1,0) - tmp(0,0)") + stage("tmp2", "80 - temp(0,0)") +
-                       stage("power_center1", "tmp0(0,0) * 0.949219 + power(0,-1)") +
-                       stage("power_center2", "power_center1(0,0) + tmp1(0,0) * 0.010535") +
-                       stage("power_center3", "power_center2(0,0) + tmp2(0,0) * 0.00000514403") +
-                       stage("y", "1.296 * power_center3(0,0)"));
-}
-
+// HOTSPOT (tests/common/kernel_cases.h): two inputs, the second (power) staying from step to step,
+// and a ring: on the boundary columns of interior rows the output shows power_center1, whose
+// interior is the whole rows. The steps chain; each step's power row group is a reader of its own.
 TEST(KernelChain, HotspotChainsWithItsPowerGridAndItsRing) {
   const ArchConfig arch = load_default_arch();
-  const Kernel k = hotspot_kernel("70x13");
+  const Kernel k = parse_kernel_yaml(hotspot_yaml("70x13"), "hotspot.yaml");
   const KernelChain c = kernel_chain(k, 2, 2);
   ASSERT_TRUE(c.ks.ring.has_value());
   EXPECT_EQ(k.stages[*c.ks.ring].name, "power_center1");

@@ -599,20 +599,12 @@ TEST(KernelChainCli, TheSinglePassTakesItsOwnWorkersWhereTheChainsDoNotFit) {
   EXPECT_EQ(j["temporal"]["single_pass_cycles"], load_json(d / "one.json")["mapping"]["predicted_cycles"]);
 }
 
-// HOTSPOT's shape: two inputs, power from --input power=FILE staying from step to step, and a ring
-// (power_center1 on the boundary columns of interior rows). Two steps chained, through the
-// SystemC model, against the stages as loops; the single step it compares with runs in its two
-// passes, simulated.
+// HOTSPOT (tests/common/kernel_cases.h): two steps chained, power from --input power=FILE, through
+// the SystemC model against the loops; the single step it compares with is simulated.
 TEST(KernelChainCli, HotspotChainsWithItsPowerGridFromAFile) {
   const TempDir d;
   const std::string file = d / "k.yaml";
-  std::ofstream(file) << "kernel: hs\ndims: 2\ngrid: 40x12\ninputs: [temp, power]\nstages:\n"
-                         "  - {name: tmp, expr: \"temp(0,0) + temp(0,0)\"}\n"
-                         "  - {name: tmp0, expr: \"temp(0,-1) + temp(0,1) - tmp(0,0)\"}\n"
-                         "  - {name: tmp1, expr: \"temp(-1,0) + temp(1,0) - tmp(0,0)\"}\n"
-                         "  - {name: pc1, expr: \"tmp0(0,0) * 0.949219 + power(0,-1)\"}\n"
-                         "  - {name: pc2, expr: \"pc1(0,0) + tmp1(0,0) * 0.010535\"}\n"
-                         "  - {name: y, expr: \"1.296 * pc2(0,0)\"}\n";
+  std::ofstream(file) << test::hotspot_yaml("40x12");
   const long nx = 40, ny = 12;
   NpyArray power;
   power.shape = {std::uint64_t(ny), std::uint64_t(nx)};
@@ -622,26 +614,37 @@ TEST(KernelChainCli, HotspotChainsWithItsPowerGridFromAFile) {
                                                "power=" + (d / "power.npy"), "--output", d / "out.npy", "--json",
                                                d / "r.json"});
   ASSERT_EQ(r.code, kExitOk) << r.err;
-  Grid t = default_input_grid(std::uint64_t(nx * ny));
-  for (int step = 0; step < 2; ++step) {
-    Grid next = t;
-    for (long y = 1; y < ny - 1; ++y)
-      for (long x = 0; x < nx; ++x) {
-        const auto at = [&](long dx, long dy) { return t[std::size_t((y + dy) * nx + x + dx)]; };
-        const double tmp = at(0, 0) + at(0, 0);
-        const double pc1 = ((at(0, -1) + at(0, 1)) - tmp) * 0.949219 + power.data[std::size_t((y - 1) * nx + x)];
-        next[std::size_t(y * nx + x)] =
-            x == 0 || x == nx - 1 ? pc1 : 1.296 * std::fma((at(-1, 0) + at(1, 0)) - tmp, 0.010535, pc1);
-      }
-    t = std::move(next);
-  }
-  EXPECT_EQ(differing(t, read_npy(d / "out.npy").data), 0u);
+  const Grid want = test::hotspot_steps(default_input_grid(std::uint64_t(nx * ny)), power.data, 2, nx, ny);
+  EXPECT_EQ(differing(want, read_npy(d / "out.npy").data), 0u);
   const json j = load_json(d / "r.json");
   EXPECT_EQ(j["output_check"], "pass");
   EXPECT_EQ(j["temporal"]["time_steps"], 2);
   EXPECT_EQ(j["temporal"]["single_pass_source"], "simulated");
   EXPECT_DOUBLE_EQ(j["temporal"]["speedup"].get<double>(),
                    2.0 * j["temporal"]["single_pass_cycles"].get<double>() / j["cycles"].get<double>());
+}
+
+// One step of a ring that chains runs as one chained mapping where that predicts fewer cycles than
+// its two passes (their prediction named in the workers' reason), bit for bit.
+TEST(KernelChainCli, HotspotStepRunsChainedWhereItBeatsItsPasses) {
+  const TempDir d;
+  const std::string file = d / "k.yaml";
+  std::ofstream(file) << test::hotspot_yaml("40x12");
+  const test::CliResult r = test::run_cgrasim({"--spec", file, "--output", d / "out.npy", "--json", d / "r.json"});
+  ASSERT_EQ(r.code, kExitOk) << r.err;
+  const json j = load_json(d / "r.json");
+  EXPECT_EQ(j["output_check"], "pass");
+  const std::string reason = j["mapping"]["workers_reason"];
+  const std::smatch m = [&] {
+    std::smatch s;
+    std::regex_search(reason, s, std::regex("one step chained on the fabric: its 2 passes predict ([0-9]+) cycles"));
+    return s;
+  }();
+  ASSERT_FALSE(m.empty()) << reason;
+  EXPECT_LT(j["mapping"]["predicted_cycles"].get<double>(), std::stod(m[1])) << reason;
+  const std::vector<Grid> in =
+      kernel_inputs(parse_kernel_yaml(test::hotspot_yaml("40x12"), "k.yaml"), default_input_grid(40 * 12));
+  EXPECT_EQ(differing(test::hotspot_steps(in[0], in[1], 1, 40, 12), read_npy(d / "out.npy").data), 0u);
 }
 
 // A kernel file that is a star, written out as a user would write it, maps as the star: the same
