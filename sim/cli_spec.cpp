@@ -32,13 +32,17 @@ std::optional<Kernel> kernel_of(const Options& o) {
   if (o.spec_file.empty() || !is_kernel_yaml(read_spec_text(o.spec_file, "stencil spec file"))) return std::nullopt;
   const std::pair<bool, const char*> star[] = {{!o.stencil.empty(), "--stencil"},     {o.radius.has_value(), "--radius"},
                                                {o.radius_x.has_value(), "--radius-x"}, {o.radius_y.has_value(), "--radius-y"},
-                                               {o.radius_z.has_value(), "--radius-z"}, {!o.grid.empty(), "--grid"},
-                                               {!o.z_readers.empty(), "--z-readers"}};
+                                               {o.radius_z.has_value(), "--radius-z"}, {!o.grid.empty(), "--grid"}};
   for (const auto& [given, flag] : star)
     if (given)
       throw UsageError(std::string(flag) + " does not apply to the kernel file " + o.spec_file +
                        " (its grid and taps are the file's)");
-  return load_kernel_file(o.spec_file);
+  Kernel k = load_kernel_file(o.spec_file);
+  // --z-readers chooses how a 3D star reads its planes: a kernel file that is a star takes it.
+  if (!o.z_readers.empty() && !star_spec_of(k))
+    throw UsageError("--z-readers does not apply to the kernel file " + o.spec_file +
+                     " (z readers are a 3d star's; kernel '" + k.name + "' is not a star, docs/kernels.md \"Stars\")");
+  return k;
 }
 
 unsigned kernel_workers_of(const Options& o) {

@@ -696,6 +696,34 @@ TEST(KernelCli, AStarWrittenAsAKernelMapsAsTheStar) {
   EXPECT_NE(bad.err.find("kernel 'mystar' has no input 'v' (inputs: u)"), std::string::npos) << bad.err;
 }
 
+// A 3D star written as a kernel takes --z-readers as the star does; a kernel that is not a star
+// refuses it in one line.
+TEST(KernelCli, AThreeDStarKernelTakesZReaders) {
+  const TempDir d;
+  const std::string file = d / "k.yaml";
+  std::ofstream(file) << "kernel: s3\ndims: 3\ngrid: 16x10x9\ninputs: [a]\nstages:\n  - {name: out, expr: \""
+                         "0.25 * a(-1,0,0) + 0.5 * a(0,0,0) + 0.25 * a(1,0,0) + (0.125 * a(0,-1,0) + 0.125 * a(0,1,0)) + "
+                         "(-0.0625 * a(0,0,-1) + 0.0625 * a(0,0,1))\"}\n";
+  std::ofstream(d / "s.yaml") << "stencil: 3d\nradius: 1\ngrid: 16x10x9\ncoefficients:\n  x: [0.25, 0.5, 0.25]\n"
+                                 "  y: [0.125, 0.125]\n  z: [-0.0625, 0.0625]\n";
+  const test::CliResult k = test::run_cgrasim({"--spec", file, "--z-readers", "2", "--json", d / "k.json"});
+  ASSERT_EQ(k.code, kExitOk) << k.err;
+  const test::CliResult s = test::run_cgrasim({"--spec", d / "s.yaml", "--z-readers", "2", "--json", d / "s.json"});
+  ASSERT_EQ(s.code, kExitOk) << s.err;
+  const json jk = load_json(d / "k.json"), js = load_json(d / "s.json");
+  EXPECT_EQ(jk["output_check"], "pass");
+  EXPECT_EQ(jk["cycles"], js["cycles"]);
+  EXPECT_EQ(jk["mapping"], js["mapping"]);
+  std::ofstream(d / "box.yaml") << "kernel: box\ndims: 3\ngrid: 16x10x9\ninputs: [a]\nstages:\n"
+                                   "  - {name: out, expr: \"a(1,1,1) + a(-1,0,0)\"}\n";
+  const test::CliResult bad = test::run_cgrasim({"--spec", d / "box.yaml", "--z-readers", "2"});
+  EXPECT_EQ(bad.code, kExitUsage);
+  EXPECT_NE(bad.err.find("--z-readers does not apply to the kernel file " + (d / "box.yaml") +
+                         " (z readers are a 3d star's; kernel 'box' is not a star"),
+            std::string::npos)
+      << bad.err;
+}
+
 // --input NAME=FILE gives any input of a kernel file, the first too.
 TEST(KernelCli, NamedInputsComeFromTheirFiles) {
   const TempDir d;
