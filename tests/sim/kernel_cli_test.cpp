@@ -647,33 +647,49 @@ TEST(KernelChainCli, HotspotStepRunsChainedWhereItBeatsItsPasses) {
   EXPECT_EQ(differing(test::hotspot_steps(in[0], in[1], 1, 40, 12), read_npy(d / "out.npy").data), 0u);
 }
 
+// Runs the kernel file `kernel` and the star spec file `star` with the same `flags` (and each its
+// own `kernel_flags` / `star_flags`): the kernel maps as the star, the same cycles and mapping,
+// its output checked. Returns the kernel run's stdout.
+std::string expect_runs_as_the_star(const TempDir& d, const std::string& kernel, const std::string& star,
+                                    const std::vector<std::string>& kernel_flags,
+                                    const std::vector<std::string>& star_flags) {
+  std::ofstream(d / "k.yaml") << kernel;
+  std::ofstream(d / "s.yaml") << star;
+  std::vector<std::string> a{"--spec", d / "k.yaml", "--json", d / "k.json"}, b{"--spec", d / "s.yaml", "--json", d / "s.json"};
+  a.insert(a.end(), kernel_flags.begin(), kernel_flags.end());
+  b.insert(b.end(), star_flags.begin(), star_flags.end());
+  const test::CliResult k = test::run_cgrasim(a);
+  EXPECT_EQ(k.code, kExitOk) << k.err;
+  const test::CliResult s = test::run_cgrasim(b);
+  EXPECT_EQ(s.code, kExitOk) << s.err;
+  if (k.code != kExitOk || s.code != kExitOk) return k.out;
+  const json jk = load_json(d / "k.json"), js = load_json(d / "s.json");
+  EXPECT_EQ(jk["output_check"], "pass");
+  EXPECT_EQ(jk["cycles"], js["cycles"]);
+  EXPECT_EQ(jk["mapping"], js["mapping"]);
+  return k.out;
+}
+
 // A kernel file that is a star, written out as a user would write it, maps as the star: the same
 // cycles and output as --stencil, a line saying so, and its one input named by --input NAME=FILE.
 TEST(KernelCli, AStarWrittenAsAKernelMapsAsTheStar) {
   const TempDir d;
   const std::string file = d / "k.yaml";
-  std::ofstream(file) << "kernel: mystar\ndims: 2\ngrid: 48x20\ninputs: [u]\nstages:\n  - {name: out, expr: \""
-                         "0.2 * u(-2,0) + 0.1 * u(-1,0) + 0.4 * u(0,0) + 0.1 * u(1,0) + 0.2 * u(2,0) + "
-                         "(0.05 * u(0,-2) - 0.5 * u(0,-1) + 0.5 * u(0,1) + 0.05 * u(0,2))\"}\n";
-  std::ofstream(d / "s.yaml") << "stencil: 2d\nradius: 2\ngrid: 48x20\n"
-                                 "coefficients:\n  x: [0.2, 0.1, 0.4, 0.1, 0.2]\n  y: [0.05, -0.5, 0.5, 0.05]\n";
   NpyArray in;
   in.shape = {20, 48};
   for (int i = 0; i < 48 * 20; ++i) in.data.push_back(double(i % 13) * 0.75 - 4.0);
   write_npy(d / "in.npy", in);
-  const test::CliResult k = test::run_cgrasim({"--spec", file, "--workers", "2", "--input", "u=" + (d / "in.npy"),
-                                               "--json", d / "k.json", "--output", d / "k.npy"});
-  ASSERT_EQ(k.code, kExitOk) << k.err;
-  EXPECT_NE(k.out.find("cgrasim: kernel 'mystar' of " + file + " is a 2d star stencil of radius (2, 2): mapped as the star"),
+  const std::string out = expect_runs_as_the_star(
+      d,
+      "kernel: mystar\ndims: 2\ngrid: 48x20\ninputs: [u]\nstages:\n  - {name: out, expr: \""
+      "0.2 * u(-2,0) + 0.1 * u(-1,0) + 0.4 * u(0,0) + 0.1 * u(1,0) + 0.2 * u(2,0) + "
+      "(0.05 * u(0,-2) - 0.5 * u(0,-1) + 0.5 * u(0,1) + 0.05 * u(0,2))\"}\n",
+      "stencil: 2d\nradius: 2\ngrid: 48x20\ncoefficients:\n  x: [0.2, 0.1, 0.4, 0.1, 0.2]\n  y: [0.05, -0.5, 0.5, 0.05]\n",
+      {"--workers", "2", "--input", "u=" + (d / "in.npy"), "--output", d / "k.npy"},
+      {"--workers", "2", "--input", d / "in.npy", "--output", d / "s.npy"});
+  EXPECT_NE(out.find("cgrasim: kernel 'mystar' of " + file + " is a 2d star stencil of radius (2, 2): mapped as the star"),
             std::string::npos)
-      << k.out;
-  const test::CliResult s = test::run_cgrasim({"--spec", d / "s.yaml", "--workers", "2", "--input", d / "in.npy",
-                                               "--json", d / "s.json", "--output", d / "s.npy"});
-  ASSERT_EQ(s.code, kExitOk) << s.err;
-  const json jk = load_json(d / "k.json"), js = load_json(d / "s.json");
-  EXPECT_EQ(jk["output_check"], "pass");
-  EXPECT_EQ(jk["cycles"], js["cycles"]);
-  EXPECT_EQ(jk["mapping"], js["mapping"]);
+      << out;
   EXPECT_EQ(differing(read_npy(d / "k.npy").data, read_npy(d / "s.npy").data), 0u);
   // The star's loop, written out: the x part fused from -2, then + the y part fused from -2.
   Grid want = in.data;
@@ -700,20 +716,14 @@ TEST(KernelCli, AStarWrittenAsAKernelMapsAsTheStar) {
 // refuses it in one line.
 TEST(KernelCli, AThreeDStarKernelTakesZReaders) {
   const TempDir d;
-  const std::string file = d / "k.yaml";
-  std::ofstream(file) << "kernel: s3\ndims: 3\ngrid: 16x10x9\ninputs: [a]\nstages:\n  - {name: out, expr: \""
-                         "0.25 * a(-1,0,0) + 0.5 * a(0,0,0) + 0.25 * a(1,0,0) + (0.125 * a(0,-1,0) + 0.125 * a(0,1,0)) + "
-                         "(-0.0625 * a(0,0,-1) + 0.0625 * a(0,0,1))\"}\n";
-  std::ofstream(d / "s.yaml") << "stencil: 3d\nradius: 1\ngrid: 16x10x9\ncoefficients:\n  x: [0.25, 0.5, 0.25]\n"
-                                 "  y: [0.125, 0.125]\n  z: [-0.0625, 0.0625]\n";
-  const test::CliResult k = test::run_cgrasim({"--spec", file, "--z-readers", "2", "--json", d / "k.json"});
-  ASSERT_EQ(k.code, kExitOk) << k.err;
-  const test::CliResult s = test::run_cgrasim({"--spec", d / "s.yaml", "--z-readers", "2", "--json", d / "s.json"});
-  ASSERT_EQ(s.code, kExitOk) << s.err;
-  const json jk = load_json(d / "k.json"), js = load_json(d / "s.json");
-  EXPECT_EQ(jk["output_check"], "pass");
-  EXPECT_EQ(jk["cycles"], js["cycles"]);
-  EXPECT_EQ(jk["mapping"], js["mapping"]);
+  (void)expect_runs_as_the_star(
+      d,
+      "kernel: s3\ndims: 3\ngrid: 16x10x9\ninputs: [a]\nstages:\n  - {name: out, expr: \""
+      "0.25 * a(-1,0,0) + 0.5 * a(0,0,0) + 0.25 * a(1,0,0) + (0.125 * a(0,-1,0) + 0.125 * a(0,1,0)) + "
+      "(-0.0625 * a(0,0,-1) + 0.0625 * a(0,0,1))\"}\n",
+      "stencil: 3d\nradius: 1\ngrid: 16x10x9\ncoefficients:\n  x: [0.25, 0.5, 0.25]\n  y: [0.125, 0.125]\n"
+      "  z: [-0.0625, 0.0625]\n",
+      {"--z-readers", "2"}, {"--z-readers", "2"});
   std::ofstream(d / "box.yaml") << "kernel: box\ndims: 3\ngrid: 16x10x9\ninputs: [a]\nstages:\n"
                                    "  - {name: out, expr: \"a(1,1,1) + a(-1,0,0)\"}\n";
   const test::CliResult bad = test::run_cgrasim({"--spec", d / "box.yaml", "--z-readers", "2"});
