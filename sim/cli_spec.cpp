@@ -254,7 +254,7 @@ void refuse_named_inputs(const Options& o) {
                      ": NAME=FILE names an input of a kernel file; this stencil has one input: give --input FILE");
 }
 
-std::vector<std::vector<double>> kernel_grids_of(const Options& o, const Kernel& k, const StencilSpec& spec) {
+std::vector<std::optional<std::string>> kernel_input_files(const Options& o, const Kernel& k) {
   std::vector<std::optional<std::string>> files(k.inputs.size());
   for (const auto& [name, file] : o.named_inputs) {
     const auto it = std::find(k.inputs.begin(), k.inputs.end(), name);
@@ -269,8 +269,16 @@ std::vector<std::vector<double>> kernel_grids_of(const Options& o, const Kernel&
   if (files[0] && !o.input_file.empty())
     throw UsageError("--input: input '" + k.inputs[0] + "' given twice ('" + o.input_file + "' and " + k.inputs[0] +
                      "=" + *files[0] + ")");
+  if (!files[0] && !o.input_file.empty()) files[0] = o.input_file;
+  return files;
+}
+
+std::vector<std::vector<double>> kernel_grids_of(const Options& o, const Kernel& k, const StencilSpec& spec) {
+  const std::vector<std::optional<std::string>> files = kernel_input_files(o, k);
   std::vector<std::vector<double>> grids =
-      kernel_inputs(k, files[0] ? read_grid(*files[0], " (--input " + k.inputs[0] + "=)", spec) : input_of(o, spec));
+      kernel_inputs(k, !files[0]                  ? default_input_grid(spec.grid_points())
+                       : o.input_file.empty() ? read_grid(*files[0], " (--input " + k.inputs[0] + "=)", spec)
+                                              : input_of(o, spec));
   for (std::size_t g = 1; g < files.size(); ++g)
     if (files[g]) grids[g] = read_grid(*files[g], " (--input " + k.inputs[g] + "=)", spec);
   return grids;

@@ -51,6 +51,9 @@ std::vector<double> input_of(const Options& o, const StencilSpec& spec);
 /// default. Throws UsageError for a NAME the kernel does not have or input 0 given both ways,
 /// FileError for a file of the wrong shape.
 std::vector<std::vector<double>> kernel_grids_of(const Options& o, const Kernel& k, const StencilSpec& spec);
+/// The file --input NAME=FILE gives each input of kernel `k` (empty where none; input 0's also from
+/// --input FILE). Throws UsageError for a NAME the kernel does not have or input 0 given both ways.
+std::vector<std::optional<std::string>> kernel_input_files(const Options& o, const Kernel& k);
 /// UsageError where --input NAME=FILE is given to a run of one input (a star stencil).
 void refuse_named_inputs(const Options& o);
 

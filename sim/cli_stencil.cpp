@@ -252,14 +252,7 @@ Options star_options(const Options& flags, const Kernel& k, const StencilSpec& s
                           "coefficients.z"})
     o.from[key] = flags.spec_file;
   if (flags.time_steps.empty()) o.from["time_steps"] = flags.spec_file;
-  for (const auto& [name, file] : flags.named_inputs) {
-    if (name != k.inputs[0])
-      throw UsageError("--input " + name + "=" + file + ": kernel '" + k.name + "' has no input '" + name +
-                       "' (inputs: " + k.inputs[0] + ")");
-    if (!o.input_file.empty())
-      throw UsageError("--input: input '" + name + "' given twice ('" + o.input_file + "' and " + name + "=" + file + ")");
-    o.input_file = file;
-  }
+  o.input_file = kernel_input_files(flags, k).at(0).value_or("");
   o.named_inputs.clear();
   return o;
 }
